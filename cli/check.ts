@@ -1,0 +1,80 @@
+/** `tensor-lens check`: diagnostics of tensor programs and PCORE programs, as text or JSON. */
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Diagnostic } from '../core/common/diagnostic';
+import { detectLanguage } from '../core/project/detect';
+import { isPcorePath, isTprogPath, Project } from '../core/project/project';
+import { loadPcoreView, type PcoreView } from '../core/project/pcoreAdapter';
+import type { Dialect } from '../core/tprog/analyze';
+import { parseArgs, UsageError } from './args';
+import { nodeFs, walk } from './nodeFs';
+
+export const CHECK_USAGE = `usage: tensor-lens check <file|dir>... [--json] [--dialect auto|ztachip|guide] [--include DIR]... [--pcore FILE] [--summary] [--hints] [--exit-zero]
+  Checks tensor programs (.m, .tprog) and PCORE programs (.p, .pcore). A .m finds its .p by basename.
+  Directories are searched for such files (a .m without tensor statements or a .p beside it is skipped).
+  Hints (dialect suggestions) are shown with --hints.
+  Exit status: 1 when an error is reported, 0 otherwise (always 0 with --exit-zero), 2 on bad usage.`;
+
+export interface JsonDiagnostic {
+  file: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  severity: string;
+  code: string;
+  message: string;
+}
+
+export function runCheck(argv: string[], out: (s: string) => void): number {
+  const args = parseArgs(argv, { flags: ['json', 'summary', 'exit-zero', 'hints', 'help'], options: ['dialect', 'include', 'pcore'] });
+  if (args.flags.has('help')) {
+    out(CHECK_USAGE);
+    return 0;
+  }
+  if (args.positionals.length === 0) throw new UsageError('check needs at least one file or directory');
+  const dialect = (args.options.get('dialect')?.[0] ?? 'auto') as Dialect;
+  if (!['auto', 'ztachip', 'guide'].includes(dialect)) throw new UsageError(`--dialect must be auto, ztachip or guide (got ${dialect})`);
+  const project = new Project({ fs: nodeFs, loadPcore: loadPcoreView, dialect, includePaths: (args.options.get('include') ?? []).map((p) => resolve(p)) });
+  const files: string[] = [];
+  for (const p of args.positionals) {
+    const abs = resolve(p);
+    if (!existsSync(abs)) throw new UsageError(`no such file or directory: ${p}`);
+    if (statSync(abs).isDirectory()) {
+      for (const f of walk(abs)) {
+        if (isPcorePath(f) || isTprogPath(f)) {
+          const text = nodeFs.read(f);
+          if (text !== undefined && detectLanguage(f, text, (x) => existsSync(x)).language) files.push(f);
+        }
+      }
+    } else files.push(abs);
+  }
+  const pcoreOverride = args.options.get('pcore')?.[0];
+  if (pcoreOverride && !existsSync(resolve(pcoreOverride))) throw new UsageError(`no such PCORE program: ${pcoreOverride}`);
+  const results: JsonDiagnostic[] = [];
+  const cwd = process.cwd();
+  for (const f of files) {
+    const text = nodeFs.read(f);
+    const shown = f.startsWith(cwd + '/') ? f.slice(cwd.length + 1) : f;
+    let diags: Diagnostic[];
+    if (text === undefined) diags = [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, severity: 'error', code: 'io', message: 'cannot read this file (missing, not a file, or larger than 256 MiB)' }];
+    else if (isPcorePath(f)) diags = (project.pcore(f, text) as PcoreView).program.diagnostics;
+    else {
+      if (pcoreOverride) project.pcoreOverride.set(f, resolve(pcoreOverride));
+      diags = project.analyze(f, text)?.diagnostics ?? [];
+    }
+    diags.sort((x, y) => x.range.start.line - y.range.start.line || x.range.start.character - y.range.start.character);
+    for (const d of diags) {
+      if (d.severity === 'hint' && !args.flags.has('hints')) continue;
+      results.push({ file: shown, line: d.range.start.line + 1, column: d.range.start.character + 1, endLine: d.range.end.line + 1, endColumn: d.range.end.character + 1, severity: d.severity, code: d.code, message: d.message });
+    }
+  }
+  if (args.flags.has('json')) out(JSON.stringify(results, null, 2));
+  else for (const r of results) out(`${r.file}:${r.line}:${r.column}: ${r.severity}: ${r.message} [${r.code}]`);
+  const errors = results.filter((r) => r.severity === 'error').length;
+  if (args.flags.has('summary') && !args.flags.has('json')) {
+    const warnings = results.filter((r) => r.severity === 'warning').length;
+    out(`${files.length} file${files.length === 1 ? '' : 's'} checked: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`);
+  }
+  return errors > 0 && !args.flags.has('exit-zero') ? 1 : 0;
+}

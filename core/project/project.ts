@@ -1,0 +1,131 @@
+/**
+ * A set of files analysed together: a tensor program, the PCORE program beside it (same basename)
+ * and the headers it includes. Used identically by the CLI, the language server and the tests.
+ */
+import { analyzeTprog, ParseCache, type Dialect, type TprogAnalysis } from '../tprog/analyze';
+import { scanC, type MacroDef } from '../tprog/ccontext';
+import type { PcoreIndexView } from '../tprog/pcoreView';
+import { LineIndex } from '../common/lineIndex';
+import { dirname, extname, join, stripExt, type FileSystem } from './fileSystem';
+
+export type PcoreLoader = (text: string, file: string, readInclude?: (path: string, fromFile: string, system: boolean) => string | undefined) => PcoreIndexView;
+
+export interface ProjectOptions {
+  fs: FileSystem;
+  loadPcore: PcoreLoader;
+  dialect?: Dialect;
+  includePaths?: string[];
+}
+
+export const TPROG_EXTS = ['.m', '.tprog'];
+export const PCORE_EXTS = ['.p', '.pcore'];
+
+export function isTprogPath(p: string): boolean {
+  return TPROG_EXTS.includes(extname(p).toLowerCase());
+}
+
+export function isPcorePath(p: string): boolean {
+  return PCORE_EXTS.includes(extname(p).toLowerCase());
+}
+
+export class Project {
+  private readonly parseCaches = new Map<string, ParseCache>();
+  private readonly pcoreCache = new Map<string, { text: string; view: PcoreIndexView }>();
+  private readonly headerCache = new Map<string, { text: string; macros: MacroDef[]; includes: string[] }>();
+  /** Explicit PCORE program for a tensor program (CLI `--pcore`). */
+  readonly pcoreOverride = new Map<string, string>();
+
+  constructor(readonly opts: ProjectOptions) {}
+
+  setDialect(d: Dialect): void {
+    this.opts.dialect = d;
+  }
+
+  /** The PCORE program paired with a tensor program, if one exists. */
+  pcorePathFor(tprogPath: string): string | undefined {
+    const o = this.pcoreOverride.get(tprogPath);
+    if (o) return o;
+    const stem = stripExt(tprogPath);
+    const order = extname(tprogPath) === '.tprog' ? ['.pcore', '.p'] : ['.p', '.pcore'];
+    for (const e of order) if (this.opts.fs.read(stem + e) !== undefined) return stem + e;
+    return undefined;
+  }
+
+  /** Tensor programs paired with a PCORE program (for navigation from a `.p`). */
+  tprogPathsFor(pcorePath: string): string[] {
+    const stem = stripExt(pcorePath);
+    return TPROG_EXTS.map((e) => stem + e).filter((p) => this.opts.fs.read(p) !== undefined);
+  }
+
+  pcore(path: string, text?: string): PcoreIndexView | undefined {
+    const t = text ?? this.opts.fs.read(path);
+    if (t === undefined) return undefined;
+    const hit = this.pcoreCache.get(path);
+    if (hit && hit.text === t) return hit.view;
+    const view = this.opts.loadPcore(t, path, (inc, from, system) => (system ? undefined : this.resolveInclude(from, inc)?.text));
+    this.pcoreCache.set(path, { text: t, view });
+    return view;
+  }
+
+  /** Macros of every header reachable through `#include "..."` (file-relative, then include paths). */
+  headerMacros(path: string, text: string): MacroDef[] {
+    const out: MacroDef[] = [];
+    const seen = new Set<string>();
+    const visit = (file: string, src: string, depth: number) => {
+      if (depth > 16) return;
+      const ctx = this.header(file, src);
+      for (const inc of ctx.includes) {
+        const found = this.resolveInclude(file, inc);
+        if (!found || seen.has(found.path)) continue;
+        seen.add(found.path);
+        const h = this.header(found.path, found.text);
+        visit(found.path, found.text, depth + 1);
+        out.push(...h.macros);
+      }
+    };
+    visit(path, text, 0);
+    return out;
+  }
+
+  resolveInclude(fromFile: string, inc: string): { path: string; text: string } | undefined {
+    const dirs = [dirname(fromFile), ...(this.opts.includePaths ?? [])];
+    for (const d of dirs) {
+      const p = join(d, inc);
+      const text = this.opts.fs.read(p);
+      if (text !== undefined) return { path: p, text };
+    }
+    return undefined;
+  }
+
+  private header(path: string, text: string) {
+    const hit = this.headerCache.get(path);
+    if (hit && hit.text === text) return hit;
+    const ctx = scanC(text, new Set(), path);
+    const li = new LineIndex(text);
+    for (const m of ctx.macros) m.nameRange = li.range(m.nameSpan.start, m.nameSpan.end);
+    const entry = { text, macros: ctx.macros, includes: ctx.includes.filter((i) => !i.system).map((i) => i.path) };
+    this.headerCache.set(path, entry);
+    return entry;
+  }
+
+  analyze(path: string, text?: string): TprogAnalysis | undefined {
+    const t = text ?? this.opts.fs.read(path);
+    if (t === undefined) return undefined;
+    let cache = this.parseCaches.get(path);
+    if (!cache) this.parseCaches.set(path, (cache = new ParseCache()));
+    const pp = this.pcorePathFor(path);
+    return analyzeTprog(t, {
+      file: path,
+      dialect: this.opts.dialect,
+      pcore: pp ? this.pcore(pp) : undefined,
+      headerMacros: this.headerMacros(path, t),
+      cache,
+    });
+  }
+
+  forget(path: string): void {
+    this.parseCaches.delete(path);
+    this.pcoreCache.delete(path);
+    this.headerCache.delete(path);
+  }
+}

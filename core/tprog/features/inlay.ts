@@ -1,0 +1,33 @@
+/** Inlay hints: element count and shape moved by each transfer, at the end of its statement. */
+import type { Position } from '../../common/diagnostic';
+import type { TprogAnalysis } from '../analyze';
+import { bufToDoc } from '../lines';
+import { shapeText } from '../explain';
+
+export interface InlayHintItem {
+  position: Position;
+  label: string;
+  tooltip: string;
+}
+
+/** Hints for statements that end within [startLine, endLine]. */
+export function inlayHints(a: TprogAnalysis, startLine: number, endLine: number): InlayHintItem[] {
+  const out: InlayHintItem[] = [];
+  for (const unit of a.units) {
+    if (unit.buf.lastLine < startLine || unit.buf.firstLine > endLine) continue;
+    for (const info of unit.stmts) {
+      const s = info.stmt;
+      if (s.kind !== 'transfer' && s.kind !== 'vardef') continue;
+      const d = s.kind === 'transfer' ? info.dst?.desc : info.src?.desc;
+      if (!d || d.space === 'GLOBAL' || d.space === 'VAR') continue;
+      const n = d.total;
+      if (n === undefined) continue;
+      const type = d.dtype ?? d.dtypeText ?? (info.src?.desc.dtype ?? '');
+      const shape = d.levels.length > 1 ? ` (${shapeText(d)})` : '';
+      const end = bufToDoc(unit.buf, s.span.end + 1);
+      const label = `${s.kind === 'vardef' ? '≔ ' : ''}${n.toLocaleString('en-US')} × ${type}${shape}`;
+      out.push({ position: a.lines.position(end), label, tooltip: `${s.kind === 'vardef' ? 'descriptor of' : 'transfer of'} ${n} elements; iteration order outermost first: ${d.levels.map((l) => l.label).join(', ')}` });
+    }
+  }
+  return out;
+}

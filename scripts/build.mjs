@@ -1,0 +1,29 @@
+// Bundles the extension with esbuild: client and server for the Node extension host and for the
+// browser (web worker server), the CLI, and the integration-test module.
+import * as esbuild from 'esbuild';
+import { readFileSync, rmSync } from 'node:fs';
+
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+const define = { TENSOR_LENS_VERSION: JSON.stringify(pkg.version) };
+const common = { bundle: true, sourcemap: !production, minify: production, define, logLevel: 'warning', legalComments: 'none' };
+
+const builds = [
+  { ...common, entryPoints: ['client/src/node.ts'], outfile: 'dist/client/node.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
+  { ...common, entryPoints: ['server/src/node.ts'], outfile: 'dist/server/node.js', platform: 'node', format: 'cjs', target: 'node20' },
+  { ...common, entryPoints: ['client/src/browser.ts'], outfile: 'dist/client/browser.js', platform: 'browser', format: 'cjs', target: 'es2022', external: ['vscode'], define: { ...define, 'process.env.NODE_DEBUG': 'false', global: 'globalThis' } },
+  { ...common, entryPoints: ['server/src/browser.ts'], outfile: 'dist/server/browser.js', platform: 'browser', format: 'iife', target: 'es2022', define: { ...define, 'process.env.NODE_DEBUG': 'false', global: 'globalThis' } },
+  { ...common, entryPoints: ['cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20' },
+  { ...common, entryPoints: ['test/vscode/index.ts'], outfile: 'dist/test/vscode/index.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode', 'mocha'] },
+];
+
+if (!watch) rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+const t0 = Date.now();
+if (watch) {
+  for (const b of builds) await (await esbuild.context(b)).watch();
+  console.log('[build] watching…');
+} else {
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+  console.log(`[build] ${builds.length} bundles in ${Date.now() - t0} ms${production ? ' (production)' : ''}`);
+}

@@ -1,0 +1,78 @@
+/** Conversions from engine results to LSP types. */
+import {
+  CodeAction,
+  CodeActionKind,
+  CompletionItemKind,
+  DiagnosticSeverity,
+  DiagnosticTag,
+  InsertTextFormat,
+  SymbolKind,
+  type CompletionItem,
+  type Diagnostic as LspDiagnostic,
+  type DocumentSymbol,
+} from 'vscode-languageserver';
+import type { Diagnostic } from '../../core/common/diagnostic';
+import type { CompletionEntry } from '../../core/tprog/features/complete';
+import type { DocSymbol } from '../../core/tprog/features/symbols';
+
+const SEV: Record<Diagnostic['severity'], DiagnosticSeverity> = {
+  error: DiagnosticSeverity.Error,
+  warning: DiagnosticSeverity.Warning,
+  information: DiagnosticSeverity.Information,
+  hint: DiagnosticSeverity.Hint,
+};
+
+export function toLspDiagnostic(d: Diagnostic): LspDiagnostic {
+  const out: LspDiagnostic = { range: d.range, severity: SEV[d.severity], code: d.code, source: 'tensor-lens', message: d.message };
+  if (d.tags) out.tags = d.tags.map((t) => (t === 'unnecessary' ? DiagnosticTag.Unnecessary : DiagnosticTag.Deprecated));
+  return out;
+}
+
+export function toCodeActions(uri: string, diags: Diagnostic[]): CodeAction[] {
+  const out: CodeAction[] = [];
+  for (const d of diags) {
+    for (const f of d.fixes ?? []) {
+      const action = CodeAction.create(f.title, { changes: { [uri]: f.edits } }, CodeActionKind.QuickFix);
+      action.diagnostics = [toLspDiagnostic(d)];
+      action.isPreferred = f.preferred;
+      out.push(action);
+    }
+  }
+  return out;
+}
+
+const SYM: Record<DocSymbol['kind'] & string, SymbolKind> = {
+  function: SymbolKind.Function,
+  event: SymbolKind.Event,
+  variable: SymbolKind.Variable,
+  constant: SymbolKind.Constant,
+  operator: SymbolKind.Operator,
+  module: SymbolKind.Module,
+};
+
+export function toDocumentSymbol(s: DocSymbol): DocumentSymbol {
+  return { name: s.name || '?', detail: s.detail, kind: SYM[s.kind], range: s.range, selectionRange: s.selectionRange, children: s.children.map(toDocumentSymbol) };
+}
+
+const CK: Record<CompletionEntry['kind'], CompletionItemKind> = {
+  keyword: CompletionItemKind.Keyword,
+  module: CompletionItemKind.Module,
+  typeParameter: CompletionItemKind.TypeParameter,
+  field: CompletionItemKind.Field,
+  function: CompletionItemKind.Function,
+  variable: CompletionItemKind.Variable,
+  constant: CompletionItemKind.Constant,
+  class: CompletionItemKind.Class,
+  snippet: CompletionItemKind.Snippet,
+};
+
+export function toCompletionItem(e: CompletionEntry): CompletionItem {
+  return {
+    label: e.label,
+    kind: CK[e.kind],
+    detail: e.detail,
+    documentation: e.documentation ? { kind: 'markdown', value: e.documentation } : undefined,
+    insertText: e.insertText,
+    insertTextFormat: e.snippet ? InsertTextFormat.Snippet : InsertTextFormat.PlainText,
+  };
+}

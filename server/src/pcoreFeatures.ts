@@ -1,0 +1,60 @@
+/** Language features of PCORE programs (`.p`): diagnostics, hover on symbols, outline. */
+import { SymbolKind, type DocumentSymbol, type Hover } from 'vscode-languageserver';
+import type { Diagnostic } from '../../core/common/diagnostic';
+import { formatPcoreVariable } from '../../core/pcore';
+import type { PcoreView } from '../../core/project/pcoreAdapter';
+import type { Project } from '../../core/project/project';
+
+function view(project: Project, path: string, text: string): PcoreView | undefined {
+  return project.pcore(path, text) as PcoreView | undefined;
+}
+
+export const pcoreFeatures = {
+  diagnostics(project: Project, path: string, text: string): Diagnostic[] {
+    return view(project, path, text)?.program.diagnostics ?? [];
+  },
+
+  hover(project: Project, path: string, text: string, offset: number): Hover | null {
+    const v = view(project, path, text);
+    const ref = v?.program.symbolAt(offset);
+    if (!v || !ref) return null;
+    const s = ref.symbol;
+    let md: string;
+    switch (s.kind) {
+      case 'variable':
+        md = formatPcoreVariable(s.variable);
+        break;
+      case 'param':
+        md = formatPcoreVariable(s.param);
+        break;
+      case 'local':
+        md = formatPcoreVariable(s.local);
+        break;
+      case 'function':
+        md = `${s.fn.isKernel ? 'kernel' : 'function'} \`${s.fn.fullName}\`(${s.fn.params.map((p) => `${p.type} ${p.name}`).join(', ')})`;
+        break;
+      case 'builtin':
+        md = s.name === 'tid' ? '`tid` — thread index 0..15' : s.name === 'pid' ? '`pid` — PCORE index' : '`_VMASK` — lane-enable mask of vector stores (bit i = lane i; -1 = all lanes)';
+        break;
+      default:
+        md = `intrinsic \`${s.name}\``;
+    }
+    return { contents: { kind: 'markdown', value: md }, range: v.program.lineIndex.range(ref.start, ref.end) };
+  },
+
+  symbols(project: Project, path: string, text: string): DocumentSymbol[] {
+    const v = view(project, path, text);
+    if (!v) return [];
+    const out: DocumentSymbol[] = [];
+    for (const c of v.program.classes.values()) {
+      const children: DocumentSymbol[] = [];
+      for (const x of c.variables.values()) children.push({ name: x.name, detail: formatPcoreVariable(x), kind: SymbolKind.Field, range: x.range, selectionRange: x.nameRange });
+      for (const k of c.kernels.values()) children.push({ name: k.name, detail: k.isKernel ? 'kernel' : 'function', kind: SymbolKind.Function, range: k.range, selectionRange: k.nameRange });
+      if (!children.length) continue;
+      const first = children.reduce((m, x) => (x.range.start.line < m.range.start.line ? x : m));
+      const last = children.reduce((m, x) => (x.range.end.line > m.range.end.line ? x : m));
+      out.push({ name: c.name, kind: SymbolKind.Class, range: { start: first.range.start, end: last.range.end }, selectionRange: first.selectionRange, children });
+    }
+    return out;
+  },
+};

@@ -1,0 +1,309 @@
+/**
+ * The Tensor Lens language server: wiring of LSP requests to the engine in core/. Transport-agnostic:
+ * node.ts (stdio/IPC) and browser.ts (web worker) create the connection and the file access.
+ */
+import {
+  CodeLens,
+  InlayHint,
+  InlayHintKind,
+  TextDocumentSyncKind,
+  TextDocuments,
+  type Connection,
+  type InitializeResult,
+} from 'vscode-languageserver';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { Diagnostic } from '../../core/common/diagnostic';
+import type { FileSystem } from '../../core/project/fileSystem';
+import { isPcorePath, Project, type PcoreLoader } from '../../core/project/project';
+import {
+  ServerStatusMethod,
+  TransferPreviewMethod,
+  type ServerStatusResult,
+  type TransferPreviewParams,
+  type TransferPreviewResult,
+} from '../../core/protocol/lspExt';
+import type { Dialect, TprogAnalysis } from '../../core/tprog/analyze';
+import { complete } from '../../core/tprog/features/complete';
+import { hover } from '../../core/tprog/features/hover';
+import { inlayHints } from '../../core/tprog/features/inlay';
+import { definition, references, type Location } from '../../core/tprog/features/navigate';
+import { transferPreview } from '../../core/tprog/features/preview';
+import { signatureHelp } from '../../core/tprog/features/signature';
+import { documentSymbols } from '../../core/tprog/features/symbols';
+import { semanticTokens, TOKEN_MODIFIERS, TOKEN_TYPES } from '../../core/tprog/features/tokens';
+import { toCodeActions, toCompletionItem, toDocumentSymbol, toLspDiagnostic } from './convert';
+import { pcoreFeatures } from './pcoreFeatures';
+import { pathToUri, uriToPath } from './uri';
+
+export interface ServerHost {
+  /** Reads a file that is not open in the editor (undefined in the browser). */
+  readDisk(path: string): string | undefined;
+  loadPcore: PcoreLoader;
+  version: string;
+}
+
+export const TPROG_LANGUAGE = 'tensor-program';
+export const PCORE_LANGUAGE = 'pcore';
+
+interface Settings {
+  dialect: Dialect;
+  includePaths: string[];
+  checkDelayMs: number;
+}
+
+export function startServer(connection: Connection, host: ServerHost): void {
+  const documents = new TextDocuments(TextDocument);
+  const settings: Settings = { dialect: 'auto', includePaths: [], checkDelayMs: 50 };
+  const fs: FileSystem = {
+    read(path) {
+      const doc = documents.get(pathToUri(path));
+      if (doc) return doc.getText();
+      try {
+        return host.readDisk(path);
+      } catch {
+        return undefined;
+      }
+    },
+  };
+  const project = new Project({ fs, loadPcore: host.loadPcore, dialect: settings.dialect, includePaths: settings.includePaths });
+  const analyses = new Map<string, { version: number; a: TprogAnalysis }>();
+  const timers = new Map<string, ReturnType<typeof setTimeout>>();
+  let lastCheckMs = 0;
+
+  const log = (msg: string) => connection.console.log(msg);
+  const isTprog = (doc: TextDocument) => doc.languageId === TPROG_LANGUAGE || (doc.languageId !== PCORE_LANGUAGE && !isPcorePath(uriToPath(doc.uri)));
+
+  function analysis(uri: string): TprogAnalysis | undefined {
+    const doc = documents.get(uri);
+    if (!doc || !isTprog(doc)) return undefined;
+    const hit = analyses.get(uri);
+    if (hit && hit.version === doc.version) return hit.a;
+    const t0 = Date.now();
+    const a = project.analyze(uriToPath(uri), doc.getText());
+    lastCheckMs = Date.now() - t0;
+    if (a) analyses.set(uri, { version: doc.version, a });
+    return a;
+  }
+
+  /** Runs a request handler; a failure is logged and answered with `fallback`, never fatal. */
+  function guard<T>(name: string, fallback: T, f: () => T): T {
+    try {
+      return f();
+    } catch (e) {
+      log(`[error] ${name} failed: ${(e as Error)?.stack ?? e}`);
+      return fallback;
+    }
+  }
+
+  function publish(uri: string): void {
+    const doc = documents.get(uri);
+    if (!doc) return;
+    const version = doc.version;
+    let diags: Diagnostic[];
+    try {
+      if (doc.languageId === PCORE_LANGUAGE || (isPcorePath(uriToPath(uri)) && doc.languageId !== TPROG_LANGUAGE)) diags = pcoreFeatures.diagnostics(project, uriToPath(uri), doc.getText());
+      else diags = analysis(uri)?.diagnostics ?? [];
+    } catch (e) {
+      log(`[error] checking ${uri}: ${(e as Error)?.stack ?? e}`);
+      diags = [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, severity: 'error', code: 'internal', message: `Tensor Lens internal error while checking this file (the server is still running): ${(e as Error)?.message}` }];
+    }
+    void connection.sendDiagnostics({ uri, version, diagnostics: diags.map(toLspDiagnostic) });
+  }
+
+  function schedule(uri: string, delay = settings.checkDelayMs): void {
+    const t = timers.get(uri);
+    if (t) clearTimeout(t);
+    timers.set(uri, setTimeout(() => {
+      timers.delete(uri);
+      publish(uri);
+    }, delay));
+  }
+
+  function recheckDependents(changedUri: string): void {
+    const path = uriToPath(changedUri);
+    for (const doc of documents.all()) {
+      if (doc.uri === changedUri) continue;
+      if (isTprog(doc)) {
+        analyses.delete(doc.uri);
+        if (isPcorePath(path) && project.pcorePathFor(uriToPath(doc.uri)) !== path) continue;
+        schedule(doc.uri, settings.checkDelayMs * 2);
+      }
+    }
+  }
+
+  connection.onInitialize((params): InitializeResult => {
+    const opts = params.initializationOptions as Partial<Settings> | undefined;
+    if (opts?.dialect) settings.dialect = opts.dialect;
+    if (opts?.includePaths) settings.includePaths = opts.includePaths;
+    project.setDialect(settings.dialect);
+    project.opts.includePaths = settings.includePaths;
+    return {
+      capabilities: {
+        textDocumentSync: TextDocumentSyncKind.Incremental,
+        hoverProvider: true,
+        inlayHintProvider: true,
+        codeLensProvider: { resolveProvider: false },
+        documentSymbolProvider: true,
+        definitionProvider: true,
+        referencesProvider: true,
+        completionProvider: { triggerCharacters: ['$', ':', '.', '(', ' ', '>'] },
+        signatureHelpProvider: { triggerCharacters: ['(', ','] },
+        codeActionProvider: true,
+        semanticTokensProvider: { legend: { tokenTypes: [...TOKEN_TYPES], tokenModifiers: [...TOKEN_MODIFIERS] }, full: true },
+      },
+      serverInfo: { name: 'tensor-lens', version: host.version },
+    };
+  });
+
+  connection.onDidChangeConfiguration((change) => {
+    const s = (change.settings as { tensorLens?: Partial<Settings> } | undefined)?.tensorLens;
+    if (!s) return;
+    if (s.dialect) settings.dialect = s.dialect;
+    if (s.includePaths) settings.includePaths = s.includePaths;
+    project.setDialect(settings.dialect);
+    project.opts.includePaths = settings.includePaths;
+    analyses.clear();
+    for (const d of documents.all()) schedule(d.uri);
+  });
+
+  documents.onDidOpen((e) => schedule(e.document.uri, 0));
+  documents.onDidChangeContent((e) => {
+    schedule(e.document.uri);
+    recheckDependents(e.document.uri);
+  });
+  documents.onDidClose((e) => {
+    analyses.delete(e.document.uri);
+    project.forget(uriToPath(e.document.uri));
+    void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
+  });
+
+  const offsetOf = (uri: string, pos: { line: number; character: number }) => documents.get(uri)?.offsetAt(pos);
+  const toLsp = (uri: string, l: Location) => ({ uri: l.file ? pathToUri(l.file) : uri, range: l.range });
+
+  connection.onHover((p) =>
+    guard('hover', null, () => {
+      const doc = documents.get(p.textDocument.uri);
+      if (doc && !isTprog(doc)) return pcoreFeatures.hover(project, uriToPath(doc.uri), doc.getText(), doc.offsetAt(p.position));
+      const a = analysis(p.textDocument.uri);
+      const off = offsetOf(p.textDocument.uri, p.position);
+      if (!a || off === undefined) return null;
+      const h = hover(a, off);
+      return h ? { contents: { kind: 'markdown', value: h.markdown }, range: h.range } : null;
+    }),
+  );
+
+  connection.languages.inlayHint.on((p) =>
+    guard('inlayHint', [], () => {
+      const a = analysis(p.textDocument.uri);
+      if (!a) return [];
+      return inlayHints(a, p.range.start.line, p.range.end.line).map((h) => {
+        const hint = InlayHint.create(h.position, h.label, InlayHintKind.Type);
+        hint.paddingLeft = true;
+        hint.tooltip = h.tooltip;
+        return hint;
+      });
+    }),
+  );
+
+  connection.onCodeLens((p) =>
+    guard('codeLens', [], () => {
+      const a = analysis(p.textDocument.uri);
+      if (!a) return [];
+      const lenses: CodeLens[] = [];
+      for (const [i, f] of a.c.functions.entries()) {
+        const has = a.units.some((u) => a.values.functionAt(u.buf.markerOffset)?.index === i && u.stmts.some((s) => s.stmt.kind === 'transfer'));
+        if (!has) continue;
+        const range = a.lines.range(f.nameSpan.start, f.nameSpan.end);
+        lenses.push(CodeLens.create(range, undefined));
+        lenses[lenses.length - 1].command = { title: 'Preview transfers', command: 'tensorLens.previewTransfers', arguments: [p.textDocument.uri, f.name] };
+      }
+      return lenses;
+    }),
+  );
+
+  connection.onDocumentSymbol((p) =>
+    guard('documentSymbol', [], () => {
+      const doc = documents.get(p.textDocument.uri);
+      if (doc && !isTprog(doc)) return pcoreFeatures.symbols(project, uriToPath(doc.uri), doc.getText());
+      const a = analysis(p.textDocument.uri);
+      return a ? documentSymbols(a).map(toDocumentSymbol) : [];
+    }),
+  );
+
+  connection.onDefinition((p) =>
+    guard('definition', [], () => {
+      const a = analysis(p.textDocument.uri);
+      const off = offsetOf(p.textDocument.uri, p.position);
+      if (!a || off === undefined) return [];
+      return definition(a, off).map((l) => toLsp(p.textDocument.uri, l));
+    }),
+  );
+
+  connection.onReferences((p) =>
+    guard('references', [], () => {
+      const a = analysis(p.textDocument.uri);
+      const off = offsetOf(p.textDocument.uri, p.position);
+      if (!a || off === undefined) return [];
+      return references(a, off, p.context.includeDeclaration).map((l) => toLsp(p.textDocument.uri, l));
+    }),
+  );
+
+  connection.onCompletion((p) =>
+    guard('completion', [], () => {
+      const a = analysis(p.textDocument.uri);
+      const off = offsetOf(p.textDocument.uri, p.position);
+      if (!a || off === undefined) return [];
+      return (complete(a, off) ?? []).map(toCompletionItem);
+    }),
+  );
+
+  connection.onSignatureHelp((p) =>
+    guard('signatureHelp', null, () => {
+      const a = analysis(p.textDocument.uri);
+      const off = offsetOf(p.textDocument.uri, p.position);
+      if (!a || off === undefined) return null;
+      const s = signatureHelp(a, off);
+      if (!s) return null;
+      return { signatures: [{ label: s.label, documentation: { kind: 'markdown', value: s.documentation }, parameters: s.parameters.map((x) => ({ label: x })) }], activeSignature: 0, activeParameter: s.active };
+    }),
+  );
+
+  connection.onCodeAction((p) =>
+    guard('codeAction', [], () => {
+      const doc = documents.get(p.textDocument.uri);
+      if (!doc) return [];
+      const diags = isTprog(doc) ? (analysis(p.textDocument.uri)?.diagnostics ?? []) : pcoreFeatures.diagnostics(project, uriToPath(doc.uri), doc.getText());
+      const inRange = diags.filter((d) => d.range.start.line <= p.range.end.line && d.range.end.line >= p.range.start.line);
+      return toCodeActions(p.textDocument.uri, inRange);
+    }),
+  );
+
+  connection.languages.semanticTokens.on((p) =>
+    guard('semanticTokens', { data: [] }, () => {
+      const a = analysis(p.textDocument.uri);
+      if (!a) return { data: [] };
+      const data: number[] = [];
+      let line = 0;
+      let char = 0;
+      for (const t of semanticTokens(a)) {
+        const dl = t.line - line;
+        data.push(dl, dl === 0 ? t.char - char : t.char, t.length, t.type, t.modifiers);
+        line = t.line;
+        char = t.char;
+      }
+      return { data };
+    }),
+  );
+
+  connection.onRequest(TransferPreviewMethod, (p: TransferPreviewParams): TransferPreviewResult =>
+    guard('transferPreview', { markdown: 'internal error', transfers: 0 }, () => {
+      const a = analysis(p.uri);
+      return a ? transferPreview(a, p.function, p.rows) : { markdown: 'not a tensor program', transfers: 0 };
+    }),
+  );
+
+  connection.onRequest(ServerStatusMethod, (): ServerStatusResult => ({ version: host.version, documents: documents.all().length, lastCheckMs, dialect: settings.dialect }));
+
+  documents.listen(connection);
+  connection.listen();
+}
