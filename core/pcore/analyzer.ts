@@ -391,8 +391,10 @@ class Analyzer {
         this.sink.error(d.nameStart, d.nameEnd, 'pcore.redefined', `Variable already defined: \`${fullName}\` is already declared`);
         continue;
       }
-      const info = this.varInfo(member, decl.type, d, storage, declRange, dd);
-      const v: PcoreVariable = { ...info, cls, fullName, offset: undefined };
+      const v = this.varInfo(member, decl.type, d, storage, declRange, dd) as PcoreVariable;
+      v.cls = cls;
+      v.fullName = fullName;
+      v.offset = undefined;
       this.variables.set(fullName, v);
       const c = this.getClass(cls);
       c.variables.set(member, v);
@@ -530,9 +532,13 @@ class Analyzer {
         info.shape = [];
         info.sizeKnown = true;
       }
-      const param: PcoreParam = {
-        ...info, cls: k.cls, fullName: `${k.fullName}.${name}`, offset: undefined, kernel: k.fullName, global, index,
-      };
+      const param = info as PcoreParam;
+      param.cls = k.cls;
+      param.fullName = `${k.fullName}.${name}`;
+      param.offset = undefined;
+      param.kernel = k.fullName;
+      param.global = global;
+      param.index = index;
       if (global) {
         const slot = globals++;
         param.globalSlot = slot;
@@ -587,8 +593,8 @@ class Analyzer {
       const known = !!storage;
       storage ??= 'private';
       if (known) this.checkArrayAllowed(storage, d);
-      const info = this.varInfo(name, decl.type, d, storage, declRange);
-      const local: PcoreLocal = { ...info, kernel: ctx.fn.fullName };
+      const local = this.varInfo(name, decl.type, d, storage, declRange) as PcoreLocal;
+      local.kernel = ctx.fn.fullName;
       if (scope.has(name)) {
         this.sink.error(d.nameStart, d.nameEnd, 'pcore.redefined', `Variable already defined: \`${name}\` is already declared in this scope`);
       } else {
@@ -749,6 +755,7 @@ class Analyzer {
       }
       case 'Index':
       case 'ErrorExpr':
+      case 'Update':
         return;
       case 'Unary':
         if (target.op === '*') return;

@@ -47,6 +47,22 @@ export interface DirectiveInfo {
   lineEnd: number;
 }
 
+/** Creates a token (all fields present, so every token has the same shape: keeps property access fast). */
+export function makeToken(kind: TokenKind, text: string, start: number, end: number, value?: number): Token {
+  return {
+    kind, text, start, end, value, isFloat: undefined, isChar: undefined, bol: undefined, space: undefined,
+    macro: undefined, hide: undefined, directive: undefined,
+  };
+}
+
+/** Copies a token with a new range. */
+export function cloneToken(b: Token, start: number, end: number): Token {
+  return {
+    kind: b.kind, text: b.text, start, end, value: b.value, isFloat: b.isFloat, isChar: b.isChar, bol: b.bol,
+    space: b.space, macro: b.macro, hide: b.hide, directive: undefined,
+  };
+}
+
 const PUNCT3 = new Set(['...', '>>=', '<<=']);
 const PUNCT2 = new Set([
   '+=', '-=', '*=', '/=', '%=', '&=', '^=', '|=', '>>', '<<', '++', '--', '->', '&&', '||', '<=', '>=', '==', '!=',
@@ -199,7 +215,7 @@ export class Scanner {
         while (p < t.length && isIdentPart(t.charCodeAt(p))) p++;
       }
       this.pos = p;
-      return { kind: 'ident', text: t.slice(start, p), start, end: p };
+      return makeToken('ident', t.slice(start, p), start, p);
     }
     if (isDigit(c) || (c === 46 && isDigit(t.charCodeAt(start + 1)))) {
       let p = start + 1;
@@ -218,9 +234,11 @@ export class Scanner {
       const parsed = parseNumber(text);
       if (!parsed) {
         this.report(start, p, `invalid numeric constant \`${text}\``);
-        return { kind: 'number', text, start, end: p, value: 0 };
+        return makeToken('number', text, start, p, 0);
       }
-      return { kind: 'number', text, start, end: p, value: parsed.value, isFloat: parsed.isFloat || undefined };
+      const tok = makeToken('number', text, start, p, parsed.value);
+      if (parsed.isFloat) tok.isFloat = true;
+      return tok;
     }
     if (c === 39) return this.readChar();
     if (c === 34) return this.readString();
@@ -231,16 +249,16 @@ export class Scanner {
         const s3 = t.substr(start, 3);
         if (PUNCT3.has(s3)) {
           this.pos = start + 3;
-          return { kind: 'punct', text: s3, start, end: start + 3 };
+          return makeToken('punct', s3, start, start + 3);
         }
         const s2 = s3.slice(0, 2);
         if (PUNCT2.has(s2)) {
           this.pos = start + 2;
-          return { kind: 'punct', text: s2, start, end: start + 2 };
+          return makeToken('punct', s2, start, start + 2);
         }
       }
       this.pos = start + 1;
-      return { kind: 'punct', text: s1, start, end: start + 1 };
+      return makeToken('punct', s1, start, start + 1);
     }
     // Bad character: the real lexer discards it silently; we warn (merging runs of bad characters).
     const cp = t.codePointAt(start) ?? c;
@@ -298,7 +316,9 @@ export class Scanner {
       this.report(start, p, 'unterminated character constant');
     }
     this.pos = p;
-    return { kind: 'number', text: t.slice(start, p), start, end: p, value, isChar: true };
+    const tok = makeToken('number', t.slice(start, p), start, p, value);
+    tok.isChar = true;
+    return tok;
   }
 
   private readString(): Token {
@@ -314,7 +334,7 @@ export class Scanner {
     else this.report(start, Math.min(p, t.length), 'unterminated string literal');
     p = Math.min(p, t.length);
     this.pos = p;
-    return { kind: 'string', text: t.slice(start, p), start, end: p };
+    return makeToken('string', t.slice(start, p), start, p);
   }
 
   /** Reads a directive line starting at `#` (at `pos`). */
@@ -359,14 +379,10 @@ export class Scanner {
     let end = tokens.length ? tokens[tokens.length - 1].end : nameEnd;
     if (end < nameEnd) end = nameEnd;
     if (end <= start) end = start + 1;
-    return {
-      kind: 'directive',
-      text: '#' + name,
-      start,
-      end,
-      bol: true,
-      directive: { name, nameStart, nameEnd, tokens, restStart: nameEnd, lineEnd },
-    };
+    const tok = makeToken('directive', '#' + name, start, end);
+    tok.bol = true;
+    tok.directive = { name, nameStart, nameEnd, tokens, restStart: nameEnd, lineEnd };
+    return tok;
   }
 }
 

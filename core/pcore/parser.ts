@@ -12,6 +12,8 @@ import type { DiagnosticSink } from './diagnostics';
 import type { Token } from './lexer';
 
 const MAX_DEPTH = 200;
+/** Maximum depth of an expression tree (keeps every consumer's recursion bounded). */
+export const MAX_EXPR_DEPTH = 500;
 
 const BIN_PREC: Readonly<Record<string, number>> = {
   '||': 1, '&&': 2, '|': 3, '^': 4, '&': 5, '==': 6, '!=': 6, '<': 7, '<=': 7, '>': 7, '>=': 7,
@@ -62,6 +64,7 @@ class Parser {
   i = 0;
   private depth = 0;
   private lastErrorAt = -1;
+  private readonly depths = new WeakMap<A.Expr, number>();
   private linkageDepth = 0;
 
   constructor(tokens: readonly Token[], readonly sink: DiagnosticSink, textLength: number) {
@@ -210,6 +213,22 @@ class Parser {
 
   private leave(): void {
     this.depth--;
+  }
+
+  /** Records the depth of a new expression node; too deep trees are cut (replaced by an error node). */
+  private mk(node: A.Expr, ...children: (A.Expr | null | undefined)[]): A.Expr {
+    let m = 0;
+    for (const c of children) {
+      if (!c) continue;
+      const x = this.depths.get(c) ?? 1;
+      if (x > m) m = x;
+    }
+    if (m + 1 > MAX_EXPR_DEPTH) {
+      this.error(node.start, node.end, `syntax error: expression is too complex (more than ${MAX_EXPR_DEPTH} nested operations)`);
+      return { kind: 'ErrorExpr', start: node.start, end: node.end };
+    }
+    this.depths.set(node, m + 1);
+    return node;
   }
 
   // ------------------------------------------------------------ program
@@ -540,7 +559,7 @@ class Parser {
     }
     this.expect('}', 'to close the initializer list');
     this.leave();
-    return { kind: 'InitList', elements, start: open.start, end: this.prev.end };
+    return this.mk({ kind: 'InitList', elements, start: open.start, end: this.prev.end }, ...elements);
   }
 
   private parseLocalDeclaration(): A.DeclStmt {
@@ -796,7 +815,7 @@ class Parser {
     if (!this.isPunct(',')) return first;
     const expressions = [first];
     while (this.accept(',')) expressions.push(this.parseAssign());
-    return { kind: 'Sequence', expressions, start: A_outerStart(first), end: A_outerEnd(expressions[expressions.length - 1]) };
+    return this.mk({ kind: 'Sequence', expressions, start: A_outerStart(first), end: A_outerEnd(expressions[expressions.length - 1]) }, ...expressions);
   }
 
   parseAssign(): A.Expr {
@@ -805,10 +824,10 @@ class Parser {
     if (t.kind === 'punct' && ASSIGN_OPS.has(t.text)) {
       this.next();
       const value = this.parseAssign();
-      return {
+      return this.mk({
         kind: 'Assign', op: t.text as A.AssignOperator, target: left, value, opStart: t.start,
         start: A_outerStart(left), end: A_outerEnd(value),
-      };
+      }, left, value);
     }
     return left;
   }
@@ -820,7 +839,7 @@ class Parser {
     const consequent = this.parseExpression();
     this.expect(':', 'in the conditional expression');
     const alternate = this.parseConditional();
-    return { kind: 'Conditional', test, consequent, alternate, start: A_outerStart(test), end: A_outerEnd(alternate) };
+    return this.mk({ kind: 'Conditional', test, consequent, alternate, start: A_outerStart(test), end: A_outerEnd(alternate) }, test, consequent, alternate);
   }
 
   private parseBinary(minPrec: number): A.Expr {
@@ -835,9 +854,9 @@ class Parser {
       const start = A_outerStart(left);
       const end = A_outerEnd(right);
       if (t.text === '&&' || t.text === '||') {
-        left = { kind: 'Logical', op: t.text, left, right, opStart: t.start, start, end };
+        left = this.mk({ kind: 'Logical', op: t.text, left, right, opStart: t.start, start, end }, left, right);
       } else {
-        left = { kind: 'Binary', op: t.text as A.BinaryOperator, left, right, opStart: t.start, start, end };
+        left = this.mk({ kind: 'Binary', op: t.text as A.BinaryOperator, left, right, opStart: t.start, start, end }, left, right);
       }
     }
     return left;
@@ -858,12 +877,12 @@ class Parser {
           case '--': {
             this.next();
             const argument = this.parseUnary();
-            return { kind: 'Update', op: t.text, prefix: true, argument, start: t.start, end: A_outerEnd(argument) };
+            return this.mk({ kind: 'Update', op: t.text, prefix: true, argument, start: t.start, end: A_outerEnd(argument) }, argument);
           }
           case '-': case '+': case '!': case '~': case '&': case '*': {
             this.next();
             const argument = this.parseUnary();
-            return { kind: 'Unary', op: t.text as A.UnaryOperator, argument, start: t.start, end: A_outerEnd(argument) };
+            return this.mk({ kind: 'Unary', op: t.text as A.UnaryOperator, argument, start: t.start, end: A_outerEnd(argument) }, argument);
           }
           case '(': {
             const n = this.peek(1);
@@ -876,7 +895,7 @@ class Parser {
               this.expect(')', 'to close the cast');
               const argument = this.parseUnary();
               const type = specs.type ?? { kind: 'TypeSpec', name: '', words: [], valid: false, start: n.start, end: n.start };
-              return { kind: 'Cast', type, pointer, argument, start: t.start, end: A_outerEnd(argument) };
+              return this.mk({ kind: 'Cast', type, pointer, argument, start: t.start, end: A_outerEnd(argument) }, argument);
             }
             break;
           }
@@ -892,7 +911,7 @@ class Parser {
           return { kind: 'Sizeof', argument: type, start: t.start, end: this.prev.end };
         }
         const argument = this.parseUnary();
-        return { kind: 'Sizeof', argument, start: t.start, end: A_outerEnd(argument) };
+        return this.mk({ kind: 'Sizeof', argument, start: t.start, end: A_outerEnd(argument) }, argument);
       }
       return this.parsePostfix();
     } finally {
@@ -910,7 +929,7 @@ class Parser {
         this.next();
         const index = this.parseExpression();
         this.expect(']', 'to close the index');
-        e = { kind: 'Index', object: e, index, start: A_outerStart(e), end: this.prev.end };
+        e = this.mk({ kind: 'Index', object: e, index, start: A_outerStart(e), end: this.prev.end }, e, index);
       } else if (t.text === '(') {
         this.next();
         const args: A.Expr[] = [];
@@ -922,7 +941,7 @@ class Parser {
           }
         }
         this.expect(')', 'to close the argument list');
-        e = { kind: 'Call', callee: e, args, start: A_outerStart(e), end: this.prev.end };
+        e = this.mk({ kind: 'Call', callee: e, args, start: A_outerStart(e), end: this.prev.end }, e, ...args);
       } else if (t.text === '.' || t.text === '->') {
         this.next();
         const p = this.cur;
@@ -933,10 +952,10 @@ class Parser {
         } else {
           this.errorAtCur(`syntax error: expected a member name after \`${t.text}\`, found ${describe(p)}`);
         }
-        e = { kind: 'Member', object: e, property, arrow: t.text === '->', start: A_outerStart(e), end: this.prev.end };
+        e = this.mk({ kind: 'Member', object: e, property, arrow: t.text === '->', start: A_outerStart(e), end: this.prev.end }, e);
       } else if (t.text === '++' || t.text === '--') {
         this.next();
-        e = { kind: 'Update', op: t.text, prefix: false, argument: e, start: A_outerStart(e), end: t.end };
+        e = this.mk({ kind: 'Update', op: t.text, prefix: false, argument: e, start: A_outerStart(e), end: t.end }, e);
       } else break;
     }
     return e;

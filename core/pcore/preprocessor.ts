@@ -12,7 +12,7 @@ import { LineIndex } from '../common/lineIndex';
 import { ZTA_BUILTIN_DEFINES } from './constants';
 import { DiagnosticSink } from './diagnostics';
 import { evaluateConstant } from './evaluate';
-import { lex, lexFragment, type Token } from './lexer';
+import { cloneToken, lex, lexFragment, makeToken, type Token } from './lexer';
 import { parseExpressionTokens } from './parser';
 
 export interface MacroDefinition {
@@ -237,7 +237,9 @@ class Preprocessor {
             case 'pragma':
               if (main) {
                 const body = text.slice(d.restStart, d.lineEnd).replace(/\\\r?\n/g, ' ').replace(/\/\*.*?\*\//g, ' ').replace(/\/\/.*$/, '').trim();
-                out.push({ kind: 'pragma', text: body, start: tok.start, end: tok.end, bol: true });
+                const pt = makeToken('pragma', body, tok.start, tok.end);
+                pt.bol = true;
+                out.push(pt);
               }
               break;
             case 'error':
@@ -304,13 +306,13 @@ class Preprocessor {
           k += 3;
         }
         const v = name && this.macros.has(name.text) ? 1 : 0;
-        replaced.push({ kind: 'number', text: String(v), value: v, start: t.start, end: endTok.end });
+        replaced.push(makeToken('number', String(v), t.start, endTok.end, v));
         continue;
       }
       replaced.push(t);
     }
     const expanded = this.expand(replaced, sink, 0).map((t): Token =>
-      t.kind === 'ident' ? { kind: 'number', text: '0', value: 0, start: t.start, end: t.end } : t);
+      t.kind === 'ident' ? makeToken('number', '0', t.start, t.end, 0) : t);
     if (!expanded.length) {
       sink?.error(tok.start, tok.end, 'pcore.preprocessor', '`#if` with no expression');
       return false;
@@ -379,7 +381,10 @@ class Preprocessor {
       }
     }
     const body = toks.slice(k);
-    if (body.length) body[0] = { ...body[0], space: false };
+    if (body.length) {
+      body[0] = cloneToken(body[0], body[0].start, body[0].end);
+      body[0].space = false;
+    }
     const def: MacroDefinition = {
       name: n.text, body, value: joinTokens(body), start: tok.start, end: tok.end, nameStart: n.start, nameEnd: n.end,
     };
@@ -496,10 +501,15 @@ class Preprocessor {
       const origin = t.macro ?? m.name;
       if (!m.params) {
         const hide = addHide(t.hide, m.name);
-        const repl = m.body.map((b, k): Token => ({
-          ...b, start: t.start, end: t.end, macro: origin, hide, bol: k === 0 ? t.bol : false, space: k === 0 ? t.space : b.space,
-          directive: undefined,
-        }));
+        const repl: Token[] = [];
+        for (let k = 0; k < m.body.length; k++) {
+          const c = cloneToken(m.body[k], t.start, t.end);
+          c.macro = origin;
+          c.hide = hide;
+          c.bol = k === 0 ? t.bol : false;
+          if (k === 0) c.space = t.space;
+          repl.push(c);
+        }
         const pasted = this.paste(repl, repl.map(() => true), sink, t);
         this.expanded += pasted.length + 1;
         stack.push({ toks: pasted, i: 0 });
@@ -560,7 +570,11 @@ class Preprocessor {
         if (b.kind === 'punct' && b.text === '#' && k + 1 < body.length && body[k + 1].kind === 'ident' && m.params.includes(body[k + 1].text)) {
           const arg = args[m.params.indexOf(body[k + 1].text)] ?? [];
           const s = '"' + joinTokens(arg).replace(/\\/g, '\\\\').replace(/"/g, '\\"') + '"';
-          result.push({ kind: 'string', text: s, start, end, macro: origin, hide, space: b.space });
+          const st = makeToken('string', s, start, end);
+          st.macro = origin;
+          st.hide = hide;
+          st.space = b.space;
+          result.push(st);
           fromBody.push(false);
           k++;
           continue;
@@ -579,16 +593,26 @@ class Preprocessor {
           }
           for (let j = 0; j < arg.length; j++) {
             const a = arg[j];
-            result.push({ ...a, macro: origin, hide: addHide(a.hide, m.name), bol: false, space: j === 0 ? b.space : a.space });
+            const c = cloneToken(a, a.start, a.end);
+            c.macro = origin;
+            c.hide = addHide(a.hide, m.name);
+            c.bol = false;
+            if (j === 0) c.space = b.space;
+            result.push(c);
             fromBody.push(false);
           }
           continue;
         }
-        result.push({ ...b, start, end, macro: origin, hide, bol: false, directive: undefined });
+        const c = cloneToken(b, start, end);
+        c.macro = origin;
+        c.hide = hide;
+        c.bol = false;
+        result.push(c);
         fromBody.push(true);
       }
       if (result.length) {
-        result[0] = { ...result[0], bol: t.bol, space: t.space };
+        result[0].bol = t.bol;
+        result[0].space = t.space;
       }
       const pasted = this.paste(result, fromBody, sink, t);
       this.expanded += pasted.length + 1;
@@ -627,7 +651,12 @@ class Preprocessor {
       }
       const combined = lexFragment(left.text + right.text);
       if (combined.length === 1) {
-        out.push({ ...combined[0], start: left.start, end: Math.max(left.end, right.end), macro: left.macro, hide: left.hide, space: left.space, bol: left.bol });
+        const c = cloneToken(combined[0], left.start, Math.max(left.end, right.end));
+        c.macro = left.macro;
+        c.hide = left.hide;
+        c.space = left.space;
+        c.bol = left.bol;
+        out.push(c);
       } else {
         sink?.warning(at.start, at.end, 'pcore.preprocessor', `pasting \`${left.text}\` and \`${right.text}\` does not give a valid token`);
         out.push(left, right);
