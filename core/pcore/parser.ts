@@ -64,7 +64,7 @@ class Parser {
   i = 0;
   private depth = 0;
   private lastErrorAt = -1;
-  private readonly depths = new WeakMap<A.Expr, number>();
+  private readonly depths = new Map<A.Expr, number>();
   private linkageDepth = 0;
 
   constructor(tokens: readonly Token[], readonly sink: DiagnosticSink, textLength: number) {

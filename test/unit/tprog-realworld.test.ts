@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyze, stmts } from '../helpers/tprog';
+import { enumerate } from '../../core/tprog/descriptor';
 
 const P = `
 #define BLK_W 4
@@ -100,7 +101,6 @@ test('the test-kernel transfer resolves to 8 x 16 x 8 words and its address mapp
   assert.deepEqual(d.levels.map((l) => [l.label, l.count, l.stride]), [['PCORE', 8, 4096], ['THREAD', 16, 256], ['_A', 8, 1]]);
   assert.equal(d.base, 0);
   // element n -> PCORE n>>7, thread (n>>3)&15, word n&7
-  const { enumerate } = require('../../core/tprog/descriptor') as typeof import('../../core/tprog/descriptor');
   const els = enumerate(d, 1024);
   for (const n of [0, 7, 8, 127, 128, 1023]) assert.equal(els[n].loc, (n >> 7) * 4096 + ((n >> 3) & 15) * 256 + (n & 7));
   assert.deepEqual(a.diagnostics.filter((x) => x.severity === 'error'), []);
