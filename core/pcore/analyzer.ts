@@ -419,7 +419,7 @@ class Analyzer {
     const rt = fn.returnType;
     if (fn.isKernel) {
       if (rt.name !== 'void' || fn.declarator.pointer > 0) {
-        this.sink.error(rt.start, Math.max(rt.end, fn.nameStart), 'pcore.kernel-return', `Kernel function must return void (not \`${rt.name}${fn.declarator.pointer ? ' *' : ''}\`)`);
+        this.sink.error(rt.start, rt.end, 'pcore.kernel-return', `Kernel function must return void (not \`${rt.name}${fn.declarator.pointer ? ' *' : ''}\`)`);
       }
     } else if (!rt.valid) {
       this.reportBadType(rt);

@@ -1,9 +1,17 @@
 /** Human-readable explanations of terms and transfers (hover, previews, CLI). */
 import type { StmtInfo, TermInfo } from './analyze';
 import { enumerate, invalidCount, type Descriptor, type Element } from './descriptor';
-import { TYPE_DOC } from './machine';
 
 const hex = (n: number) => '0x' + n.toString(16);
+
+/** `b:e` or `b:s:e` of a level, with the source text where the value is only known at run time. */
+function levelRange(l: Descriptor['levels'][number]): string {
+  const r = l.index?.range;
+  const b = l.begin ?? r?.begin?.text ?? l.index?.single?.text ?? '?';
+  const e = l.begin !== undefined && l.count !== undefined && l.step !== undefined ? l.begin + (l.count - 1) * l.step : (r?.end?.text ?? (l.index?.kind === 'single' ? b : '?'));
+  const st = l.step === 1 ? '' : `:${l.step ?? r?.step?.text ?? '?'}`;
+  return l.index?.kind === 'single' || (l.count === 1 && l.begin !== undefined) ? String(b) : `${b}${st}:${e}`;
+}
 
 export function shapeText(d: Descriptor): string {
   return d.levels.map((l) => (l.count === undefined ? '?' : String(l.count))).join('×') || '1';
@@ -22,7 +30,8 @@ export function termSummary(ti: TermInfo, text: string): string[] {
   if (d.space === 'MEM' || d.space === 'SCRATCH') {
     const dims = d.dims ?? [];
     out.push(`**${d.written}** ${d.space === 'MEM' ? 'external memory (byte-addressed)' : 'scratch-pad (32 KB, byte-addressed)'}`);
-    out.push(`dimensions: ${dims.map((x) => (x === undefined ? '?' : x)).join(' × ')}${d.bufLimit !== undefined ? ` · buffer limit ${d.bufLimit} bytes` : ''}`);
+    const noDims = (t.spec?.items.length ?? 0) <= 1 && !d.bufLimit;
+    out.push(noDims ? `no dimensions given: one dimension of ${dims[0]} elements` : `dimensions: ${dims.map((x) => (x === undefined ? '?' : x)).join(' × ')}${d.bufLimit !== undefined ? ` · buffer limit ${d.bufLimit} bytes` : ''}`);
   } else if (d.space === 'PCORE') {
     const m = ti.member;
     out.push(`**PCORE** ${d.shared ? 'shared' : 'private'} memory — ${d.pcoreShape ? `PCORE array ${d.pcoreShape.join('×')}` : 'PCORE array ?'}${d.shared ? '' : `, threads ${d.threadShape?.join('×') ?? '?'}`}`);
@@ -32,10 +41,11 @@ export function termSummary(ti: TermInfo, text: string): string[] {
   } else if (d.space === 'SPU') out.push('**SPU** stream-processor lookup tables (REMAP), 256 words per table');
   else if (d.space === 'PROG') out.push('**PROG** PCORE program code (4 words per entry)');
   if (d.levels.length) {
-    out.push(`iteration (outermost first): ${d.levels.map((l) => `${l.label}${l.forName ? ` (FOR ${l.forName})` : ''} ${l.begin ?? '?'}${l.step !== 1 ? ':' + (l.step ?? '?') : ''}:${l.begin !== undefined && l.count !== undefined && l.step !== undefined ? l.begin + (l.count - 1) * l.step : '?'}${l.wildcard ? ' (broadcast *)' : ''}`).join(', ')}`);
+    out.push(`iteration (outermost first): ${d.levels.map((l) => `${l.label}${l.forName ? ` (FOR ${l.forName})` : ''} ${levelRange(l)}${l.wildcard ? ' (broadcast *)' : ''}`).join(', ')}`);
   }
   const total = d.total;
-  out.push(`elements: ${total ?? '?'}${d.levels.length > 1 ? ` (${shapeText(d)})` : ''}${typeName ? ` of ${typeName}` : ''}${d.dtype ? ` — ${TYPE_DOC[d.dtype]}` : ''}`);
+  const unit = d.dtype ? (d.space === 'PCORE' ? ' (12-bit words)' : ` (${d.elemBytes} byte${d.elemBytes === 1 ? '' : 's'} each)`) : '';
+  out.push(`elements: ${total ?? '?'}${d.levels.length > 1 ? ` (${shapeText(d)})` : ''}${typeName ? ` of ${typeName}${unit}` : ''}`);
   const bad = invalidCount(d);
   if (bad) out.push(`out of bounds: ${bad} element${bad === 1 ? '' : 's'}`);
   const range = addressRange(d);
@@ -115,6 +125,17 @@ function elementText(d: Descriptor, ti: TermInfo, e: Element): string {
   return d.levels.map((_, k) => cell(d, e, k)).join(' ');
 }
 
+/** Source element text when its range is only known at run time: `base[begin+n]` for a 1-level term. */
+function symbolic(d: Descriptor, ti: TermInfo, n: number): string {
+  const lv = d.levels;
+  if (lv.length !== 1 || (d.space !== 'MEM' && d.space !== 'SCRATCH')) return '?';
+  const idx = lv[0].index;
+  const begin = idx?.range?.begin?.text ?? (idx?.kind === 'single' ? idx.single?.text : undefined) ?? '0';
+  const step = idx?.range?.step?.text;
+  const off = step ? `${n}*${step}` : String(n);
+  return `${srcName(d, ti)}[${begin}+${off}]`;
+}
+
 export interface TableOptions {
   limit?: number;
 }
@@ -146,7 +167,7 @@ export function transferTable(info: StmtInfo, opts: TableOptions = {}): string |
       note = `← source exhausted: PAD ${sd.pad ?? 0}`;
     } else {
       const x = se[sd.total ? n % sd.total : n];
-      if (!x) s = '?';
+      if (!x) s = symbolic(sd, src, n);
       else {
         s = elementText(sd, src, x);
         if (!x.valid) note = `← out of bound: ${sd.pad ? `PAD ${sd.pad}` : 'replaced with zero'}`;
