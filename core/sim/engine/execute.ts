@@ -1,0 +1,359 @@
+/** Executes the `>` statements of a tensor program against the machine, recording a trace step for each. */
+import type { Stmt, Term } from '../../tprog/ast';
+import type { StmtInfo, TprogAnalysis } from '../../tprog/analyze';
+import { describe, type Descriptor } from '../../tprog/descriptor';
+import { canonicalType, LIMITS, type DataType } from '../../tprog/machine';
+import type { MemberInfo, PcoreIndexView } from '../../tprog/pcoreView';
+import type { SpaceHistory } from '../history';
+import type { Machine } from '../machine';
+import type { TraceStep } from '../trace';
+import { SimError, type Budget, type HostScope, type PcoreRunner, type SourceLoc } from '../types';
+import { fromWord } from './convert';
+import { runTransfer, type Side, type TransferStats } from './transfer';
+import { Walker } from './walk';
+
+const TYPE_CODES: Record<number, DataType> = { 3: 'INT16', 2: 'INT8', 4: 'UINT8' };
+
+interface VarSlot {
+  info: StmtInfo;
+  desc: Descriptor;
+  /** Index of the `[$]` level in desc.levels, or -1. */
+  placeholder: number;
+  member?: MemberInfo;
+  side: Omit<Side, 'desc'>;
+  pad: number;
+  repeat: boolean;
+}
+
+export interface ExecOptions {
+  a: TprogAnalysis;
+  m: Machine;
+  pcore?: PcoreIndexView;
+  runner?: PcoreRunner;
+  budget: Budget;
+  history: (space: string) => SpaceHistory | undefined;
+  /** Called after every step with its record. */
+  onStep: (s: TraceStep) => void;
+  /** CALLBACK events. */
+  onCallback: (f: number, p: number) => void;
+  print: (s: string) => void;
+  /** Kernel code address (the encoded `$cls::k` value >> 4) → kernel name. */
+  kernelByAddress: (addr: number) => string | undefined;
+}
+
+export class TensorExecutor {
+  private readonly slots: [Map<string, VarSlot>, Map<string, VarSlot>] = [new Map(), new Map()];
+  step = 0;
+  bytesMoved = 0;
+  laneOps = 0;
+
+  constructor(private readonly o: ExecOptions) {}
+
+  /** Runs every statement of `>` unit `unit` in `scope`. */
+  run(unit: number, scope: HostScope): void {
+    const u = this.o.a.units[unit];
+    if (!u) throw new SimError(`internal: no tensor statement #${unit}`);
+    if (u.parsed.problems.some((p) => p.severity === 'error')) {
+      const p = u.parsed.problems.find((x) => x.severity === 'error')!;
+      throw new SimError(`cannot run a statement with a syntax error: ${p.message}`, this.locOf(u.stmts[0] ?? { unit: u } as StmtInfo, p.span.start), scope.stack(), 'compile');
+    }
+    for (const info of u.stmts) {
+      try {
+        this.exec(info, scope);
+      } catch (e) {
+        if (e instanceof SimError) {
+          if (!e.loc) e.loc = this.locOf(info, info.stmt.span.start);
+          if (!e.stack_.length) e.stack_ = scope.stack();
+        }
+        throw e;
+      }
+    }
+  }
+
+  locOf(info: StmtInfo, bufOffset: number): SourceLoc {
+    const a = this.o.a;
+    const p = a.lines.position(a.docSpan(info.unit, { start: bufOffset, end: bufOffset }).start);
+    return { file: a.file, line: p.line + 1, column: p.character + 1 };
+  }
+
+  private record(info: StmtInfo, scope: HostScope, kind: string, st: Partial<TransferStats> & { kernel?: string; laneOps?: number }): void {
+    const loc = this.locOf(info, info.stmt.span.start);
+    const changed: Record<string, number[]> = {};
+    for (const name of ['MEM', 'SCRATCH', 'SPU', 'PCORE0', 'PCORE0S', 'PCORE1', 'PCORE1S']) {
+      const h = this.o.history(name);
+      if (!h) continue;
+      const pages = h.commit(this.step);
+      if (pages.length) changed[name] = pages;
+    }
+    const text = info.unit.buf.text.slice(info.stmt.span.start, info.stmt.span.end);
+    const s: TraceStep = {
+      step: this.step++,
+      kind,
+      file: loc.file,
+      line: loc.line,
+      column: loc.column,
+      endLine: info.unit.buf.lastLine + 1,
+      text,
+      process: scope.process,
+      elements: st.elements ?? 0,
+      padded: st.padded ?? 0,
+      skipped: st.skipped ?? 0,
+      read: st.read,
+      written: st.written,
+      kernel: st.kernel,
+      laneOps: st.laneOps,
+      changed,
+    };
+    if (st.written && (st.written.space === 'MEM' || st.written.space === 'SCRATCH')) this.bytesMoved += st.written.count;
+    else if (st.written) this.bytesMoved += st.written.count * 2;
+    this.o.onStep(s);
+  }
+
+  private exec(info: StmtInfo, scope: HostScope): void {
+    const s = info.stmt;
+    const ev = (t: string) => scope.eval(t);
+    if (--this.o.budget.steps < 0) throw new SimError('step budget exhausted (raise the step budget setting)', undefined, [], 'budget');
+    if (this.o.budget.cancelled) throw new SimError('run cancelled', undefined, [], 'cancelled');
+    switch (s.kind) {
+      case 'nop':
+      case 'vardecl':
+      case 'export':
+        return;
+      case 'barrier':
+      case 'log_on':
+      case 'log_off':
+        this.record(info, scope, s.kind, {});
+        return;
+      case 'print': {
+        const [x, y] = (s.args ?? []).map((a) => ev(a.text));
+        this.o.m.globals[0] = x | 0;
+        this.o.m.globals[1] = y | 0;
+        this.o.print(`PRINT ${x} ${y}\n`);
+        this.record(info, scope, 'print', {});
+        return;
+      }
+      case 'callback': {
+        const [f, p] = (s.args ?? []).map((a) => ev(a.text));
+        this.o.m.globals[0] = f | 0;
+        this.o.m.globals[1] = p | 0;
+        this.o.onCallback(f, p);
+        this.record(info, scope, 'callback', {});
+        return;
+      }
+      case 'exe':
+        this.exe(info, scope);
+        return;
+      case 'vardef':
+        this.define(info, scope, ev);
+        return;
+      case 'transfer':
+        this.transfer(info, scope, ev);
+        return;
+    }
+  }
+
+  private dtypeOf(term: Term, ev: (t: string) => number): DataType {
+    const p = term.prefixes.find((x) => x.kind === 'DTYPE' || x.kind === 'CAST');
+    if (term.kind === 'const') return canonicalType(term.constType) ?? 'INT16';
+    if (!p?.arg) return 'INT16';
+    const t = canonicalType(p.arg.text);
+    if (t) return t;
+    const code = ev(p.arg.text);
+    const r = TYPE_CODES[code];
+    if (!r) throw new SimError(`DTYPE(${p.arg.text}) is ${code}, not a data type code (INT16=3, INT8=2, UINT8=4)`);
+    return r;
+  }
+
+  private memberOf(term: Term): MemberInfo | undefined {
+    if (!term.member) return undefined;
+    if (!this.o.pcore) throw new SimError(`no PCORE program: ${term.member.name.text} cannot be resolved (put the .p beside the .m or pass --pcore)`, undefined, [], 'compile');
+    const r = this.o.pcore.lookupMember(term.member.name.text);
+    if (!r.ok) throw new SimError(`${term.member.name.text}: ${r.message}`, undefined, [], 'compile');
+    const m = r.member;
+    if (m.storage !== 'private' && m.storage !== 'shared') throw new SimError(`${m.fullName} is not PCORE memory (${m.storage})`, undefined, [], 'compile');
+    if (m.offset === undefined) throw new SimError(`${m.fullName} has no PCORE memory offset`, undefined, [], 'compile');
+    return m;
+  }
+
+  private side(term: Term, desc: Descriptor, dtype: DataType, isDst: boolean, ev: (t: string) => number): Side {
+    const remapP = term.prefixes.find((p) => p.kind === 'REMAP');
+    const remapV = remapP ? ev(remapP.arg!.text) : undefined;
+    let space: Side['space'];
+    if (term.kind === 'const') space = 'CONST';
+    else if (desc.space === 'MEM' || desc.space === 'SCRATCH' || desc.space === 'PCORE' || desc.space === 'SPU' || desc.space === 'PROG') space = desc.space;
+    else throw new SimError(`not simulated: memory space ${term.space ?? term.kind}`, undefined, [], 'not-simulated');
+    const side: Side = { desc, space, dtype, shared: desc.shared, remap: remapV };
+    if (space === 'MEM' || space === 'SCRATCH') desc.elemBytes = dtype === 'INT16' ? 2 : 1;
+    if ((space === 'MEM' || space === 'SCRATCH') && desc.base !== undefined && desc.elemBytes === 2) desc.base &= ~1;
+    if (term.kind === 'const') side.constValue = desc.constValue ?? ev(term.constValue!.text);
+    if (isDst && space === 'PCORE') side.mcast = this.mcast(term, desc);
+    return side;
+  }
+
+  /** Word offsets a broadcast (`[*]`) PCORE destination element is also written to (research §6.4.5). */
+  private mcast(term: Term, desc: Descriptor): number[] {
+    const shape = desc.pcoreShape ?? [LIMITS.numPcore];
+    const wild = term.indices.slice(0, shape.length).map((i) => i.kind === 'wildcard');
+    const P = LIMITS.numPcore;
+    const all = [...Array(P).keys()].map((p) => p * 4096);
+    if (!wild.some(Boolean)) return [0];
+    if (shape.length === 1 || (wild[0] && wild[1])) return all; // every PCORE, even if n < NUM_PCORE
+    const c = shape[1];
+    if (wild[0]) return [...Array(Math.max(1, Math.floor(P / c))).keys()].map((r) => r * c * 4096); // [*][j]: p & (c-1) == j
+    return [...Array(c).keys()].map((q) => q * 4096); // [i][*]: PCOREs i*c .. i*c+c-1
+  }
+
+  private resolve(info: StmtInfo, term: Term, isDst: boolean, ev: (t: string) => number): { side: Side; pad: number; repeat: boolean } {
+    if (term.kind === 'var') {
+      const slot = this.slots[this.currentProcess].get(term.name!.text);
+      if (!slot) throw new SimError(`tensor variable ${term.name!.text} has not been defined in process ${this.currentProcess}`);
+      let desc = slot.desc;
+      if (term.varIndex) {
+        if (slot.placeholder >= 0) {
+          desc = { ...desc, levels: desc.levels.map((l) => ({ ...l })) };
+          const lvl = desc.levels[slot.placeholder];
+          const body = term.varIndex.body.text;
+          const parts = body.split(':');
+          const b = ev(parts[0]);
+          const e = parts.length > 1 ? ev(parts[parts.length - 1]) : b;
+          const st = parts.length > 2 ? ev(parts[1]) : 1;
+          lvl.begin = b;
+          lvl.step = st;
+          lvl.count = Math.floor((e - b) / st) + 1;
+          lvl.checkHigh = false;
+          desc.total = desc.levels.reduce((x, l) => x * (l.count ?? NaN), 1);
+        } else {
+          // no placeholder: the definition is re-evaluated here and the index ignored
+          const t = slot.info.src!.term;
+          desc = describe(t, { ev, member: slot.member });
+        }
+      } else if (slot.placeholder >= 0) throw new SimError(`${term.name!.text} has a [$] placeholder: give its index`);
+      return { side: { ...slot.side, desc }, pad: slot.pad, repeat: slot.repeat };
+    }
+    const member = term.kind === 'space' && term.space === 'PCORE' ? this.memberOf(term) : undefined;
+    const desc = describe(term, { ev, member });
+    const dtype = this.dtypeOf(term, ev);
+    const side = this.side(term, desc, dtype, isDst, ev);
+    const pad = desc.pad ?? 0;
+    void info;
+    return { side, pad, repeat: desc.repeat };
+  }
+
+  private currentProcess: 0 | 1 = 0;
+
+  private define(info: StmtInfo, scope: HostScope, ev: (t: string) => number): void {
+    this.currentProcess = scope.process;
+    const term = info.stmt.src!;
+    const member = term.kind === 'space' && term.space === 'PCORE' ? this.memberOf(term) : undefined;
+    const desc = describe(term, { ev: (t) => (t.trim().startsWith('$') ? NaN : ev(t)), member });
+    const placeholder = desc.levels.findIndex((l) => l.index?.kind === 'placeholder');
+    const dtype = this.dtypeOf(term, ev);
+    const side = this.side(term, desc, dtype, true, ev);
+    const { desc: _d, ...rest } = side;
+    void _d;
+    const name = info.stmt.names![0].text;
+    const slots = this.slots[scope.process];
+    if (!slots.has(name) && slots.size >= LIMITS.maxTensorVars) throw new SimError(`more than ${LIMITS.maxTensorVars} tensor variables in process ${scope.process}`);
+    slots.set(name, { info, desc, placeholder, member, side: rest, pad: desc.pad ?? 0, repeat: desc.repeat });
+    this.record(info, scope, 'define', {});
+  }
+
+  private transfer(info: StmtInfo, scope: HostScope, ev: (t: string) => number): void {
+    this.currentProcess = scope.process;
+    const s = info.stmt;
+    const dstT = s.dst!;
+    const srcT = s.src!;
+    if (dstT.kind === 'global') {
+      if (!this.o.pcore) throw new SimError('no PCORE program for a _global assignment', undefined, [], 'compile');
+      const r = this.o.pcore.lookupMember(dstT.name!.text);
+      if (!r.ok || !r.member.global) throw new SimError(`${dstT.name!.text} is not a _global int kernel parameter`, undefined, [], 'compile');
+      const v = ev(srcT.constValue!.text);
+      this.o.m.globals[r.member.globalSlot ?? 0] = srcT.constType === 'INT8' ? (v << 24) >> 24 : (v << 16) >> 16;
+      this.record(info, scope, 'global', { elements: 1 });
+      return;
+    }
+    const d = this.resolve(info, dstT, true, ev);
+    const src = this.resolve(info, srcT, false, ev);
+    if (s.proc && s.proc.arg) {
+      const n = ev(s.proc.arg.text);
+      if (d.side.space === 'PCORE') d.side.remap = n;
+      else src.side.remap = n;
+    }
+    if (d.side.space === 'PROG') {
+      this.o.m.progEntries = d.side.desc.total ?? 0;
+      this.record(info, scope, 'prog', { elements: d.side.desc.total });
+      return;
+    }
+    const h = this.o.history;
+    const stats = runTransfer({ m: this.o.m, process: scope.process, history: h }, d.side, src.side, src.pad, src.repeat);
+    const conc = [...dstT.prefixes, ...srcT.prefixes].some((p) => p.kind === 'CONCURRENT' || p.kind === 'SCATTER');
+    if (conc) this.clobberScratch(d.side.space === 'PCORE' ? d.side : src.side, scope.process);
+    this.record(info, scope, 'transfer', stats);
+  }
+
+  /** CONCURRENT passes the data through SCRATCH from address 0 (research §6.4.4): those bytes are overwritten. */
+  private clobberScratch(pc: Side, process: 0 | 1): void {
+    const w = new Walker(pc.desc, 'CONCURRENT');
+    const el = pc.dtype === 'INT16' ? 2 : 1;
+    const n = Math.min(w.total, Math.floor(this.o.m.scratch.length / el));
+    const locs = new Int32Array(n);
+    w.fill(0, n, locs);
+    const words = pc.shared ? this.o.m.pages[process].shared : this.o.m.pages[process].priv;
+    this.o.history('SCRATCH')?.touch(0, n * el - 1);
+    const sc = this.o.m.scratch;
+    for (let i = 0; i < n; i++) {
+      const v = locs[i] >= 0 && locs[i] < words.length ? fromWord(words[locs[i]], pc.dtype) : 0;
+      sc[i * el] = v & 0xff;
+      if (el === 2) sc[i * el + 1] = (v >> 8) & 0xff;
+    }
+  }
+
+  private exe(info: StmtInfo, scope: HostScope): void {
+    const args = info.stmt.args ?? [];
+    let kernel: string | undefined;
+    let np: number;
+    let nt = LIMITS.numThread;
+    const k = args[0].text;
+    const isName = /^[A-Za-z_]\w*::\w+$/.test(k);
+    if (args.length === 1) {
+      const w = scope.eval(k);
+      const dec = decodeExeWord(w);
+      kernel = this.o.kernelByAddress(dec.func);
+      np = dec.np;
+      nt = dec.nt;
+      if (!kernel) throw new SimError(`EXE_LOCKSTEP(${k}): command word 0x${(w >>> 0).toString(16)} does not name a kernel of the PCORE program`);
+    } else {
+      if (isName && this.o.pcore?.kernel(k)) kernel = k;
+      else {
+        const addr = scope.eval(k);
+        kernel = this.o.kernelByAddress(addr >> 4);
+        if (!kernel) throw new SimError(`EXE_LOCKSTEP: ${k} = ${addr} is not the address of a kernel of the PCORE program`);
+      }
+      np = scope.eval(args[1].text);
+      if (args[2]) nt = scope.eval(args[2].text);
+    }
+    if (np < 1 || np > LIMITS.numPcore) throw new SimError(`EXE_LOCKSTEP: PCORE count ${np} is outside 1..${LIMITS.numPcore}`);
+    if (nt < 1 || nt > LIMITS.numThread) throw new SimError(`EXE_LOCKSTEP: thread count ${nt} is outside 1..${LIMITS.numThread}`);
+    if (!this.o.runner) throw new SimError(`not simulated: EXE_LOCKSTEP(${kernel}) — no PCORE program is loaded`, undefined, [], 'not-simulated');
+    const page = this.o.m.pages[scope.process];
+    const hp = this.o.history(`PCORE${scope.process}`);
+    const hs = this.o.history(`PCORE${scope.process}S`);
+    hp?.touch(0, page.priv.length - 1);
+    hs?.touch(0, page.shared.length - 1);
+    const at = this.locOf(info, info.stmt.span.start);
+    const laneOps = this.o.runner.launch({ kernel, process: scope.process, numPcore: np, numThread: nt, globals: this.o.m.globals, page, budget: this.o.budget, at });
+    this.laneOps += laneOps;
+    this.record(info, scope, 'exe', { kernel, laneOps, elements: np * nt });
+  }
+}
+
+/** DP_EXE_CMD word (research §10.1): 4 + func<<7 + (np-1)<<18 + lockstep<<23 + p0<<24 + p1<<25 + (nt-1)<<26. */
+export function encodeExeWord(func: number, np: number, nt: number): number {
+  return (4 + ((func & 0x7ff) << 7) + ((np - 1) << 18) + (1 << 23) + ((nt - 1) << 26)) | 0;
+}
+
+export function decodeExeWord(w: number): { func: number; np: number; nt: number } {
+  return { func: (w >>> 7) & 0x7ff, np: ((w >>> 18) & 31) + 1, nt: ((w >>> 26) & 15) + 1 };
+}
+
+export type { Stmt };

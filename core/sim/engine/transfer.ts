@@ -1,0 +1,206 @@
+/**
+ * Executes one transfer `dst <= src` on the machine (research §6.4): pairing by ordinal, destination count
+ * as the length, PAD for invalid or exhausted source elements, skipped invalid writes, REPEAT, constants,
+ * 8/16-bit ↔ 12-bit conversions, REMAP, `[*]` multicast.
+ */
+import type { DataType } from '../../tprog/machine';
+import type { Descriptor } from '../../tprog/descriptor';
+import type { SpaceHistory } from '../history';
+import type { Machine } from '../machine';
+import { SimError } from '../types';
+import { dataValue, fromWord, remap, toWord } from './convert';
+import { Walker } from './walk';
+
+export type SideSpace = 'MEM' | 'SCRATCH' | 'PCORE' | 'SPU' | 'PROG' | 'CONST';
+
+export interface Side {
+  desc: Descriptor;
+  space: SideSpace;
+  dtype: DataType;
+  shared?: boolean;
+  /** REMAP stream (≥ 0) applied on the PCORE side. */
+  remap?: number;
+  /** Extra word offsets a broadcast destination element is also written to. */
+  mcast?: number[];
+  /** Constant source value. */
+  constValue?: number;
+}
+
+export interface Touched {
+  space: string;
+  /** Elements (bytes for MEM/SCRATCH, words for PCORE/SPU). */
+  lo: number;
+  hi: number;
+  count: number;
+}
+
+export interface TransferStats {
+  elements: number;
+  padded: number;
+  skipped: number;
+  read?: Touched;
+  written?: Touched;
+}
+
+export interface EngineContext {
+  m: Machine;
+  process: 0 | 1;
+  history?: (space: string) => SpaceHistory | undefined;
+}
+
+const CHUNK = 1 << 16;
+
+function spaceName(s: Side, process: number): string {
+  if (s.space === 'PCORE') return `PCORE${process}${s.shared ? 'S' : ''}`;
+  return s.space;
+}
+
+function byteBuf(m: Machine, s: Side): Uint8Array {
+  return s.space === 'SCRATCH' ? m.scratch : m.mem;
+}
+
+function wordBuf(ctx: EngineContext, s: Side): Int16Array {
+  if (s.space === 'SPU') return ctx.m.spu;
+  const page = ctx.m.pages[ctx.process];
+  return s.shared ? page.shared : page.priv;
+}
+
+export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: number, repeat: boolean): TransferStats {
+  const dw = new Walker(dst.desc, 'destination');
+  const total = dw.total;
+  const sw = src.space === 'CONST' ? undefined : new Walker(src.desc, 'source');
+  const stotal = sw ? sw.total : 0;
+  const dtype = dst.dtype;
+  const padV = dataValue(pad, src.dtype);
+  const stats: TransferStats = { elements: total, padded: 0, skipped: 0 };
+  const dLocs = new Int32Array(Math.min(CHUNK, total));
+  const sLocs = new Int32Array(Math.min(CHUNK, total));
+  const dIsWord = dst.space === 'PCORE' || dst.space === 'SPU';
+  const sIsWord = src.space === 'PCORE';
+  const dEl = dIsWord ? 1 : dst.desc.elemBytes || 1;
+  const sEl = sIsWord ? 1 : src.desc.elemBytes || 1;
+  const dBytes = dIsWord ? undefined : byteBuf(ctx.m, dst);
+  const sBytes = sIsWord || src.space === 'CONST' ? undefined : byteBuf(ctx.m, src);
+  const dWords = dIsWord ? wordBuf(ctx, dst) : undefined;
+  const sWords = sIsWord ? wordBuf(ctx, src) : undefined;
+  const dBase = dIsWord ? 0 : (dst.desc.base ?? 0);
+  const sBase = sIsWord || src.space === 'CONST' ? 0 : (src.desc.base ?? 0);
+  const dHist = ctx.history?.(spaceName(dst, ctx.process));
+  const mcast = dst.mcast ?? [0];
+  const spu = ctx.m.spu;
+  const dRemap = dst.space === 'PCORE' && dst.remap !== undefined && dst.remap >= 0 ? dst.remap : -1;
+  const sRemap = src.space === 'PCORE' && src.remap !== undefined && src.remap >= 0 ? src.remap : -1;
+  const constRaw = src.space === 'CONST' ? dataValue(src.constValue ?? 0, src.dtype) : 0;
+  let rLo = Infinity;
+  let rHi = -Infinity;
+  let rCount = 0;
+  let wLo = Infinity;
+  let wHi = -Infinity;
+  let wCount = 0;
+  const dLimit = dIsWord ? dWords!.length : dBytes!.length - dEl;
+  const sLimit = sIsWord ? sWords!.length : sBytes ? sBytes.length - sEl : 0;
+
+  // fast path: raw contiguous copy between MEM/SCRATCH of the same element size
+  const dLin = dIsWord ? undefined : dw.linearStart();
+  const sLin = sw && !sIsWord && sw.total >= total ? sw.linearStart() : undefined;
+  if (dLin !== undefined && sLin !== undefined && !sIsWord && !dIsWord && dEl === sEl && mcast.length === 1) {
+    const a = dBase + dLin * dEl;
+    const b = sBase + sLin * sEl;
+    const len = total * dEl;
+    if (a < 0 || a + len > dBytes!.length) throw new SimError(`destination bytes 0x${a.toString(16)}..0x${(a + len - 1).toString(16)} are outside ${dst.space} (size ${dBytes!.length} bytes)`);
+    if (b < 0 || b + len > sBytes!.length) throw new SimError(`source bytes 0x${b.toString(16)}..0x${(b + len - 1).toString(16)} are outside ${src.space} (size ${sBytes!.length} bytes)`);
+    dHist?.touch(a, a + len - 1);
+    if (dBytes === sBytes) dBytes!.copyWithin(a, b, b + len);
+    else dBytes!.set(sBytes!.subarray(b, b + len), a);
+    stats.read = { space: spaceName(src, ctx.process), lo: b, hi: b + len - 1, count: len };
+    stats.written = { space: spaceName(dst, ctx.process), lo: a, hi: a + len - 1, count: len };
+    return stats;
+  }
+
+  for (let start = 0; start < total; start += CHUNK) {
+    const n = Math.min(CHUNK, total - start);
+    dw.fill(start, n, dLocs);
+    // source locations for ordinals start..start+n (REPEAT wraps, exhaustion reads PAD)
+    if (sw) {
+      let filled = 0;
+      while (filled < n) {
+        const ord = start + filled;
+        if (ord >= stotal && !repeat) {
+          for (let i = filled; i < n; i++) sLocs[i] = -2; // exhausted
+          break;
+        }
+        const so = repeat ? ord % stotal : ord;
+        const len = Math.min(n - filled, stotal - so);
+        sw.fill(so, len, sLocs.subarray(filled, filled + len));
+        filled += len;
+      }
+    }
+    // bounds of this chunk's writes, for the history
+    let cLo = Infinity;
+    let cHi = -Infinity;
+    for (let i = 0; i < n; i++) {
+      const l = dLocs[i];
+      if (l < 0) continue;
+      const a = dBase + l * dEl;
+      if (a < cLo) cLo = a;
+      if (a > cHi) cHi = a;
+    }
+    if (cLo <= cHi) {
+      for (const d of mcast) {
+        if (cLo + d < 0 || cHi + d > dLimit) throw new SimError(`destination address ${cLo + d < 0 ? cLo + d : cHi + d} is outside ${spaceName(dst, ctx.process)} (size ${dIsWord ? dWords!.length + ' words' : dBytes!.length + ' bytes'})`);
+        dHist?.touch(cLo + d, cHi + d + dEl - 1);
+      }
+    }
+    for (let i = 0; i < n; i++) {
+      // read
+      let raw: number; // external-typed value, or word when src is PCORE
+      let isWord = false;
+      const sl = sw ? sLocs[i] : 0;
+      if (!sw) raw = constRaw;
+      else if (sl < 0) {
+        raw = padV;
+        stats.padded++;
+      } else if (sIsWord) {
+        if (sl >= sLimit) throw new SimError(`source word address ${sl} is outside ${spaceName(src, ctx.process)}`);
+        raw = sWords![sl];
+        if (sRemap >= 0) raw = remap(raw, spu, sRemap);
+        isWord = true;
+        rCount++;
+        if (sl < rLo) rLo = sl;
+        if (sl > rHi) rHi = sl;
+      } else {
+        const a = sBase + sl * sEl;
+        if (a < 0 || a > sLimit) throw new SimError(`source byte address 0x${a.toString(16)} is outside ${src.space} (size ${sBytes!.length} bytes)`);
+        raw = sEl === 1 ? sBytes![a] : sBytes![a] | (sBytes![a + 1] << 8);
+        rCount++;
+        if (a < rLo) rLo = a;
+        if (a > rHi) rHi = a;
+      }
+      // write
+      const dl = dLocs[i];
+      if (dl < 0) {
+        stats.skipped++;
+        continue;
+      }
+      if (dIsWord) {
+        let w = isWord ? raw : toWord(raw, src.dtype);
+        if (dRemap >= 0) w = remap(w, spu, dRemap);
+        for (const d of mcast) dWords![dl + d] = w;
+        wCount += mcast.length;
+        if (dl < wLo) wLo = dl;
+        if (dl + mcast[mcast.length - 1] > wHi) wHi = dl + mcast[mcast.length - 1];
+      } else {
+        const v = isWord ? fromWord(raw, dtype) : raw;
+        const a = dBase + dl * dEl;
+        dBytes![a] = v & 0xff;
+        if (dEl === 2) dBytes![a + 1] = (v >> 8) & 0xff;
+        wCount++;
+        if (a < wLo) wLo = a;
+        if (a > wHi) wHi = a;
+      }
+    }
+  }
+  if (rCount) stats.read = { space: spaceName(src, ctx.process), lo: rLo, hi: rHi + (sIsWord ? 0 : sEl - 1), count: rCount * (sIsWord ? 1 : sEl) };
+  if (wCount) stats.written = { space: spaceName(dst, ctx.process), lo: wLo, hi: wHi + (dIsWord ? 0 : dEl - 1), count: wCount * (dIsWord ? 1 : dEl) };
+  return stats;
+}

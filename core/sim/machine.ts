@@ -1,0 +1,47 @@
+/** The simulated machine's memories (research §6.1): MEM, SCRATCH, PCORE pages, SPU tables, registers. */
+import { LIMITS } from '../tprog/machine';
+import type { PcorePage } from './types';
+
+export interface MachineOptions {
+  /** Bytes of MEM (DDR). Default 64 MiB. */
+  memBytes?: number;
+}
+
+export const DEFAULT_MEM_BYTES = 64 * 1024 * 1024;
+
+export type SpaceName = 'MEM' | 'SCRATCH' | 'PCORE0' | 'PCORE1' | 'PCORE0S' | 'PCORE1S';
+
+export class Machine {
+  readonly mem: Uint8Array;
+  readonly scratch = new Uint8Array(LIMITS.scratchBytes);
+  /** Process pages 0 and 1 (private and shared words of all 8 PCOREs). */
+  readonly pages: [PcorePage, PcorePage] = [newPage(), newPage()];
+  /** SPU lookup tables: 4 streams × 128 (slope, value) pairs, 12-bit signed. */
+  readonly spu = new Int16Array(LIMITS.spuTables * 256);
+  /** `_global int` parameter registers (shared by both processes). */
+  readonly globals: [number, number] = [0, 0];
+  /** Number of PROG entries loaded (the `.p` program is what EXE runs). */
+  progEntries = 0;
+  /** Bump pointer for host globals/statics/heap in MEM (starts after a null guard page). */
+  private brk = 4096;
+
+  constructor(opts: MachineOptions = {}) {
+    this.mem = new Uint8Array(opts.memBytes ?? DEFAULT_MEM_BYTES);
+  }
+
+  alloc(size: number, align: number): number {
+    const a = Math.max(1, align);
+    const addr = Math.ceil(this.brk / a) * a;
+    if (addr + size > this.mem.length) throw new RangeError(`out of simulated MEM: ${size} bytes requested, ${this.mem.length - addr} left (raise the MEM size)`);
+    this.brk = addr + Math.max(size, 1);
+    return addr;
+  }
+
+  get heapEnd(): number {
+    return this.brk;
+  }
+}
+
+function newPage(): PcorePage {
+  return { priv: new Int16Array(LIMITS.numPcore * 4096), shared: new Int16Array(LIMITS.numPcore * 4096) };
+}

@@ -1,0 +1,99 @@
+/**
+ * Contracts between the parts of the embedded simulator:
+ * - the machine (memories, tensor engine, trace) — core/sim/machine*.ts, core/sim/engine/*;
+ * - the host C interpreter that runs the C of tensor programs — core/sim/host/*;
+ * - the PCORE kernel interpreter that runs `.p` kernels for EXE_LOCKSTEP — core/sim/pcore/*.
+ */
+
+/** A source location in a file (1-based line and column, as printed to users). */
+export interface SourceLoc {
+  file: string;
+  line: number;
+  column: number;
+}
+
+/** Any run-time fault. The runner turns it into `file:line:col: error: message` plus the C call stack. */
+export class SimError extends Error {
+  constructor(
+    message: string,
+    public loc?: SourceLoc,
+    /** Innermost first: `fn (file:line:col)`. */
+    public stack_: string[] = [],
+    /** `not-simulated`, `fault`, `budget`, `cancelled`, `compile`. */
+    public kind: 'not-simulated' | 'fault' | 'budget' | 'cancelled' | 'compile' = 'fault',
+  ) {
+    super(message);
+  }
+}
+
+/** Step budget and cancellation shared by every interpreter loop. */
+export interface Budget {
+  /** Steps left; interpreters decrement and throw SimError(kind 'budget') at 0. */
+  steps: number;
+  /** Set by the host to stop the run; checked at least every 65536 steps. */
+  cancelled: boolean;
+}
+
+// ------------------------------------------------------------------ PCORE side
+
+/** PCORE memory of one process page: 12-bit signed words stored in Int16Array. */
+export interface PcorePage {
+  /** 8 PCOREs × 4096 words: index = pcore*4096 + thread*256 + word (private words of all 16 threads). */
+  priv: Int16Array;
+  /** 8 PCOREs × 4096 words: index = pcore*4096 + word (shared words, `_share` variables and root.constant). */
+  shared: Int16Array;
+}
+
+/** Per-process, per-thread state that persists across kernel launches (class `int`s, pointers, accumulators, _VMASK). */
+export interface PcoreThreadState {
+  [key: string]: unknown;
+}
+
+export interface KernelLaunch {
+  /** `cls::name` of the kernel. */
+  kernel: string;
+  process: 0 | 1;
+  numPcore: number;
+  numThread: number;
+  /** `_global int` parameter registers (slot 0 and 1), as written by `cls::f.g <= INT16(v)`. */
+  globals: [number, number];
+  page: PcorePage;
+  budget: Budget;
+  /** Where the launch is (the `>` EXE_LOCKSTEP statement), for error messages. */
+  at: SourceLoc;
+}
+
+export interface PcoreRunner {
+  /** Runs the kernel for every PCORE < numPcore and thread < numThread; returns lane-operations executed. */
+  launch(l: KernelLaunch): number;
+}
+
+// ------------------------------------------------------------------ host side
+
+/** Values of the host C interpreter are JS numbers holding C integers (pointers are MEM byte addresses). */
+export type HostValue = number;
+
+/** What the host interpreter gives the tensor engine when it reaches a `>` statement. */
+export interface HostScope {
+  /** Evaluates C expression text in the scope of the statement (locals, globals, macros, `req->x`, `&buf[0]`...). */
+  eval(exprText: string): HostValue;
+  /** Process id (0/1) of the running hart. */
+  process: 0 | 1;
+  /** The C call stack, innermost first, for errors. */
+  stack(): string[];
+}
+
+/** Services the tensor engine offers the host interpreter. */
+export interface HostServices {
+  /** Byte-addressed MEM; globals and statics of the program live here. */
+  mem: Uint8Array;
+  /** Reserves `size` bytes of MEM aligned to `align` for a global/static/heap object; returns its address. */
+  alloc(size: number, align: number): number;
+  /** Executes `>` statement buffer `unit` (index in the tprog analysis) in `scope`. */
+  tensor(unit: number, scope: HostScope): void;
+  /** Runtime library calls of ztachip's base library (ztaTaskYield, ztaJobDone, ...) not implemented in C. Returns undefined when unknown. */
+  builtin(name: string, args: HostValue[], scope: HostScope): HostValue | undefined;
+  /** Text written by printf and friends. */
+  print(text: string): void;
+  budget: Budget;
+}
