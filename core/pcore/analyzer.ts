@@ -344,8 +344,7 @@ class Analyzer {
 
   checkArrayAllowed(storage: PcoreStorage, d: A.Declarator): void {
     if ((storage === 'integer' || storage === 'pointer') && d.dims.length > 0) {
-      const e = d.dims[0];
-      this.sink.error(e ? outerStart(e) : d.nameStart, d.end, 'pcore.array-not-allowed',
+      this.sink.error(d.nameStart, d.nameEnd, 'pcore.array-not-allowed',
         `Array is not allowed for this variable type: \`${storage === 'integer' ? 'int' : 'pointer'}\` variables must be scalar`);
     }
   }
@@ -396,9 +395,11 @@ class Analyzer {
       v.fullName = fullName;
       v.offset = undefined;
       this.variables.set(fullName, v);
-      const c = this.getClass(cls);
-      c.variables.set(member, v);
-      this.classVars.get(cls)!.push(v);
+      if (scoped && cls) {
+        const c = this.getClass(cls);
+        c.variables.set(member, v);
+        this.classVars.get(cls)!.push(v);
+      }
       const sym: PcoreSymbol = { kind: 'variable', variable: v };
       d.symbol = sym;
       this.ref(d.nameStart, d.nameEnd, sym, true);
@@ -408,17 +409,12 @@ class Analyzer {
   declareFunction(fn: A.FunctionDef): void {
     const { cls, member, scoped } = splitName(fn.name);
     this.checkSpecifiers(fn.specifiers, 'function');
-    for (const s of fn.specifiers) {
-      if (s.name === '_share' || s.name === '_global') {
-        this.sink.error(s.start, s.end, 'pcore.invalid-specifier', `Invalid specifier: \`${s.name}\` cannot be used on a function`);
-      }
-    }
     if (!scoped || !cls || !member) {
       this.sink.error(fn.nameStart, fn.nameEnd, 'pcore.function-name', `Invalid function name: \`${fn.name}\` must be written class::name`);
     }
     const rt = fn.returnType;
     if (fn.isKernel) {
-      if (rt.name !== 'void' || fn.declarator.pointer > 0) {
+      if ((rt.name !== 'void' && rt.name !== '') || fn.declarator.pointer > 0) {
         this.sink.error(rt.start, rt.end, 'pcore.kernel-return', `Kernel function must return void (not \`${rt.name}${fn.declarator.pointer ? ' *' : ''}\`)`);
       }
     } else if (!rt.valid) {
@@ -447,6 +443,7 @@ class Analyzer {
     };
     fn.symbol = k;
     this.declareParams(fn, k);
+    if (!scoped || !cls || !member) return; // not indexed: the compiler rejects the name
     if (this.functions.has(fullName)) {
       this.sink.error(fn.nameStart, fn.nameEnd, 'pcore.duplicate-function', `Duplicate function name: \`${fullName}\` is already defined`);
       return;
@@ -879,7 +876,7 @@ class Analyzer {
       case 'Call':
         return this.visitCall(e, ctx, count);
       case 'Index':
-        return this.visitIndex(e, ctx, count);
+        return this.visitIndex(e, ctx);
       case 'Member':
         this.visitExpr(e.object, ctx, false);
         this.sink.error(e.start, e.end, 'pcore.unsupported', `\`${e.arrow ? '->' : '.'}\` member access is not supported in PCORE code`);
@@ -960,8 +957,8 @@ class Analyzer {
     return 'unknown';
   }
 
-  visitIndex(e: A.IndexExpr, ctx: FnContext | null, count: boolean): ExprType {
-    void count;
+  /** Indices never count as vector operands (they are address arithmetic). */
+  visitIndex(e: A.IndexExpr, ctx: FnContext | null): ExprType {
     // Flatten a[i][j][k]
     const chain: A.IndexExpr[] = [];
     let root: A.Expr = e;

@@ -89,7 +89,7 @@ export interface PcoreKernel {
   range: Range;
   nameRange: Range;
   node: FunctionDef;
-  /** Private words after the parameters: ROUND8(class private) + parameter words (locals not included). */
+  /** Private words after the parameters: ROUND8(class private) + parameter words (locals not included); NaN when unknown. */
   privateWords: number;
   /** Upper bound of the private words used by locals (the compiler packs them by graph colouring). */
   localWordsEstimate: number;
@@ -101,11 +101,11 @@ export interface PcoreClass {
   variables: Map<string, PcoreVariable>;
   /** Functions (kernels and helpers) by short name. */
   kernels: Map<string, PcoreKernel>;
-  /** Sum of the private class variables' lengths (P of §8.3, before rounding). */
+  /** Sum of the private class variables' lengths (P of §8.3, before rounding); NaN when a size is unknown. */
   privateWords: number;
-  /** Sum of the shared class variables' lengths. */
+  /** Sum of the shared class variables' lengths (of those with a known size). */
   sharedWords: number;
-  /** First word after the shared variables: ROUND8(constantsBase + sharedWords). */
+  /** First word after the shared variables: ROUND8(constantsBase + sharedWords); NaN when a size is unknown. */
   sharedEnd: number;
   /** Total accumulator lanes of the class variables. */
   accumulatorLanes: number;

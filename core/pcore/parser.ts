@@ -65,6 +65,7 @@ class Parser {
   private depth = 0;
   private lastErrorAt = -1;
   private readonly depths = new Map<A.Expr, number>();
+  private tooComplexReported = false;
   private linkageDepth = 0;
 
   constructor(tokens: readonly Token[], readonly sink: DiagnosticSink, textLength: number) {
@@ -206,6 +207,26 @@ class Parser {
     }
   }
 
+  /**
+   * True at the start of a line that begins a file-level item: `_kernel_`, `_NTn_`, a `_share`
+   * declaration of a scoped name, or a function definition `type cls::name(`.
+   */
+  looksLikeTopLevel(): boolean {
+    const t = this.cur;
+    if (!t.bol || t.kind !== 'ident') return false;
+    if (t.text === '_kernel_' || NT_WORDS.has(t.text)) return true;
+    if (!SPECIFIER_WORDS.has(t.text) && !TYPE_WORDS.has(t.text)) return false;
+    const share = t.text === '_share';
+    for (let k = 1; k < 6; k++) {
+      const n = this.peek(k);
+      if (n.kind === 'ident' && (SPECIFIER_WORDS.has(n.text) || TYPE_WORDS.has(n.text))) continue;
+      if (n.kind === 'punct' && n.text === '*') continue;
+      if (n.kind !== 'ident' || !n.text.includes('::')) return false;
+      return share || this.isPunct('(', k + 1);
+    }
+    return false;
+  }
+
   private enter(): boolean {
     this.depth++;
     return this.depth <= MAX_DEPTH;
@@ -224,7 +245,10 @@ class Parser {
       if (x > m) m = x;
     }
     if (m + 1 > MAX_EXPR_DEPTH) {
-      this.error(node.start, node.end, `syntax error: expression is too complex (more than ${MAX_EXPR_DEPTH} nested operations)`);
+      if (!this.tooComplexReported) {
+        this.tooComplexReported = true;
+        this.error(node.start, node.end, `syntax error: expression is too complex (more than ${MAX_EXPR_DEPTH} nested operations)`);
+      }
       return { kind: 'ErrorExpr', start: node.start, end: node.end };
     }
     this.depths.set(node, m + 1);
@@ -598,11 +622,8 @@ class Parser {
       return { kind: 'Block', body, start: open.start, end: open.start };
     }
     while (!this.eof && !this.isPunct('}')) {
-      const t = this.cur;
-      if (t.bol && t.kind === 'ident' && (t.text === '_kernel_' || t.text === '_share' || NT_WORDS.has(t.text))) {
-        // a new top-level item: the block was not closed
-        break;
-      }
+      // a new top-level item at the start of a line: the block was not closed
+      if (this.looksLikeTopLevel()) break;
       const startI = this.i;
       body.push(this.parseStatement());
       if (this.i === startI) this.next();
@@ -794,7 +815,7 @@ class Parser {
         cases.push(current);
         continue;
       }
-      if (c.bol && c.kind === 'ident' && (c.text === '_kernel_' || c.text === '_share')) break;
+      if (this.looksLikeTopLevel()) break;
       const st = this.parseStatement();
       if (current) {
         current.consequent.push(st);

@@ -262,7 +262,13 @@ class Preprocessor {
       }
       const nowActive = isActive();
       if (main) {
-        if (wasActive && !nowActive) inactiveStart = d.lineEnd;
+        if (wasActive && !nowActive) {
+          // the skipped region starts on the line after the directive
+          let q = d.lineEnd;
+          if (text.charCodeAt(q) === 13) q++;
+          if (text.charCodeAt(q) === 10) q++;
+          inactiveStart = q;
+        }
         else if (!wasActive && nowActive && inactiveStart >= 0) {
           if (tok.start > inactiveStart) this.inactive.push({ start: inactiveStart, end: tok.start });
           inactiveStart = -1;
