@@ -197,4 +197,3 @@ describe('large programs', () => {
     assert.ok(first.kernels.size > 80);
   });
 });
-});
