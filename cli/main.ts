@@ -1,5 +1,7 @@
 /** Entry of the `tensor-lens` command-line tool. */
 import { CHECK_USAGE, runCheck } from './check';
+import { RUN_USAGE, runRun } from './run';
+import { CSF_USAGE, runCsf } from './csf';
 import { UsageError } from './args';
 
 declare const TENSOR_LENS_VERSION: string;
@@ -7,8 +9,12 @@ declare const TENSOR_LENS_VERSION: string;
 const USAGE = `usage: tensor-lens <command> [options]
 commands:
   check <file|dir>...   diagnostics for tensor programs and PCORE programs
+  run <program>         run a tensor program on the embedded simulator
+  csf <command> ...     sparse tensor files (.csfbin): show, validate, from-npy, to-npy, contract
   help                  this text
-${CHECK_USAGE}`;
+${CHECK_USAGE}
+${RUN_USAGE}
+${CSF_USAGE}`;
 
 export async function main(argv: string[]): Promise<number> {
   const out = (s: string) => process.stdout.write(s + '\n');
@@ -17,6 +23,10 @@ export async function main(argv: string[]): Promise<number> {
     switch (cmd) {
       case 'check':
         return runCheck(rest, out);
+      case 'csf':
+        return runCsf(rest, out);
+      case 'run':
+        return await runRun(rest, out, (s) => process.stderr.write(s + '\n'));
       case 'help':
       case '--help':
       case '-h':

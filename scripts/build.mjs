@@ -7,14 +7,16 @@ const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 const define = { TENSOR_LENS_VERSION: JSON.stringify(pkg.version) };
+// web-tree-sitter's ESM build reads import.meta.url; give CommonJS bundles a real one.
+const nodeShim = { banner: { js: "const __importMetaUrl = require('url').pathToFileURL(__filename).href;" }, define: { ...define, 'import.meta.url': '__importMetaUrl' } };
 const common = { bundle: true, sourcemap: !production, minify: production, define, logLevel: 'warning', legalComments: 'none' };
 
 const builds = [
   { ...common, entryPoints: ['client/src/node.ts'], outfile: 'dist/client/node.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
-  { ...common, entryPoints: ['server/src/node.ts'], outfile: 'dist/server/node.js', platform: 'node', format: 'cjs', target: 'node20' },
+  { ...common, ...nodeShim, entryPoints: ['server/src/node.ts'], outfile: 'dist/server/node.js', platform: 'node', format: 'cjs', target: 'node20' },
   { ...common, entryPoints: ['client/src/browser.ts'], outfile: 'dist/client/browser.js', platform: 'browser', format: 'cjs', target: 'es2022', external: ['vscode'], define: { ...define, 'process.env.NODE_DEBUG': 'false', global: 'globalThis' } },
   { ...common, entryPoints: ['server/src/browser.ts'], outfile: 'dist/server/browser.js', platform: 'browser', format: 'iife', target: 'es2022', define: { ...define, 'process.env.NODE_DEBUG': 'false', global: 'globalThis' } },
-  { ...common, entryPoints: ['cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20' },
+  { ...common, ...nodeShim, entryPoints: ['cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20' },
   { ...common, entryPoints: ['test/vscode/index.ts'], outfile: 'dist/test/vscode/index.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode', 'mocha'] },
 ];
 

@@ -232,7 +232,7 @@ export function openCsf(bytes: Uint8Array, opts: OpenOptions = {}): Result<{ fil
   return { ok: true, file: new CsfFile(bytes, v.header, v.issues) };
 }
 
-export interface ParseOptions extends ValidateOptions {}
+export type ParseOptions = ValidateOptions;
 
 /** Validates the whole file (V1–V15) and materialises it. With `dropEmptySentinel`, 0xFFFFFFFF entries are removed and the pointers rewritten. */
 export function parseCsf(bytes: Uint8Array, opts: ParseOptions = {}): Result<{ tensor: CsfTensor; warnings: CsfIssue[] }> {

@@ -1,0 +1,214 @@
+/**
+ * Running a tensor program: compiles its C (host interpreter), loads its PCORE program (kernel
+ * interpreter), preloads MEM regions, runs the entry function on the machine, and collects the trace,
+ * the requested dumps and any run-time error with its location and C call stack.
+ */
+import type { Project } from '../project/project';
+import type { PcoreView } from '../project/pcoreAdapter';
+import { decodeNpy, encodeNpy, NpyError } from '../common/npy';
+import { Machine } from './machine';
+import { SpaceHistory } from './history';
+import { TensorExecutor } from './engine/execute';
+import { compileProgram, type HostProgram, type WasmLoader } from './host';
+import { createPcoreRunner } from './pcore';
+import { callRuntime, type RuntimeState } from './runtime';
+import type { RunSummary, TraceStep } from './trace';
+import { NPY_OF, readValues, resolveWhere, SpecError, type DumpSpec, type LoadSpec } from './dump';
+import { SimError, type Budget, type HostServices } from './types';
+
+export interface RunOptions {
+  project: Project;
+  file: string;
+  /** Overrides the file's text (an unsaved editor buffer). */
+  text?: string;
+  entry?: string;
+  args?: number[];
+  loads?: (LoadSpec & { bytes: Uint8Array })[];
+  dumps?: DumpSpec[];
+  memBytes?: number;
+  stepBudget?: number;
+  loadWasm: WasmLoader;
+  /** Cancellation and progress: checked/called every few thousand steps. */
+  budget?: Budget;
+  onProgress?: (steps: number) => void;
+  /** Keep per-step memory history (for the inspector and debugger). Default true. */
+  history?: boolean;
+}
+
+export interface DumpResult {
+  space: string;
+  where: string;
+  dtype: string;
+  address: number;
+  values?: number[];
+  file?: string;
+  /** Encoded file contents (.npy when the file name ends with .npy, raw bytes otherwise). */
+  bytes?: Uint8Array;
+}
+
+export interface RunError {
+  file: string;
+  line: number;
+  column: number;
+  message: string;
+  kind: string;
+  stack: string[];
+}
+
+export interface RunResult {
+  summary: RunSummary;
+  trace: TraceStep[];
+  dumps: DumpResult[];
+  error: RunError | null;
+  output: string;
+  entry: string;
+  machine: Machine;
+  histories: Map<string, SpaceHistory>;
+  host?: HostProgram;
+}
+
+export const DEFAULT_STEP_BUDGET = 500_000_000;
+
+/** Picks the entry function: `main`, else the only `kernel_*` function, else the only function that is never called. */
+export function defaultEntry(names: string[], called: Set<string>): string | undefined {
+  if (names.includes('main')) return 'main';
+  const kernels = names.filter((n) => n.startsWith('kernel_'));
+  if (kernels.length === 1) return kernels[0];
+  const roots = names.filter((n) => !called.has(n));
+  return roots.length === 1 ? roots[0] : undefined;
+}
+
+export async function runProgram(o: RunOptions): Promise<RunResult> {
+  const t0 = Date.now();
+  const a = o.project.analyze(o.file, o.text);
+  if (!a) throw new SimError(`cannot read ${o.file}`, undefined, [], 'compile');
+  const m = new Machine({ memBytes: o.memBytes });
+  const histories = new Map<string, SpaceHistory>();
+  if (o.history !== false) {
+    histories.set('MEM', new SpaceHistory('MEM', m.mem));
+    histories.set('SCRATCH', new SpaceHistory('SCRATCH', m.scratch));
+    histories.set('SPU', new SpaceHistory('SPU', m.spu));
+    for (const p of [0, 1] as const) {
+      histories.set(`PCORE${p}`, new SpaceHistory(`PCORE${p}`, m.pages[p].priv));
+      histories.set(`PCORE${p}S`, new SpaceHistory(`PCORE${p}S`, m.pages[p].shared));
+    }
+  }
+  const trace: TraceStep[] = [];
+  let output = '';
+  const budget: Budget = o.budget ?? { steps: o.stepBudget ?? DEFAULT_STEP_BUDGET, cancelled: false };
+  if (o.stepBudget !== undefined) budget.steps = o.stepBudget;
+  const startBudget = budget.steps;
+  const pcore = a.pcore as PcoreView | undefined;
+  const kernelNames = pcore ? pcore.kernels().map((k) => k.fullName) : [];
+  const runner = pcore ? createPcoreRunner(pcore.program) : undefined;
+  const state: RuntimeState = { responses: [], jobsDone: [], alloc: (s, al) => m.alloc(s, al) };
+  const result: RunResult = { summary: { steps: 0, statements: 0, bytesMoved: 0, hostSteps: 0, laneOps: 0, timeMs: 0 }, trace, dumps: [], error: null, output: '', entry: o.entry ?? '', machine: m, histories };
+  const fail = (e: unknown) => {
+    if (e instanceof SimError) {
+      const loc = e.loc ?? { file: o.file, line: 1, column: 1 };
+      result.error = { file: loc.file || o.file, line: loc.line, column: loc.column, message: e.message, kind: e.kind, stack: e.stack_ };
+    } else if (e instanceof SpecError || e instanceof NpyError) {
+      result.error = { file: o.file, line: 1, column: 1, message: e.message, kind: 'usage', stack: [] };
+    } else if (e instanceof RangeError) {
+      result.error = { file: o.file, line: 1, column: 1, message: e.message, kind: 'fault', stack: [] };
+    } else throw e;
+  };
+  try {
+    const compileErr = a.diagnostics.find((d) => d.severity === 'error');
+    if (compileErr) throw new SimError(`the program has errors; fix them first: ${compileErr.message}`, { file: o.file, line: compileErr.range.start.line + 1, column: compileErr.range.start.character + 1 }, [], 'compile');
+    const host = await compileProgram({
+      file: o.file,
+      text: a.text,
+      units: a.units.map((u) => ({ firstLine: u.buf.firstLine, lastLine: u.buf.lastLine })),
+      readInclude: (p, from) => o.project.resolveInclude(from, p)?.text,
+      kernelAddress: (name) => {
+        const i = kernelNames.indexOf(name);
+        return i < 0 ? undefined : (i + 1) << 4;
+      },
+      loadWasm: o.loadWasm,
+    });
+    result.host = host;
+    const ex = new TensorExecutor({
+      a,
+      m,
+      pcore,
+      runner,
+      budget,
+      history: (s) => histories.get(s),
+      onStep: (s) => {
+        trace.push(s);
+        if (o.onProgress && (s.step & 255) === 0) o.onProgress(s.step);
+      },
+      onCallback: (_f, p) => state.responses.push(p),
+      print: (t) => (output += t),
+      kernelByAddress: (addr) => kernelNames[addr - 1],
+    });
+    const services: HostServices = {
+      mem: m.mem,
+      alloc: (size, align) => m.alloc(size, align),
+      tensor: (unit, scope) => ex.run(unit, scope),
+      builtin: (name, args, scope) => callRuntime(name, args, scope, state),
+      print: (t) => (output += t),
+      budget,
+    };
+    host.init(services);
+    // preloads
+    for (const l of o.loads ?? []) {
+      const where = resolveWhere('MEM', l.where, { global: (n) => globalOf(host, n), pcore });
+      let data = l.bytes;
+      if (l.file.toLowerCase().endsWith('.npy')) {
+        const arr = decodeNpy(l.bytes);
+        const el = { u1: 1, i1: 1, u2: 2, i2: 2, u4: 4, i4: 4, f4: 4, f8: 8 }[arr.dtype];
+        data = l.bytes.subarray(arr.dataOffset, arr.dataOffset + arr.data.length * el);
+      }
+      if (where.address < 0 || where.address + data.length > m.mem.length) throw new SpecError(`--load ${l.text}: ${data.length} bytes at 0x${where.address.toString(16)} do not fit in MEM (${m.mem.length} bytes)`);
+      if (where.limit !== undefined && data.length > where.limit) throw new SpecError(`--load ${l.text}: ${data.length} bytes are more than ${l.where} holds (${where.limit} bytes)`);
+      m.mem.set(data, where.address);
+    }
+    const names = host.functions().map((f) => f.name);
+    const entry = o.entry ?? defaultEntry(names, new Set(a.c.calls.map((c) => c.name)));
+    if (!entry) throw new SimError(`no entry function: give one with --entry (functions: ${names.join(', ')})`, { file: o.file, line: 1, column: 1 }, [], 'compile');
+    if (!names.includes(entry)) throw new SimError(`no function named ${entry} (functions: ${names.join(', ')})`, { file: o.file, line: 1, column: 1 }, [], 'compile');
+    result.entry = entry;
+    host.run(entry, o.args ?? [], services);
+    result.summary.statements = trace.length;
+    result.summary.bytesMoved = ex.bytesMoved;
+    result.summary.laneOps = ex.laneOps;
+    // dumps
+    for (const d of o.dumps ?? []) {
+      const where = resolveWhere(d.space, d.where, { global: (n) => globalOf(host, n), pcore });
+      const values = readValues(m, d, where.address, where.shared);
+      const r: DumpResult = { space: d.space === 'PCORE' ? `PCORE@${d.process}` : d.space, where: d.where, dtype: d.dtype, address: where.address };
+      if (d.file) {
+        r.file = d.file;
+        r.bytes = d.file.toLowerCase().endsWith('.npy') ? encodeNpy({ dtype: NPY_OF[d.dtype], shape: [values.length], data: values }) : rawBytes(values, d.dtype);
+      } else r.values = values;
+      result.dumps.push(r);
+    }
+  } catch (e) {
+    fail(e);
+  }
+  result.summary.steps = startBudget - budget.steps;
+  result.summary.statements = trace.length;
+  result.summary.timeMs = Date.now() - t0;
+  result.output = output;
+  return result;
+}
+
+function globalOf(host: HostProgram, name: string): { address: number; size: number } | undefined {
+  const g = host.globals().get(name);
+  return g && g.address >= 0 ? { address: g.address, size: g.size } : undefined;
+}
+
+function rawBytes(values: number[], dtype: string): Uint8Array {
+  const el = dtype === 'u8' || dtype === 'i8' ? 1 : dtype === 'u16' || dtype === 'i16' || dtype === 'word12' ? 2 : 4;
+  const out = new Uint8Array(values.length * el);
+  const dv = new DataView(out.buffer);
+  values.forEach((v, i) => {
+    if (el === 1) dv.setUint8(i, v & 0xff);
+    else if (el === 2) dv.setInt16(2 * i, v, true);
+    else if (dtype === 'f32') dv.setFloat32(4 * i, v, true);
+    else dv.setInt32(4 * i, v, true);
+  });
+  return out;
+}
