@@ -34,6 +34,8 @@ export const RET = 3;
 
 /** Cancellation is checked at least every this many steps. */
 export const POLL_STEPS = 65536;
+/** The step counter is kept below this (a V8 small integer); the rest of the budget waits in `reserve`. */
+export const STEP_CHUNK = 1 << 29;
 
 export function sat12(x: number): number {
   return x > 2047 ? 2047 : x < -2048 ? -2048 : x;
@@ -70,8 +72,10 @@ export class Ctx {
   /** `_global int` slots of the launch. */
   g0 = 0;
   g1 = 0;
-  /** Steps left; `poll` runs when `left < mark`. */
+  /** Steps left in the current chunk; `poll` runs when `left < mark`. */
   left = 0;
+  /** Steps left beyond the current chunk. */
+  reserve = 0;
   mark = 0;
   /** Lane-operations executed by the launch. */
   ops = 0;

@@ -1,0 +1,119 @@
+/**
+ * PCORE kernel runner: `launch` runs a kernel of an analysed `.p` program for every PCORE and thread of a
+ * process page (EXE_LOCKSTEP). Kernels are compiled to closures on first launch (compile.ts).
+ *
+ * Execution model: each (pcore, thread) runs the kernel to completion independently, PCORE by PCORE and
+ * thread by thread in increasing order. The hardware runs a thread number in lockstep on all PCOREs and ORs
+ * their branch decisions; independent execution gives the same result for programs whose control flow does
+ * not depend on the PCORE (the ones the hardware runs correctly).
+ *
+ * Persistent per-thread state (per process page, PCORE and thread): `_VMASK` (reset: all lanes), class `int`
+ * registers, class pointer registers and class accumulators. Registers are indexed by the analyzer's
+ * register numbers, so classes overlay each other's registers like they overlay memory.
+ */
+import type { PcoreProgram } from '../../pcore/model';
+import { SimError, type KernelLaunch, type PcoreRunner } from '../types';
+import { Compiler, type StateLayout } from './compile';
+import * as R from './runtime';
+
+const { Ctx, LANES, NUM_PCORE, NUM_THREAD, PCORE_WORDS, POLL_STEPS, STEP_CHUNK, THREAD_WORDS } = R;
+
+export interface PcoreSimRunner extends PcoreRunner {
+  /** Resets the persistent per-thread state (_VMASK = all lanes, registers and accumulators = 0). */
+  reset(): void;
+  /** Current `_VMASK` of a thread (13-bit signed; -1 = all lanes). */
+  vmask(process: 0 | 1, pcore: number, thread: number): number;
+  /** Current accumulator lanes of a thread (a copy), starting at accumulator register `lane`. */
+  accumulator(process: 0 | 1, pcore: number, thread: number, lane: number, count: number): Int32Array;
+}
+
+function maxFinite(a: number, b: number): number {
+  return Number.isFinite(b) && b > a ? b : a;
+}
+
+export function createPcoreRunner(program: PcoreProgram): PcoreSimRunner {
+  let nInt = 0;
+  let nPtr = 0;
+  let nAcc = 64;
+  for (const c of program.classes.values()) {
+    nInt = maxFinite(nInt, c.integerCount);
+    nPtr = maxFinite(nPtr, c.pointerCount);
+    nAcc = maxFinite(nAcc, c.accumulatorLanes);
+  }
+  nAcc = Math.ceil(nAcc / LANES) * LANES;
+  const layout: StateLayout = {
+    int0: 1,
+    ptr0: 1 + nInt,
+    acc0: 1 + nInt + nPtr,
+    accLanes: nAcc,
+    stride: 1 + nInt + nPtr + nAcc,
+  };
+  const threads = 2 * NUM_PCORE * NUM_THREAD;
+  const M = new Ctx(threads * layout.stride);
+  const compiler = new Compiler(program, M, layout);
+  const base = (process: number, p: number, t: number): number => ((process * NUM_PCORE + p) * NUM_THREAD + t) * layout.stride;
+
+  const reset = (): void => {
+    M.S.fill(0);
+    for (let i = 0; i < threads; i++) M.S[i * layout.stride] = -1;
+  };
+  reset();
+
+  const err = (l: KernelLaunch, msg: string): SimError => new SimError(msg, l.at, [], 'fault');
+
+  const launch = (l: KernelLaunch): number => {
+    const k = program.kernels.get(l.kernel);
+    if (!k) throw err(l, `unknown kernel \`${l.kernel}\` (not a function of ${program.file})`);
+    if (!k.isKernel) throw err(l, `\`${l.kernel}\` is not a kernel (declare it with _kernel_)`);
+    const np = l.numPcore;
+    const nt = l.numThread;
+    if (!Number.isInteger(np) || np < 1 || np > NUM_PCORE) throw err(l, `invalid PCORE count ${np} (1..${NUM_PCORE})`);
+    if (!Number.isInteger(nt) || nt < 1 || nt > NUM_THREAD) throw err(l, `invalid thread count ${nt} (1..${NUM_THREAD})`);
+    if (l.process !== 0 && l.process !== 1) throw err(l, `invalid process ${String(l.process)}`);
+    const need = np * PCORE_WORDS;
+    if (l.page.priv.length < need || l.page.shared.length < need) throw err(l, `PCORE page too small for ${np} PCORE(s)`);
+    if (l.budget.cancelled) throw new SimError('cancelled', l.at, [], 'cancelled');
+
+    const u = compiler.unit(k);
+    M.priv = l.page.priv;
+    M.shared = l.page.shared;
+    M.budget = l.budget;
+    M.g0 = l.globals[0] | 0;
+    M.g1 = l.globals[1] | 0;
+    const steps = l.budget.steps;
+    const start = steps > 2 ** 52 ? 2 ** 52 : steps >= 0 ? Math.floor(steps) : 0;
+    M.left = start > STEP_CHUNK ? STEP_CHUNK : start;
+    M.reserve = start - M.left;
+    M.mark = M.left > POLL_STEPS ? M.left - POLL_STEPS : 0;
+    M.ops = 0;
+    M.fns[0] = k.fullName;
+    const proc = l.process;
+    try {
+      for (let p = 0; p < np; p++) {
+        M.pid = p;
+        M.cb = p * PCORE_WORDS;
+        for (let t = 0; t < nt; t++) {
+          M.tid = t;
+          M.pb = M.cb + t * THREAD_WORDS;
+          M.so = base(proc, p, t);
+          M.depth = 0;
+          u.enter();
+          u.body();
+        }
+      }
+    } finally {
+      l.budget.steps -= start - M.left - M.reserve;
+    }
+    return M.ops;
+  };
+
+  return {
+    launch,
+    reset,
+    vmask: (process, pcore, thread) => M.S[base(process, pcore, thread)],
+    accumulator: (process, pcore, thread, lane, count) => {
+      const o = base(process, pcore, thread) + layout.acc0 + lane;
+      return M.S.slice(o, o + count);
+    },
+  };
+}
