@@ -49,3 +49,20 @@ void kernel_blur(BlurRequest *req) {
       blur_tile(req, x0, 0);
    tone_map(req, -1);
 }
+
+// Entry for the simulator: an 8-plane 8x32 test image, blurred and tone-mapped.
+static uint8_t image[8 * (BLK_H + 2) * 32];
+static uint8_t toned[512];
+
+void main(void) {
+   BlurRequest req;
+   for (int i = 0; i < (int)sizeof(image); i++)
+      image[i] = (uint8_t)(i * 3);
+   req.img = (uint32_t)&image[0];
+   req.dst = (uint32_t)&toned[0];
+   req.img_w = 32;
+   req.img_h = BLK_H + 2;
+   req.planes = 8;
+   req.shift = 2;
+   kernel_blur(&req);
+}

@@ -12,7 +12,7 @@ _kernel_ void blur::row3(_global int shift) {
    int x;
    _VMASK = -1;
 #pragma unroll
-   for (x = 0; x < 8; x++) {
+   for (x = 0; x < TILE_W; x++) {
       sum = win[0][x] + win[1][x] + win[2][x];
       acc8[x] = sum >> shift;
    }
