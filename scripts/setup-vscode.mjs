@@ -131,6 +131,41 @@ export async function ensureVSCode({ force = false } = {}) {
     say(`reusing VS Code ${readVSCodeVersion(p)} (code-server ${CODE_SERVER_VERSION}) and Node ${version(p.node)} from ${p.dir}`);
     return { ...p, chromium, vscodeVersion: readVSCodeVersion(p) };
   }
+  const unlock = await lock(p);
+  try {
+    if (!force && isComplete(p)) return ensureVSCode();
+    return await install(p);
+  } finally {
+    unlock();
+  }
+}
+
+/** One installer at a time per cache folder (a second run waits, then reuses the result). */
+async function lock(p) {
+  try {
+    mkdirSync(p.root, { recursive: true });
+  } catch (e) {
+    throw new SetupError(`cannot create the cache folder ${p.root} (set TENSOR_LENS_VSCODE_CACHE or XDG_CACHE_HOME to a writable folder): ${e.message}`);
+  }
+  const file = `${p.dir}.lock`;
+  let told = false;
+  for (;;) {
+    try {
+      writeFileSync(file, String(process.pid), { flag: 'wx' });
+      return () => rmSync(file, { force: true });
+    } catch (e) {
+      if (e.code !== 'EEXIST') throw new SetupError(`cannot create ${file}: ${e.message}`);
+    }
+    const pid = Number(readFileSync(file, 'utf8').trim());
+    let alive = false;
+    try { if (pid > 0) { process.kill(pid, 0); alive = true; } } catch (e) { alive = e.code === 'EPERM'; }
+    if (!alive) { rmSync(file, { force: true }); continue; }
+    if (!told) { say(`another setup (pid ${pid}) is installing into ${p.dir}; waiting for it …`); told = true; }
+    await new Promise((r) => setTimeout(r, 3000));
+  }
+}
+
+async function install(p) {
   const t0 = Date.now();
   say(`installing code-server ${CODE_SERVER_VERSION} with Node ${NODE_VERSION} into ${p.dir} (once per machine, ~3 min, ~650 MB)`);
   ensureApt(['libkrb5-dev', 'chromium']);
@@ -141,7 +176,10 @@ export async function ensureVSCode({ force = false } = {}) {
   mkdirSync(join(p.dir, 'node24'), { recursive: true });
   mkdirSync(join(p.dir, 'code-server'), { recursive: true });
   writeFileSync(p.log, `tensor-lens setup-vscode ${new Date().toISOString()}\n`);
-  for (const d of ['node24', 'code-server']) writeFileSync(join(p.dir, d, 'package.json'), JSON.stringify({ name: `tensor-lens-${d}-tool`, private: true }) + '\n');
+  // npm 11 asks for install scripts to be approved (advisory today, blocking in a future release):
+  // these are the packages whose scripts the install needs (Node's binary, code-server's own build).
+  const allowScripts = { node24: { node: true }, 'code-server': { 'code-server': true, argon2: true } };
+  for (const d of ['node24', 'code-server']) writeFileSync(join(p.dir, d, 'package.json'), JSON.stringify({ name: `tensor-lens-${d}-tool`, private: true, allowScripts: allowScripts[d] }, null, 2) + '\n');
 
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   const baseEnv = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
@@ -166,6 +204,14 @@ export async function ensureVSCode({ force = false } = {}) {
   await run(p.node, [npmCli(), 'install', '--no-save', '--no-package-lock', `code-server@${CODE_SERVER_VERSION}`], { cwd: join(p.dir, 'code-server'), env: csEnv, log: p.log, label: `code-server@${CODE_SERVER_VERSION}` });
   if (!existsSync(p.serverMain)) throw new SetupError(`code-server installed but ${p.serverMain} is missing; see ${p.log}`);
   const vv = readVSCodeVersion(p);
+  // Smoke checks: the server starts far enough to print its version, and the native modules load
+  // under Node 24 (a wrong nodedir would have built them for another ABI).
+  const sv = spawnSync(p.node, [p.serverMain, '--version'], { encoding: 'utf8', timeout: 60_000 });
+  if (sv.status !== 0 || !sv.stdout.includes(vv)) throw new SetupError(`VS Code server does not start: ${p.node} ${p.serverMain} --version gave ${sv.status}: ${(sv.stderr || sv.stdout || '').trim().slice(0, 800)}`);
+  const vsNodeModules = join(p.codeServer, 'lib', 'vscode', 'node_modules');
+  const natives = ['node-pty', 'kerberos'].filter((m) => existsSync(join(vsNodeModules, m)));
+  const nl = spawnSync(p.node, ['-e', natives.map((m) => `require(${JSON.stringify(join(vsNodeModules, m))});`).join('')], { encoding: 'utf8', timeout: 60_000 });
+  if (nl.status !== 0) throw new SetupError(`native modules of VS Code (${natives.join(', ')}) do not load in Node ${NODE_VERSION}:\n${(nl.stderr || '').trim().split('\n').slice(0, 8).join('\n')}`);
 
   writeFileSync(p.marker, JSON.stringify({ codeServer: CODE_SERVER_VERSION, node: NODE_VERSION, vscode: vv, installedAt: new Date().toISOString() }, null, 2) + '\n');
   say(`ready: VS Code ${vv} in ${fmt(Date.now() - t0)} (${p.dir})`);

@@ -5,7 +5,19 @@
 import * as vscode from 'vscode';
 import type { BaseLanguageClient, LanguageClientOptions } from 'vscode-languageclient';
 import { detectLanguage } from '../../core/project/detect';
-import { ServerStatusMethod, TransferPreviewMethod, type ServerStatusResult, type TransferPreviewParams, type TransferPreviewResult } from '../../core/protocol/lspExt';
+import {
+  RunMethod,
+  RunProgressMethod,
+  ServerStatusMethod,
+  TransferPreviewMethod,
+  type RunParams,
+  type RunProgressParams,
+  type RunResultMessage,
+  type ServerStatusResult,
+  type TransferPreviewParams,
+  type TransferPreviewResult,
+} from '../../core/protocol/lspExt';
+import { findRunConfig } from './runConfig';
 
 export const TPROG = 'tensor-program';
 export const PCORE = 'pcore';
@@ -14,6 +26,8 @@ export type ClientFactory = (options: LanguageClientOptions) => BaseLanguageClie
 
 export interface TensorLensApi {
   client: BaseLanguageClient;
+  /** The last run's result (for tests and the memory inspector). */
+  lastRun(): RunResultMessage | undefined;
   /** Resolves when the server has answered `initialize`. */
   ready: Promise<void>;
 }
@@ -38,10 +52,15 @@ export async function maybeAdoptDocument(doc: vscode.TextDocument): Promise<void
   if (doc.languageId === TPROG || doc.languageId === PCORE) return;
   const path = doc.uri.path;
   if (!/\.(m|p)$/i.test(path)) return;
-  const stem = path.replace(/\.[^./]+$/, '');
-  const siblings = new Set<string>();
-  for (const e of ['.m', '.p', '.tprog', '.pcore']) if (await exists(doc.uri.with({ path: stem + e }))) siblings.add(stem + e);
-  const d = detectLanguage(path, doc.getText(), (p) => siblings.has(p));
+  // the text alone usually decides; only then look for a same-named sibling (in parallel)
+  let d = detectLanguage(path, doc.getText(), () => false);
+  if (!d.language) {
+    const stem = path.replace(/\.[^./]+$/, '');
+    const names = ['.m', '.p', '.tprog', '.pcore'].map((e) => stem + e).filter((p) => p !== path);
+    const found = await Promise.all(names.map((p) => exists(doc.uri.with({ path: p }))));
+    const siblings = new Set(names.filter((_, i) => found[i]));
+    d = detectLanguage(path, doc.getText(), (p) => siblings.has(p));
+  }
   if (d.language) await vscode.languages.setTextDocumentLanguage(doc, d.language);
 }
 
@@ -49,12 +68,13 @@ export async function activateWith(context: vscode.ExtensionContext, factory: Cl
   const output = vscode.window.createOutputChannel('Tensor Lens', { log: true });
   const s = settings();
   const client = factory({
-    documentSelector: [{ language: TPROG }, { language: PCORE }],
+    documentSelector: ['file', 'untitled', 'vscode-vfs', 'vscode-test-web'].flatMap((scheme) => [{ scheme, language: TPROG }, { scheme, language: PCORE }]),
     synchronize: { configurationSection: 'tensorLens' },
     initializationOptions: { dialect: s.dialect, includePaths: s.includePaths },
     outputChannel: output,
   });
   const ready = client.start();
+  let lastRun: RunResultMessage | undefined;
   context.subscriptions.push({ dispose: () => void client.stop() });
 
   context.subscriptions.push(
@@ -67,6 +87,49 @@ export async function activateWith(context: vscode.ExtensionContext, factory: Cl
       const r = await client.sendRequest<TransferPreviewResult>(TransferPreviewMethod, params);
       const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: r.markdown });
       await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true });
+    }),
+    vscode.commands.registerCommand('tensorLens.run', async (uri?: string, entry?: string) => {
+      const target = uri ? vscode.Uri.parse(uri) : vscode.window.activeTextEditor?.document.uri;
+      if (!target) {
+        void vscode.window.showWarningMessage('Open a tensor program to run it.');
+        return undefined;
+      }
+      await ready;
+      const found = await findRunConfig(target);
+      if (found.problem) output.appendLine(found.problem);
+      const c = found.config;
+      const rel = (f: string) => (found.base && !f.startsWith('/') ? vscode.Uri.joinPath(found.base, f).fsPath : f);
+      const params: RunParams = {
+        uri: target.toString(),
+        entry: entry ?? c?.entry,
+        args: c?.args,
+        loads: c?.load?.map((l) => `${l.where}=${rel(l.file)}`),
+        dumps: c?.dump?.map((d) => `${d.space}:${d.where}:${d.count}:${d.dtype}${d.file ? '=' + rel(d.file) : ''}`),
+        memBytes: c?.memBytes,
+        stepBudget: c?.stepBudget,
+      };
+      const name = target.path.split('/').pop();
+      const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Running ${name}${params.entry ? ' (' + params.entry + ')' : ''}`, cancellable: true }, async (progress, token) => {
+        const sub = client.onNotification(RunProgressMethod, (p: RunProgressParams) => {
+          if (p.uri === params.uri) progress.report({ message: `${p.statements.toLocaleString()} tensor statements` });
+        });
+        try {
+          return await client.sendRequest<RunResultMessage>(RunMethod, params, token);
+        } finally {
+          sub.dispose();
+        }
+      });
+      lastRun = result;
+      const s = result.summary;
+      output.appendLine(`[run] ${name} ${result.entry}: ${s.statements} tensor statements, ${s.steps} steps, ${s.bytesMoved} bytes moved, ${s.laneOps} lane-ops, ${s.timeMs} ms`);
+      if (result.output) output.appendLine(result.output.replace(/\n$/, ''));
+      for (const d of result.dumps) output.appendLine(d.file ? `  ${d.space}:${d.where} → ${d.file}` : `  ${d.space}:${d.where}:${d.dtype} = ${d.values?.join(' ')}`);
+      if (result.error) {
+        output.appendLine(`  error: ${result.error.message} (${result.error.uri}:${result.error.line}:${result.error.column})`);
+        for (const f of result.error.stack) output.appendLine(`    at ${f}`);
+        if (result.error.kind !== 'cancelled') void vscode.window.showErrorMessage(`Run failed: ${result.error.message}`, 'Show Output').then((b) => b && output.show(true));
+      } else void vscode.window.showInformationMessage(`${name}: ${s.statements} tensor statements, ${s.bytesMoved} bytes moved in ${s.timeMs} ms`, 'Show Output').then((b) => b && output.show(true));
+      return result;
     }),
     vscode.commands.registerCommand('tensorLens.showServerStatus', async () => {
       await ready;
@@ -81,5 +144,5 @@ export async function activateWith(context: vscode.ExtensionContext, factory: Cl
   );
   for (const d of vscode.workspace.textDocuments) void maybeAdoptDocument(d);
   await ready;
-  return { client, ready };
+  return { client, ready, lastRun: () => lastRun };
 }

@@ -25,3 +25,71 @@ export interface ServerStatusResult {
   lastCheckMs: number;
   dialect: string;
 }
+
+/** `tensorLens/run`: runs a tensor program on the simulator (in a worker; cancel with $/cancelRequest). */
+export const RunMethod = 'tensorLens/run';
+export interface RunParams {
+  uri: string;
+  entry?: string;
+  args?: number[];
+  /** MEM preloads: WHERE=FILE (paths relative to the program's folder). */
+  loads?: string[];
+  /** Dumps: SPACE:WHERE:COUNT:DTYPE[=FILE]. */
+  dumps?: string[];
+  memBytes?: number;
+  stepBudget?: number;
+}
+export interface RunTraceStep {
+  step: number;
+  kind: string;
+  file: string;
+  line: number;
+  column: number;
+  endLine: number;
+  text: string;
+  process: number;
+  elements: number;
+  padded: number;
+  skipped: number;
+  kernel?: string;
+  read?: { space: string; lo: number; hi: number; count: number };
+  written?: { space: string; lo: number; hi: number; count: number };
+  changed: Record<string, number[]>;
+}
+export interface RunResultMessage {
+  runId: number;
+  entry: string;
+  summary: { steps: number; statements: number; bytesMoved: number; laneOps: number; timeMs: number };
+  trace: RunTraceStep[];
+  /** Trace steps beyond this many are not sent (they stay readable through readMemory by step number). */
+  traceTruncated: boolean;
+  dumps: { space: string; where: string; dtype: string; values?: number[]; file?: string }[];
+  output: string;
+  error: { uri: string; line: number; column: number; message: string; kind: string; stack: string[] } | null;
+}
+
+/** `tensorLens/runProgress` (server → client notification). */
+export const RunProgressMethod = 'tensorLens/runProgress';
+export interface RunProgressParams {
+  uri: string;
+  steps: number;
+  statements: number;
+}
+
+/** `tensorLens/readMemory`: bytes of a space of the last run, as they were after a step (base64). */
+export const ReadMemoryMethod = 'tensorLens/readMemory';
+export interface ReadMemoryParams {
+  runId: number;
+  space: string;
+  start: number;
+  length: number;
+  /** −1 = before the first step; omitted = at the end of the run. */
+  step?: number;
+}
+export interface ReadMemoryResult {
+  /** Little-endian bytes (PCORE spaces: int16 words) as base64. */
+  data: string;
+  /** Element unit: 1 for byte spaces, 2 for word spaces. */
+  unit: number;
+  size: number;
+}

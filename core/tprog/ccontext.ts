@@ -241,7 +241,7 @@ function structure(toks: Tok[], ctx: CContext): void {
         fnDepth = depth;
         // parameters are variables of unknown value
         for (let q = k + 2; q < j; q++) {
-          if (toks[q].id && (toks[q + 1]?.t === ',' || toks[q + 1]?.t === ')' || toks[q + 1]?.t === '[')) {
+          if (toks[q].id && !TYPE_WORDS.has(toks[q].t) && (toks[q + 1]?.t === ',' || toks[q + 1]?.t === ')' || toks[q + 1]?.t === '[')) {
             ctx.vars.push({ name: toks[q].t, nameSpan: { start: toks[q].s, end: toks[q].e }, fn, isArray: toks[q + 1]?.t === '[', type: 'param' });
             mutated(toks[q].t);
           }

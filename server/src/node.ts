@@ -2,6 +2,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
 import { loadPcoreView } from '../../core/project/pcoreAdapter';
+import { nodeSimulator } from './simulator';
 import { startServer } from './server';
 
 declare const TENSOR_LENS_VERSION: string;
@@ -12,6 +13,7 @@ const connection = createConnection(ProposedFeatures.all);
 startServer(connection, {
   version: typeof TENSOR_LENS_VERSION === 'string' ? TENSOR_LENS_VERSION : 'dev',
   loadPcore: loadPcoreView,
+  simulator: nodeSimulator(__dirname),
   readDisk(path) {
     try {
       const st = statSync(path);

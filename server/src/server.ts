@@ -3,8 +3,8 @@
  * node.ts (stdio/IPC) and browser.ts (web worker) create the connection and the file access.
  */
 import {
-  CodeLens,
   InlayHint,
+  type CodeLens,
   InlayHintKind,
   TextDocumentSyncKind,
   TextDocuments,
@@ -16,7 +16,14 @@ import type { Diagnostic } from '../../core/common/diagnostic';
 import type { FileSystem } from '../../core/project/fileSystem';
 import { isPcorePath, Project, type PcoreLoader } from '../../core/project/project';
 import {
+  ReadMemoryMethod,
+  RunMethod,
+  RunProgressMethod,
   ServerStatusMethod,
+  type ReadMemoryParams,
+  type ReadMemoryResult,
+  type RunParams,
+  type RunResultMessage,
   TransferPreviewMethod,
   type ServerStatusResult,
   type TransferPreviewParams,
@@ -34,8 +41,11 @@ import { semanticTokens, TOKEN_MODIFIERS, TOKEN_TYPES } from '../../core/tprog/f
 import { toCodeActions, toCompletionItem, toDocumentSymbol, toLspDiagnostic } from './convert';
 import { pcoreFeatures } from './pcoreFeatures';
 import { pathToUri, uriToPath } from './uri';
+import type { SimulatorHost } from './simulator';
 
 export interface ServerHost {
+  /** The simulator (absent in the browser, where Run is not available yet). */
+  simulator?: SimulatorHost;
   /** Reads a file that is not open in the editor (undefined in the browser). */
   readDisk(path: string): string | undefined;
   loadPcore: PcoreLoader;
@@ -68,6 +78,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
   const project = new Project({ fs, loadPcore: host.loadPcore, dialect: settings.dialect, includePaths: settings.includePaths });
   const analyses = new Map<string, { version: number; a: TprogAnalysis }>();
   const timers = new Map<string, ReturnType<typeof setTimeout>>();
+  /** Run-time errors shown at the faulting line until the document changes. */
+  const runDiagnostics = new Map<string, Diagnostic[]>();
   let lastCheckMs = 0;
 
   const log = (msg: string) => connection.console.log(msg);
@@ -107,6 +119,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
       log(`[error] checking ${uri}: ${(e as Error)?.stack ?? e}`);
       diags = [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, severity: 'error', code: 'internal', message: `Tensor Lens internal error while checking this file (the server is still running): ${(e as Error)?.message}` }];
     }
+    diags = [...diags, ...(runDiagnostics.get(uri) ?? [])];
     void connection.sendDiagnostics({ uri, version, diagnostics: diags.map(toLspDiagnostic) });
   }
 
@@ -168,6 +181,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
 
   documents.onDidOpen((e) => schedule(e.document.uri, 0));
   documents.onDidChangeContent((e) => {
+    runDiagnostics.delete(e.document.uri);
     schedule(e.document.uri);
     recheckDependents(e.document.uri);
   });
@@ -211,11 +225,14 @@ export function startServer(connection: Connection, host: ServerHost): void {
       if (!a) return [];
       const lenses: CodeLens[] = [];
       for (const [i, f] of a.c.functions.entries()) {
-        const has = a.units.some((u) => a.values.functionAt(u.buf.markerOffset)?.index === i && u.stmts.some((s) => s.stmt.kind === 'transfer'));
-        if (!has) continue;
         const range = a.lines.range(f.nameSpan.start, f.nameSpan.end);
-        lenses.push(CodeLens.create(range, undefined));
-        lenses[lenses.length - 1].command = { title: 'Preview transfers', command: 'tensorLens.previewTransfers', arguments: [p.textDocument.uri, f.name] };
+        const hasParams = a.c.vars.some((v) => v.fn === i && v.type === 'param');
+        const called = a.c.calls.some((c) => c.name === f.name);
+        if (host.simulator && !hasParams && (f.name === 'main' || f.name.startsWith('kernel_') || !called)) {
+          lenses.push({ range, command: { title: '▶ Run', command: 'tensorLens.run', arguments: [p.textDocument.uri, f.name] } });
+        }
+        const has = a.units.some((u) => a.values.functionAt(u.buf.markerOffset)?.index === i && u.stmts.some((s) => s.stmt.kind === 'transfer'));
+        if (has) lenses.push({ range, command: { title: 'Preview transfers', command: 'tensorLens.previewTransfers', arguments: [p.textDocument.uri, f.name] } });
       }
       return lenses;
     }),
@@ -304,6 +321,47 @@ export function startServer(connection: Connection, host: ServerHost): void {
 
   connection.onRequest(ServerStatusMethod, (): ServerStatusResult => ({ version: host.version, documents: documents.all().length, lastCheckMs, dialect: settings.dialect }));
 
+  let runId = 0;
+  connection.onRequest(RunMethod, async (p: RunParams, token): Promise<RunResultMessage> => {
+    const id = ++runId;
+    const empty: RunResultMessage = { runId: id, entry: p.entry ?? '', summary: { steps: 0, statements: 0, bytesMoved: 0, laneOps: 0, timeMs: 0 }, trace: [], traceTruncated: false, dumps: [], output: '', error: null };
+    if (!host.simulator) return { ...empty, error: { uri: p.uri, line: 1, column: 1, message: 'Running programs needs the desktop (Node) extension host', kind: 'unsupported', stack: [] } };
+    const overlay: Record<string, string> = {};
+    for (const d of documents.all()) overlay[uriToPath(d.uri)] = d.getText();
+    const file = uriToPath(p.uri);
+    const r = await host.simulator.run(
+      { file, overlay, entry: p.entry, args: p.args, loads: p.loads, dumps: p.dumps, memBytes: p.memBytes, stepBudget: p.stepBudget },
+      (statements) => void connection.sendNotification(RunProgressMethod, { uri: p.uri, steps: statements, statements }),
+      () => token.isCancellationRequested,
+      (f) => token.onCancellationRequested(f),
+    );
+    const out = { ...r, runId: id, error: r.error ? { uri: pathToUri(r.error.file), line: r.error.line, column: r.error.column, message: r.error.message, kind: r.error.kind, stack: r.error.stack } : null } as unknown as RunResultMessage;
+    if ((r as { cancelled?: boolean }).cancelled) out.error = { uri: p.uri, line: 1, column: 1, message: 'run cancelled', kind: 'cancelled', stack: [] };
+    // run-time errors become diagnostics at the faulting line
+    runDiagnostics.clear();
+    if (r.error && r.error.kind !== 'cancelled' && !(r as { cancelled?: boolean }).cancelled) {
+      const uri = pathToUri(r.error.file);
+      const doc = documents.get(uri);
+      const line = Math.max(0, r.error.line - 1);
+      const lineLen = doc ? doc.getText({ start: { line, character: 0 }, end: { line: line + 1, character: 0 } }).replace(/\r?\n$/, '').length : r.error.column;
+      runDiagnostics.set(uri, [{ range: { start: { line, character: Math.max(0, r.error.column - 1) }, end: { line, character: Math.max(lineLen, r.error.column) } }, severity: 'error', code: `run.${r.error.kind}`, message: `Run: ${r.error.message}${r.error.stack.length ? `\n${r.error.stack.map((f) => '  at ' + f).join('\n')}` : ''}` }]);
+      publish(uri);
+    } else for (const d of documents.all()) if (isTprog(d)) publish(d.uri);
+    return out;
+  });
+
+  connection.onRequest(ReadMemoryMethod, async (p: ReadMemoryParams): Promise<ReadMemoryResult> => {
+    if (!host.simulator) return { data: '', unit: 1, size: 0 };
+    const r = await host.simulator.read(p.space, p.start, p.length, p.step);
+    return { data: r.data ? toBase64(r.data) : '', unit: r.unit, size: r.size };
+  });
+
   documents.listen(connection);
   connection.listen();
+}
+
+function toBase64(b: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < b.length; i += 0x8000) s += String.fromCharCode(...b.subarray(i, i + 0x8000));
+  return btoa(s);
 }

@@ -22,7 +22,12 @@ interface TensorLensApi {
 
 // ---------------------------------------------------------------- helpers
 
-const log = (msg: string) => console.log(msg);
+/**
+ * Every line the suite prints carries this tag, so that a launcher can pick the suite's output out of
+ * everything else the workbench logs (scripts/test-vscode.mjs strips it again).
+ */
+const TAG = '[tensor-lens-suite] ';
+const log = (msg: string) => console.log(msg.split('\n').map((l) => TAG + l).join('\n'));
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** Polls `probe` until it returns something other than undefined; fails with `what` after `timeoutMs`. */
@@ -92,10 +97,14 @@ function positionOf(doc: vscode.TextDocument, lineRe: RegExp, needle: string): v
 const FIRST_TRANSFER = /^\s*>.*<=/;
 let api: TensorLensApi;
 
-async function activates(): Promise<void> {
+function locateExtension(): void {
   const ext = vscode.extensions.getExtension<TensorLensApi>(EXTENSION_ID);
-  assert.ok(ext, `extension ${EXTENSION_ID} is not loaded`);
+  assert.ok(ext, `extension ${EXTENSION_ID} is not loaded (extensionDevelopmentPath must be the repository)`);
   root = ext.extensionUri;
+}
+
+async function activates(): Promise<void> {
+  const ext = vscode.extensions.getExtension<TensorLensApi>(EXTENSION_ID)!;
   log(`  VS Code ${vscode.version}, extension at ${root.toString()}, workspace ${vscode.workspace.workspaceFolders?.map((f) => f.uri.toString()).join(', ') ?? '(none)'}`);
   api = await ext.activate();
   assert.ok(api && api.ready, 'activate() must return { client, ready }');
@@ -105,8 +114,14 @@ async function activates(): Promise<void> {
 }
 
 async function mistakesBecomesTprog(): Promise<void> {
-  const uri = await open('examples/mistakes/mistakes.m');
+  const t0 = Date.now();
+  const uri = file('examples/mistakes/mistakes.m');
+  const doc = await vscode.workspace.openTextDocument(uri);
+  const t1 = Date.now();
+  await vscode.window.showTextDocument(doc, { preview: false });
+  const t2 = Date.now();
   await languageBecomes(uri, TPROG);
+  log(`    (opened in ${t1 - t0} ms, shown in ${t2 - t1} ms, switched to ${TPROG} ${Date.now() - t2} ms later)`);
 }
 
 async function mistakesDiagnostics(): Promise<void> {
@@ -119,7 +134,7 @@ async function mistakesDiagnostics(): Promise<void> {
     [13, 'tprog.for-twice', vscode.DiagnosticSeverity.Error],
     [15, 'tprog.unknown-member', vscode.DiagnosticSeverity.Error],
     [20, 'tprog.dtype-mismatch', vscode.DiagnosticSeverity.Error],
-    [23, 'tprog.count-mismatch', vscode.DiagnosticSeverity.Warning],
+    [24, 'tprog.write-skipped', vscode.DiagnosticSeverity.Warning],
     [27, 'tprog.unknown-kernel', vscode.DiagnosticSeverity.Error],
     [32, 'tprog.guide-ddr', vscode.DiagnosticSeverity.Error],
     [36, 'tprog.unterminated', vscode.DiagnosticSeverity.Error],
@@ -144,8 +159,11 @@ async function mistakesDiagnostics(): Promise<void> {
 }
 
 async function testMClean(): Promise<void> {
+  const t0 = Date.now();
   const uri = await open('examples/test/test.m');
+  const t1 = Date.now();
   const doc = await languageBecomes(uri, TPROG);
+  const t2 = Date.now();
   // A hover answered proves the server has the document and has analysed it; diagnostics are
   // published right after the open, so give them a quiet window in which no error may appear.
   const pos = positionOf(doc, FIRST_TRANSFER, '<=');
@@ -153,8 +171,9 @@ async function testMClean(): Promise<void> {
     const hs = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, pos);
     return hs && hs.length > 0 ? hs : undefined;
   });
-  const t0 = Date.now();
-  while (Date.now() - t0 < 1500) {
+  const t3 = Date.now();
+  log(`    (shown in ${t1 - t0} ms, switched ${t2 - t1} ms later, first hover ${t3 - t2} ms later)`);
+  while (Date.now() - t3 < 1500) {
     const errors = vscode.languages.getDiagnostics(uri).filter((d) => d.severity === vscode.DiagnosticSeverity.Error);
     assert.deepEqual(errors.map(fmtDiag), [], 'test.m must have no error diagnostics');
     await sleep(100);
@@ -284,12 +303,18 @@ class Reporter {
 export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'tdd', timeout: 60_000, color: false, reporter: Reporter as unknown as string });
   const suite = Mocha.Suite.create(mocha.suite, `Tensor Lens in VS Code ${vscode.version}`);
+  suite.beforeAll('find the extension under test', locateExtension);
   for (const [title, fn] of TESTS) suite.addTest(new Mocha.Test(title, fn));
   suite.afterAll('leave the editor showing mistakes.m and its problems', async () => {
     try {
       await open('examples/mistakes/mistakes.m');
+      await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar').then(undefined, () => undefined);
       await vscode.commands.executeCommand('workbench.actions.view.problems');
-      await sleep(500);
+      await sleep(1000);
+      // A launcher may take a screenshot now, while the extension host (and its diagnostics) still
+      // lives: scripts/test-vscode.mjs does, into test-artifacts/vscode/problems.png.
+      log('@screenshot problems');
+      await sleep(2000);
     } catch {
       /* cosmetic only */
     }

@@ -1,0 +1,593 @@
+/**
+ * The one message protocol between the extension and the Tensor Lens webviews (memory inspector and
+ * layout map). Both sides import this file; every message that crosses the boundary is checked with
+ * the validators here before it is used.
+ *
+ * Envelopes
+ * - request      webview → extension  `{ type: 'request', id, method, params }`
+ * - response     extension → webview  `{ type: 'response', id, ok: true, result }` or `{ …, ok: false, error }`
+ * - notification either direction     `{ type: 'notify', method, params }`
+ *
+ * The extension only answers; it never sends requests. Binary payloads (memory pages, patterns,
+ * exported files, PNGs, per-element colour keys) are ArrayBuffers, never JSON arrays; a receiver also
+ * accepts a typed-array view for them (`bytesOf`).
+ *
+ * Addresses: a memory space is a flat run of bytes. `offset`/`length` are always BYTES from the start
+ * of the space. A space whose element is wider than a byte (PCORE and SPU words: 2 bytes, little-endian
+ * `int16` holding a 12-bit value) says so with `unitBytes`; the UI shows addresses as
+ * `base + offset / unitBytes`, and the trace's `Touched.lo/hi` are in those units (elements).
+ *
+ * Steps: `step` is the index of the last executed tensor statement whose effect is visible
+ * (the contents AFTER step `step`); −1 is the state before the first statement. Spaces without history
+ * ignore it.
+ *
+ * Types are inferred from small schema values (`S.*`), so the validators and the TypeScript types can
+ * never disagree.
+ */
+
+export const PROTOCOL_VERSION = 1;
+
+/** Largest `read` the webview asks for, and the page size of its cache. */
+export const MAX_READ_BYTES = 1 << 20;
+export const PAGE_BYTES = 4096;
+
+// ---------------------------------------------------------------------------------------------
+// Schema values (a tiny, dependency-free validator with type inference)
+
+export interface Schema<T> {
+  /** Undefined when `x` conforms; otherwise a message naming the offending path. */
+  check(x: unknown, path: string): string | undefined;
+  readonly _t?: T;
+  readonly optional?: boolean;
+}
+export type Infer<S> = S extends Schema<infer T> ? T : never;
+
+type Shape = Record<string, Schema<unknown>>;
+type OptKeys<P extends Shape> = { [K in keyof P]: P[K] extends { optional: true } ? K : never }[keyof P];
+type ReqKeys<P extends Shape> = Exclude<keyof P, OptKeys<P>>;
+type Flat<T> = { [K in keyof T]: T[K] };
+type ObjOf<P extends Shape> = Flat<{ [K in ReqKeys<P>]: Infer<P[K]> } & { [K in OptKeys<P>]?: Infer<P[K]> }>;
+
+const isBinaryTag = (x: unknown): boolean => {
+  const tag = Object.prototype.toString.call(x);
+  return tag === '[object ArrayBuffer]' || tag === '[object SharedArrayBuffer]';
+};
+
+/** Binary payload: an ArrayBuffer on the wire; typed-array views are accepted when receiving. */
+export type Binary = ArrayBuffer;
+
+export const S = {
+  num: (opts: { int?: boolean; min?: number; max?: number } = {}): Schema<number> => ({
+    check: (x, p) => {
+      if (typeof x !== 'number' || Number.isNaN(x)) return `${p}: expected a number`;
+      if (opts.int && !Number.isSafeInteger(x)) return `${p}: expected an integer`;
+      if (opts.min !== undefined && x < opts.min) return `${p}: ${x} < ${opts.min}`;
+      if (opts.max !== undefined && x > opts.max) return `${p}: ${x} > ${opts.max}`;
+      return undefined;
+    },
+  }),
+  /** Any number including NaN and ±Infinity (colour keys). */
+  anyNum: (): Schema<number> => ({ check: (x, p) => (typeof x === 'number' ? undefined : `${p}: expected a number`) }),
+  str: (max = 1 << 20): Schema<string> => ({ check: (x, p) => (typeof x !== 'string' ? `${p}: expected a string` : x.length > max ? `${p}: string longer than ${max}` : undefined) }),
+  bool: (): Schema<boolean> => ({ check: (x, p) => (typeof x === 'boolean' ? undefined : `${p}: expected a boolean`) }),
+  lit: <L extends string | number | boolean>(...values: L[]): Schema<L> => ({
+    check: (x, p) => (values.includes(x as L) ? undefined : `${p}: expected ${values.map((v) => JSON.stringify(v)).join(' | ')}`),
+  }),
+  bin: (): Schema<Binary> => ({
+    check: (x, p) => (isBinaryTag(x) || (ArrayBuffer.isView(x) && isBinaryTag((x as ArrayBufferView).buffer)) ? undefined : `${p}: expected an ArrayBuffer`),
+  }),
+  arr: <T>(of: Schema<T>, max = 1 << 22): Schema<T[]> => ({
+    check: (x, p) => {
+      if (!Array.isArray(x)) return `${p}: expected an array`;
+      if (x.length > max) return `${p}: more than ${max} items`;
+      for (let i = 0; i < x.length; i++) {
+        const e = of.check(x[i], `${p}[${i}]`);
+        if (e) return e;
+      }
+      return undefined;
+    },
+  }),
+  rec: <T>(of: Schema<T>): Schema<Record<string, T>> => ({
+    check: (x, p) => {
+      if (typeof x !== 'object' || x === null || Array.isArray(x)) return `${p}: expected an object`;
+      for (const [k, v] of Object.entries(x)) {
+        const e = of.check(v, `${p}.${k}`);
+        if (e) return e;
+      }
+      return undefined;
+    },
+  }),
+  obj: <P extends Shape>(props: P): Schema<ObjOf<P>> & { props: P } => ({
+    props,
+    check: (x, p) => {
+      if (typeof x !== 'object' || x === null || Array.isArray(x) || isBinaryTag(x) || ArrayBuffer.isView(x)) return `${p}: expected an object`;
+      const o = x as Record<string, unknown>;
+      for (const k in props) {
+        const s = props[k];
+        const v = o[k];
+        if (v === undefined) {
+          if (!s.optional) return `${p}.${k}: missing`;
+          continue;
+        }
+        const e = s.check(v, `${p}.${k}`);
+        if (e) return e;
+      }
+      return undefined;
+    },
+  }),
+  opt: <T>(s: Schema<T>): Schema<T> & { optional: true } => ({ check: (x, p) => (x === undefined ? undefined : s.check(x, p)), optional: true }),
+  nullable: <T>(s: Schema<T>): Schema<T | null> => ({ check: (x, p) => (x === null ? undefined : s.check(x, p)) }),
+  union: <A extends Schema<unknown>[]>(...alts: A): Schema<Infer<A[number]>> => ({
+    check: (x, p) => {
+      const errs: string[] = [];
+      for (const a of alts) {
+        const e = a.check(x, p);
+        if (!e) return undefined;
+        errs.push(e);
+      }
+      return errs.sort((a, b) => b.length - a.length)[0] ?? `${p}: no alternative matched`;
+    },
+  }),
+  any: (): Schema<unknown> => ({ check: () => undefined }),
+};
+
+const int = (min = 0, max = Number.MAX_SAFE_INTEGER) => S.num({ int: true, min, max });
+const step = () => S.num({ int: true, min: -1 });
+
+/** The bytes of a binary payload, whatever view it arrived in (no copy). */
+export function bytesOf(b: Binary | ArrayBufferView): Uint8Array {
+  return ArrayBuffer.isView(b) ? new Uint8Array(b.buffer, b.byteOffset, b.byteLength) : new Uint8Array(b);
+}
+
+/** A standalone ArrayBuffer holding exactly `u`'s bytes (copies only when `u` is a window of a larger buffer). */
+export function toArrayBuffer(u: ArrayBufferView): ArrayBuffer {
+  const whole = u.byteOffset === 0 && u.byteLength === u.buffer.byteLength;
+  if (whole && Object.prototype.toString.call(u.buffer) === '[object ArrayBuffer]') return u.buffer as ArrayBuffer;
+  return new Uint8Array(u.buffer, u.byteOffset, u.byteLength).slice().buffer;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shared value types
+
+/** Element types the inspector decodes. `w12`: a 12-bit signed PCORE word stored in 2 bytes. */
+export const ELEM_TYPES = ['u8', 'i8', 'u16', 'i16', 'w12', 'f16', 'bf16', 'u32', 'i32', 'f32'] as const;
+export type ElemType = (typeof ELEM_TYPES)[number];
+export const ElemTypeS = S.lit(...ELEM_TYPES);
+
+export const SourceLocS = S.obj({ file: S.str(4096), line: int(1), column: S.opt(int(1)), endLine: S.opt(int(1)) });
+export type SourceLoc = Infer<typeof SourceLocS>;
+
+/** One level of a space's sub-division the UI offers as a selector (PCORE core, thread). */
+export const PartitionS = S.obj({
+  name: S.str(64),
+  count: int(1, 1 << 16),
+  /** Bytes from one index to the next; selecting index i shows bytes [i·stride, (i+1)·stride) of the enclosing selection. */
+  strideBytes: int(1),
+});
+export type Partition = Infer<typeof PartitionS>;
+
+export const SpaceInfoS = S.obj({
+  /** Stable id; equals the trace's `Touched.space` name for simulator spaces (MEM, SCRATCH, PCORE0, PCORE0S, PCORE1, PCORE1S, SPU). */
+  id: S.str(256),
+  label: S.str(256),
+  /** Heading the UI groups spaces under (“Memories”, “PCORE process 0”, “sparse.csfbin”). */
+  group: S.opt(S.str(256)),
+  /** Size in bytes. */
+  bytes: int(0),
+  /** Bytes per address unit (1 for byte-addressed memories, 2 for PCORE/SPU words). */
+  unitBytes: S.lit(1, 2, 4, 8),
+  /** Address of byte 0, in units. */
+  base: S.opt(int(0)),
+  /** Type the typed column starts with (`w12` for PCORE). */
+  defaultType: S.opt(ElemTypeS),
+  bigEndian: S.opt(S.bool()),
+  partitions: S.opt(S.arr(PartitionS, 8)),
+  /** True when reads at different steps can differ (the space has history). */
+  history: S.opt(S.bool()),
+  description: S.opt(S.str(4096)),
+});
+export type SpaceInfo = Infer<typeof SpaceInfoS>;
+
+/** Elements a trace step touched (the simulator's `Touched`): units, inclusive bounds. */
+export const TouchedS = S.obj({ space: S.str(256), lo: int(0), hi: int(0), count: int(0) });
+export type Touched = Infer<typeof TouchedS>;
+
+/** A trace record (structurally the simulator's `TraceStep`, so a `TraceStep[]` can be sent as is). */
+export const StepRecordS = S.obj({
+  step: int(0),
+  kind: S.str(64),
+  file: S.str(4096),
+  line: int(0),
+  column: int(0),
+  endLine: int(0),
+  text: S.str(1 << 16),
+  process: S.lit(0, 1),
+  elements: int(0),
+  padded: int(0),
+  skipped: int(0),
+  read: S.opt(TouchedS),
+  written: S.opt(TouchedS),
+  kernel: S.opt(S.str(256)),
+  laneOps: S.opt(int(0)),
+  changed: S.rec(S.arr(int(0))),
+});
+export type StepRecord = Infer<typeof StepRecordS>;
+
+/** A named byte range to colour and label (a tensor, a `$` variable, a C global, a buffer). */
+export const OverlayS = S.obj({
+  id: S.str(256),
+  name: S.str(256),
+  space: S.str(256),
+  offset: int(0),
+  length: int(0),
+  kind: S.lit('tensor', 'variable', 'global', 'buffer', 'other'),
+  /** Element type and shape, when the range is a tensor: the UI then shows a coordinate. */
+  type: S.opt(ElemTypeS),
+  elemBytes: S.opt(int(1, 64)),
+  shape: S.opt(S.arr(int(0), 16)),
+  /** Strides in elements (row-major contiguous when absent). */
+  strides: S.opt(S.arr(S.num({ int: true }), 16)),
+  /** Colour slot (0..7); the UI picks one when absent. */
+  color: S.opt(int(0, 7)),
+  detail: S.opt(S.str(4096)),
+  decl: S.opt(SourceLocS),
+});
+export type Overlay = Infer<typeof OverlayS>;
+
+export const LastWriteS = S.obj({
+  step: int(0),
+  text: S.str(1 << 16),
+  loc: SourceLocS,
+  /** False when the step's written range covers the byte but its value did not change. */
+  exact: S.bool(),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Layout map description (model-agnostic)
+
+/** What a cell or region of a layout picture holds. Values of `LayoutMap.raster.kinds`. */
+export const REGION_KINDS = ['none', 'data', 'partial', 'padding', 'unused', 'metadata', 'replica', 'gap', 'mixed', 'frame'] as const;
+export type RegionKind = (typeof REGION_KINDS)[number];
+export const RegionKindS = S.lit(...REGION_KINDS);
+export const regionKindCode = (k: RegionKind): number => REGION_KINDS.indexOf(k);
+
+/**
+ * A rectangle of the picture grid: a run of slots of one kind, a unit's panel, a shard, a fiber.
+ * `frame` regions are outlined and labelled; the others are filled (from `raster` when present, else by
+ * `colorKey`). `padding` regions are hatched.
+ */
+export const LayoutRegionS = S.obj({
+  kind: RegionKindS,
+  x: int(0),
+  y: int(0),
+  w: int(1),
+  h: int(1),
+  label: S.opt(S.str(1024)),
+  /** 0..1 position of the region's first element in logical (row-major) order; NaN/absent = none. */
+  colorKey: S.opt(S.anyNum()),
+  padding: S.opt(S.bool()),
+  /** Byte addresses [lo, hi) inside `unit` (TT: inside the bank/core). */
+  addr: S.opt(S.obj({ lo: S.num({ min: 0 }), hi: S.num({ min: 0 }) })),
+  unit: S.opt(int(0)),
+});
+export type LayoutRegion = Infer<typeof LayoutRegionS>;
+
+/** A memory unit's block of the grid (a bank, a core, a memory). Cells are filled row by row, `w` per row. */
+export const LayoutPanelS = S.obj({
+  unit: int(0),
+  label: S.str(256),
+  x: int(0),
+  y: int(0),
+  w: int(1),
+  h: int(1),
+  /** Slots the unit holds, and slots one grid cell stands for (aggregation, ≥ 1). */
+  slots: int(0),
+  slotsPerCell: int(1),
+  /** Byte address of slot 0 of the unit. */
+  base: S.num({ min: 0 }),
+});
+export type LayoutPanel = Infer<typeof LayoutPanelS>;
+
+export const InnerGridS = S.obj({
+  name: S.str(64),
+  rows: int(1, 4096),
+  cols: int(1, 4096),
+  bytesPerElement: S.num({ min: 0 }),
+  blocks: S.opt(S.arr(S.obj({ row: int(0), col: int(0), rows: int(1), cols: int(1), offset: int(0), label: S.str(256) }), 4096)),
+});
+export type InnerGrid = Infer<typeof InnerGridS>;
+
+export const LayoutMapS = S.obj({
+  id: S.str(256),
+  title: S.str(1024),
+  /** Model kind (strided, spyre, tt, cells, sparse, …) — informative only. */
+  model: S.str(64),
+  shape: S.arr(int(0), 16),
+  dtype: S.str(64),
+  /** One line for the header (bytes, padding %…). */
+  summary: S.opt(S.str(4096)),
+  /** Slot naming: `page`, `stick`, `cell`, `entry`, `element`; bytes per slot. */
+  slotName: S.str(64),
+  slotBytes: S.num({ min: 0 }),
+  /** Grid size in cells. */
+  cols: int(1, 1 << 16),
+  rows: int(1, 1 << 16),
+  panels: S.arr(LayoutPanelS, 1 << 16),
+  regions: S.arr(LayoutRegionS, 1 << 20),
+  /** Per-cell paint (row-major over cols × rows): Float32 colour keys (NaN = none) and Uint8 REGION_KINDS codes. */
+  raster: S.opt(S.obj({ keys: S.bin(), kinds: S.bin() })),
+  /** Element structure of one slot, for drawing single elements when zoomed in (only when slotsPerCell is 1). */
+  inner: S.opt(InnerGridS),
+  /** What the colour means (`logical row-major index of the first element`). */
+  colorLegend: S.opt(S.str(256)),
+  facts: S.opt(S.arr(S.obj({ name: S.str(256), value: S.str(4096) }), 64)),
+});
+export type LayoutMap = Infer<typeof LayoutMapS>;
+
+export const LayoutHitS = S.obj({
+  kind: S.union(RegionKindS, S.lit('element', 'alignment', 'slack', 'outside')),
+  lines: S.arr(S.str(4096), 64),
+  coord: S.opt(S.arr(S.num({ int: true }), 16)),
+  address: S.opt(S.num({ min: 0 })),
+  unit: S.opt(int(0)),
+  unitLabel: S.opt(S.str(256)),
+  /** Where it is drawn: grid cell and, for an element, its row/column inside the slot's inner grid. */
+  x: S.opt(int(0)),
+  y: S.opt(int(0)),
+  innerRow: S.opt(int(0)),
+  innerCol: S.opt(int(0)),
+});
+export type LayoutHit = Infer<typeof LayoutHitS>;
+
+// ---------------------------------------------------------------------------------------------
+// Requests (webview → extension) with their results
+
+export const VIEW_KINDS = ['inspector', 'layoutMap'] as const;
+
+export const Requests = {
+  /** First message of a webview. The result tells it what to show. */
+  hello: {
+    params: S.obj({ view: S.lit(...VIEW_KINDS), protocol: int(1) }),
+    result: S.obj({
+      protocol: int(1),
+      title: S.str(1024),
+      spaces: S.arr(SpaceInfoS, 4096),
+      /** Executed steps, and the one the host is at (−1 before the first; steps − 1 after a complete run). */
+      steps: int(0),
+      step: step(),
+      /** Where to start when the webview has no saved state. */
+      initial: S.opt(S.obj({ space: S.str(256), offset: int(0), length: S.opt(int(0)) })),
+      /** For the layout-map view: the map to draw. */
+      layout: S.opt(LayoutMapS),
+    }),
+  },
+  /** Bytes [offset, offset+length) of a space after `step`. The result may be shorter at the end of the space. */
+  read: {
+    params: S.obj({ space: S.str(256), offset: int(0), length: int(0, MAX_READ_BYTES), step: step() }),
+    result: S.obj({ bytes: S.bin() }),
+  },
+  /** Trace records [from, from+count). */
+  steps: {
+    params: S.obj({ from: int(0), count: int(0, 100000) }),
+    result: S.obj({ total: int(0), steps: S.arr(StepRecordS, 100000) }),
+  },
+  /** Named ranges of a space. */
+  overlays: {
+    params: S.obj({ space: S.str(256) }),
+    result: S.obj({ overlays: S.arr(OverlayS, 100000) }),
+  },
+  /** What a byte belongs to and which statement last wrote it (at or before `step`). */
+  hover: {
+    params: S.obj({ space: S.str(256), offset: int(0), step: step() }),
+    result: S.obj({
+      overlays: S.arr(S.obj({ id: S.str(256), name: S.str(256), coord: S.opt(S.arr(S.num({ int: true }), 16)), byteInElement: S.opt(int(0)) }), 256),
+      lastWrite: S.opt(LastWriteS),
+    }),
+  },
+  /** A name typed in “go to” (`$x`, a tensor, a C global, `name+16`). Null when unknown. */
+  resolve: {
+    params: S.obj({ text: S.str(1024), space: S.opt(S.str(256)) }),
+    result: S.nullable(S.obj({ space: S.str(256), offset: int(0), length: int(0), label: S.str(1024) })),
+  },
+  /** First occurrence of `pattern` at or after `from` (before, when backward). −1 when none. */
+  search: {
+    params: S.obj({
+      space: S.str(256),
+      step: step(),
+      pattern: S.bin(),
+      from: int(0),
+      backward: S.opt(S.bool()),
+      /** Only matches at offsets that are multiples of this (the element size). */
+      align: S.opt(int(1, 64)),
+      /** Bits that must match, byte per pattern byte (all when absent). */
+      mask: S.opt(S.bin()),
+      /** Wrap around the end of the space. */
+      wrap: S.opt(S.bool()),
+    }),
+    result: S.obj({ offset: S.num({ int: true, min: -1 }) }),
+  },
+  /** Saves bytes [offset, offset+length) of a space as .bin/.npy/hex text (the extension asks where). */
+  export: {
+    params: S.obj({
+      space: S.str(256),
+      step: step(),
+      offset: int(0),
+      length: int(0),
+      format: S.lit('bin', 'npy', 'hex'),
+      type: ElemTypeS,
+      bigEndian: S.bool(),
+      /** Bytes per line for hex text. */
+      width: S.opt(int(1, 256)),
+    }),
+    result: S.obj({ saved: S.bool(), path: S.opt(S.str(4096)), bytes: S.opt(int(0)) }),
+  },
+  /** Saves a PNG the webview rendered. */
+  savePng: {
+    params: S.obj({ name: S.str(256), png: S.bin() }),
+    result: S.obj({ saved: S.bool(), path: S.opt(S.str(4096)) }),
+  },
+  /** What is at a picture cell (and element inside it, when zoomed in). */
+  layoutQuery: {
+    params: S.obj({ mapId: S.str(256), x: int(0), y: int(0), innerRow: S.opt(int(0)), innerCol: S.opt(int(0)) }),
+    result: LayoutHitS,
+  },
+  /** Where a coordinate (or an address in a unit) is drawn. Null when not in the tensor. */
+  layoutLocate: {
+    params: S.obj({ mapId: S.str(256), coord: S.opt(S.arr(S.num({ int: true }), 16)), address: S.opt(S.num({ min: 0 })), unit: S.opt(int(0)) }),
+    result: S.nullable(LayoutHitS),
+  },
+  /** Per-element colour keys for cells [x, x+w) × [y, y+h): Float32 of w·h·inner.rows·inner.cols, cell-major (NaN = padding). */
+  layoutDetail: {
+    params: S.obj({ mapId: S.str(256), x: int(0), y: int(0), w: int(1, 4096), h: int(1, 4096) }),
+    result: S.obj({ keys: S.bin(), kinds: S.bin() }),
+  },
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// Notifications
+
+/** webview → extension */
+export const WebviewNotifications = {
+  /** Open the statement (or declaration) at `loc` in an editor. */
+  reveal: S.obj({ loc: SourceLocS, preserveFocus: S.opt(S.bool()) }),
+  /** For the output channel: malformed messages, errors. */
+  log: S.obj({ level: S.lit('info', 'warn', 'error'), message: S.str(1 << 14) }),
+  /** The step the user scrubbed to (so the extension can follow in the editor). */
+  stepSelected: S.obj({ step: step() }),
+};
+
+/** extension → webview */
+export const HostNotifications = {
+  /** Memory or trace changed (a new run, more steps): drop caches, ask `steps`/`overlays` again. */
+  refresh: S.obj({ steps: int(0), step: step(), spaces: S.opt(S.arr(SpaceInfoS, 4096)), title: S.opt(S.str(1024)) }),
+  /** Show the state after `step` (the debugger moved). */
+  setStep: S.obj({ step: step() }),
+  /** Select and show a range (from the editor: a tensor, a statement's operand). `length` 0 clears. */
+  highlight: S.obj({ space: S.str(256), offset: int(0), length: int(0), label: S.opt(S.str(1024)) }),
+  /** Draw another layout (layout-map view). */
+  showLayout: S.obj({ layout: LayoutMapS }),
+};
+
+// ---------------------------------------------------------------------------------------------
+// Message types
+
+export type RequestMethod = keyof typeof Requests;
+export type ParamsOf<M extends RequestMethod> = Infer<(typeof Requests)[M]['params']>;
+export type ResultOf<M extends RequestMethod> = Infer<(typeof Requests)[M]['result']>;
+export type WebviewNotifyMethod = keyof typeof WebviewNotifications;
+export type HostNotifyMethod = keyof typeof HostNotifications;
+export type WebviewNotifyParams<M extends WebviewNotifyMethod> = Infer<(typeof WebviewNotifications)[M]>;
+export type HostNotifyParams<M extends HostNotifyMethod> = Infer<(typeof HostNotifications)[M]>;
+
+export type RequestMessage = { [M in RequestMethod]: { type: 'request'; id: number; method: M; params: ParamsOf<M> } }[RequestMethod];
+export type WebviewNotification = { [M in WebviewNotifyMethod]: { type: 'notify'; method: M; params: WebviewNotifyParams<M> } }[WebviewNotifyMethod];
+export type HostNotification = { [M in HostNotifyMethod]: { type: 'notify'; method: M; params: HostNotifyParams<M> } }[HostNotifyMethod];
+export type ResponseMessage = { type: 'response'; id: number; ok: true; result: unknown } | { type: 'response'; id: number; ok: false; error: string };
+
+/** Everything a webview may send. */
+export type WebviewToHost = RequestMessage | WebviewNotification;
+/** Everything the extension may send. */
+export type HostToWebview = ResponseMessage | HostNotification;
+export type AnyMessage = WebviewToHost | HostToWebview;
+
+const OkResponseS = S.obj({ type: S.lit('response'), id: int(0), ok: S.lit(true), result: S.any() });
+const ErrResponseS = S.obj({ type: S.lit('response'), id: int(0), ok: S.lit(false), error: S.str(1 << 16) });
+
+function envelope(x: unknown): { type?: unknown; method?: unknown } | undefined {
+  return typeof x === 'object' && x !== null && !Array.isArray(x) ? (x as { type?: unknown; method?: unknown }) : undefined;
+}
+
+/** Why `x` is not a valid webview → extension message; undefined when it is. */
+export function explainWebviewMessage(x: unknown): string | undefined {
+  const e = envelope(x);
+  if (!e) return 'message: expected an object';
+  if (e.type === 'request') {
+    const m = e.method;
+    if (typeof m !== 'string' || !Object.prototype.hasOwnProperty.call(Requests, m)) return `request: unknown method ${JSON.stringify(m)}`;
+    return S.obj({ type: S.lit('request'), id: int(0), method: S.str(64), params: Requests[m as RequestMethod].params }).check(x, `request ${m}`);
+  }
+  if (e.type === 'notify') {
+    const m = e.method;
+    if (typeof m !== 'string' || !Object.prototype.hasOwnProperty.call(WebviewNotifications, m)) return `notification: unknown method ${JSON.stringify(m)}`;
+    return S.obj({ type: S.lit('notify'), method: S.str(64), params: WebviewNotifications[m as WebviewNotifyMethod] }).check(x, `notify ${m}`);
+  }
+  return `message: unknown type ${JSON.stringify(e.type)}`;
+}
+
+/**
+ * Why `x` is not a valid extension → webview message; undefined when it is. A response's `result` is
+ * checked against the method of the request it answers when `methodOf(id)` is given.
+ */
+export function explainHostMessage(x: unknown, methodOf?: (id: number) => RequestMethod | undefined): string | undefined {
+  const e = envelope(x);
+  if (!e) return 'message: expected an object';
+  if (e.type === 'response') {
+    const err = ((x as { ok?: unknown }).ok === true ? OkResponseS : ErrResponseS).check(x, 'response');
+    if (err) return err;
+    const r = x as ResponseMessage;
+    if (r.ok && methodOf) {
+      const m = methodOf(r.id);
+      if (!m) return `response: no pending request ${r.id}`;
+      return Requests[m].result.check(r.result, `response ${m}.result`);
+    }
+    return undefined;
+  }
+  if (e.type === 'notify') {
+    const m = e.method;
+    if (typeof m !== 'string' || !Object.prototype.hasOwnProperty.call(HostNotifications, m)) return `notification: unknown method ${JSON.stringify(m)}`;
+    return S.obj({ type: S.lit('notify'), method: S.str(64), params: HostNotifications[m as HostNotifyMethod] }).check(x, `notify ${m}`);
+  }
+  return `message: unknown type ${JSON.stringify(e.type)}`;
+}
+
+export const isWebviewToHost = (x: unknown): x is WebviewToHost => explainWebviewMessage(x) === undefined;
+export const isHostToWebview = (x: unknown): x is HostToWebview => explainHostMessage(x) === undefined;
+
+/**
+ * Validates an incoming message. `from: 'webview'` (the extension checking what a webview sent) or
+ * `from: 'host'` (a webview checking what the extension sent).
+ */
+export function validateMessage(x: unknown, from: 'webview'): x is WebviewToHost;
+export function validateMessage(x: unknown, from: 'host'): x is HostToWebview;
+export function validateMessage(x: unknown, from: 'webview' | 'host'): boolean {
+  return from === 'webview' ? isWebviewToHost(x) : isHostToWebview(x);
+}
+
+/** Validates the result of a request of `method` (the webview does this for each response). */
+export function explainResult<M extends RequestMethod>(method: M, result: unknown): string | undefined {
+  return Requests[method].result.check(result, `${method}.result`);
+}
+
+/** ArrayBuffers inside a message (for `postMessage(msg, transfer)` where the channel supports it). */
+export function transferablesOf(msg: unknown, out: ArrayBuffer[] = [], depth = 0): ArrayBuffer[] {
+  if (depth > 8 || typeof msg !== 'object' || msg === null) return out;
+  if (isBinaryTag(msg)) {
+    if (!out.includes(msg as ArrayBuffer)) out.push(msg as ArrayBuffer);
+    return out;
+  }
+  if (ArrayBuffer.isView(msg)) return out;
+  for (const v of Array.isArray(msg) ? msg : Object.values(msg)) transferablesOf(v, out, depth + 1);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Small helpers both sides use
+
+/** Byte range [lo, hi) that a trace step's `Touched` covers in a space of `unitBytes`. */
+export function touchedBytes(t: Touched, unitBytes: number): { lo: number; hi: number } {
+  return { lo: t.lo * unitBytes, hi: (t.hi + 1) * unitBytes };
+}
+
+/** The byte window the partition indexes select (`undefined` entries = “all”, which stops the descent). */
+export function partitionWindow(space: SpaceInfo, index: (number | undefined)[]): { offset: number; length: number } {
+  let offset = 0;
+  let length = space.bytes;
+  for (let i = 0; i < (space.partitions?.length ?? 0); i++) {
+    const p = space.partitions![i];
+    const k = index[i];
+    if (k === undefined || k < 0 || k >= p.count) break;
+    offset += k * p.strideBytes;
+    length = Math.min(p.strideBytes, space.bytes - offset);
+  }
+  return { offset, length: Math.max(0, length) };
+}
