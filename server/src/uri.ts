@@ -3,7 +3,10 @@ const known = new Map<string, string>();
 
 export function uriToPath(uri: string): string {
   const m = /^([a-zA-Z][\w+.-]*):\/\/([^/]*)(.*)$/.exec(uri);
-  if (!m) return uri;
+  if (!m) {
+    known.set(uri, uri);
+    return uri;
+  }
   const [, scheme, authority, rest] = m;
   const path = decodeURIComponent(rest.split(/[?#]/)[0]);
   const p = scheme === 'file' ? path.replace(/^\/([A-Za-z]:)/, '$1') : `/${scheme}/${authority}${path}`;

@@ -20,6 +20,12 @@ interface TensorLensApi {
   ready: Promise<void>;
 }
 
+interface RunResult {
+  summary: { statements: number };
+  dumps: { values?: number[] }[];
+  error: { message: string; line: number } | null;
+}
+
 // ---------------------------------------------------------------- helpers
 
 /**
@@ -270,6 +276,28 @@ async function previewTransfers(): Promise<void> {
   assert.match(md.getText(), /transfer|<=/i);
 }
 
+async function runProgram(): Promise<void> {
+  const uri = file('examples/test/test.m');
+  await languageBecomes(uri, TPROG);
+  // examples/test/tensorlens.run.json dumps outbuf and inbuf; the kernel adds 1 to every element
+  const r = await vscode.commands.executeCommand<RunResult>('tensorLens.run', uri.toString());
+  assert.ok(r, 'tensorLens.run returned nothing');
+  assert.equal(r.error, null, r.error?.message);
+  assert.equal(r.summary.statements, 6);
+  const [out, inp] = r.dumps.map((d) => d.values ?? []);
+  assert.equal(out.length, 16);
+  out.forEach((v, i) => assert.equal(v, inp[i] + 1, `outbuf[${i}]`));
+}
+
+async function runErrorBecomesDiagnostic(): Promise<void> {
+  const doc = await vscode.workspace.openTextDocument({ language: TPROG, content: 'void main(void) {\n   int x = 1;\n   mystery_call(x);\n}\n' });
+  const r = await vscode.commands.executeCommand<RunResult>('tensorLens.run', doc.uri.toString());
+  assert.ok(r?.error, 'the run should fail');
+  assert.match(r.error.message, /not simulated/);
+  const d = await waitFor('a run diagnostic on line 3', () => vscode.languages.getDiagnostics(doc.uri).find((x) => codeOf(x)?.startsWith('run.') && x.range.start.line === 2));
+  assert.match(d.message, /mystery_call/);
+}
+
 const TESTS: [string, () => Promise<void>][] = [
   ['the extension activates, its language server starts and its commands exist', activates],
   ['mistakes.m (a .m file) becomes tensor-program', mistakesBecomesTprog],
@@ -282,6 +310,8 @@ const TESTS: [string, () => Promise<void>][] = [
   ['test.p becomes pcore', pBecomesPcore],
   ['an Objective-C plain.m does not become tensor-program', plainMStaysAlone],
   ['tensorLens.previewTransfers opens a markdown preview of test.m', previewTransfers],
+  ['tensorLens.run runs test.m on the simulator with its run configuration', runProgram],
+  ['a run-time error becomes a diagnostic at the faulting line', runErrorBecomesDiagnostic],
 ];
 
 // ---------------------------------------------------------------- runner
