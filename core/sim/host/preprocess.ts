@@ -599,7 +599,8 @@ export class Preprocessor {
     const r = this.opts.readInclude?.(path, at.src.name);
     if (r === undefined) {
       const base = path.replace(/^.*[\\/]/, '');
-      if (this.opts.knownHeaders.has(base)) return;
+      // ztachip system headers (their declarations are built in) and the generated PCORE image
+      if (this.opts.knownHeaders.has(base) || /\.p\.img$/.test(base)) return;
       this.err(`cannot open include file "${path}"`, at);
     }
     const file = typeof r === 'string' ? path : r.file;
@@ -779,7 +780,6 @@ function spell(t: Token, kernels: string[], kernelIds: Map<string, number>): str
     }
     return KERNEL_PREFIX + id;
   }
-  // eslint-disable-next-line no-control-regex
   if ((t.k === 'str' || t.k === 'chr') && /[^\x00-\x7f]/.test(t.v)) {
     let s = '';
     for (const ch of t.v) {

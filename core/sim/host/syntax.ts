@@ -1,0 +1,107 @@
+/**
+ * tree-sitter-c loading (the wasm bytes or paths come from the caller, so core/ needs no Node
+ * module) and conversion of a tree-sitter tree into plain JS nodes, so nothing keeps wasm
+ * memory alive after compilation.
+ */
+import { Language, Parser } from 'web-tree-sitter';
+
+export interface WasmSources {
+  /** web-tree-sitter's runtime wasm: bytes, or a path/URL the runtime can load. */
+  runtime: Uint8Array | string;
+  /** tree-sitter-c.wasm: bytes, or a path/URL. */
+  c: Uint8Array | string;
+}
+
+export type WasmLoader = () => Promise<WasmSources>;
+
+let ready: Promise<Parser> | undefined;
+
+/** The shared C parser (the first loader given wins; later calls reuse it). */
+export function cParser(load: WasmLoader): Promise<Parser> {
+  ready ??= (async () => {
+    const w = await load();
+    if (typeof w.runtime === 'string') {
+      const path = w.runtime;
+      await Parser.init({ locateFile: () => path });
+    } else {
+      await Parser.init({ wasmBinary: w.runtime } as unknown as Parameters<typeof Parser.init>[0]);
+    }
+    const lang = await Language.load(w.c);
+    const p = new Parser();
+    p.setLanguage(lang);
+    return p;
+  })();
+  ready.catch(() => {
+    ready = undefined;
+  });
+  return ready;
+}
+
+/** A syntax node: tree-sitter's node type, offsets in the parsed text, children with field names. */
+export interface N {
+  type: string;
+  named: boolean;
+  start: number;
+  end: number;
+  field: string | null;
+  kids: N[];
+  missing: boolean;
+  /** Sequential id within the tree (for per-node caches). */
+  id: number;
+}
+
+let nextId = 1;
+
+/** Parses `text` and converts the tree (the wasm tree is deleted). */
+export function parseToNodes(parser: Parser, text: string): N {
+  const tree = parser.parse(text);
+  if (!tree) throw new Error('tree-sitter returned no tree');
+  const cur = tree.walk();
+  const conv = (): N => {
+    const n: N = {
+      type: cur.nodeType,
+      named: cur.nodeIsNamed,
+      start: cur.startIndex,
+      end: cur.endIndex,
+      field: cur.currentFieldName,
+      kids: [],
+      missing: cur.nodeIsMissing,
+      id: nextId++,
+    };
+    if (cur.gotoFirstChild()) {
+      do n.kids.push(conv());
+      while (cur.gotoNextSibling());
+      cur.gotoParent();
+    }
+    return n;
+  };
+  try {
+    return conv();
+  } finally {
+    cur.delete();
+    tree.delete();
+  }
+}
+
+export function field(n: N, name: string): N | undefined {
+  for (const k of n.kids) if (k.field === name) return k;
+  return undefined;
+}
+
+export function fields(n: N, name: string): N[] {
+  return n.kids.filter((k) => k.field === name);
+}
+
+export function named(n: N): N[] {
+  return n.kids.filter((k) => k.named && k.type !== 'comment');
+}
+
+/** First error or missing node (depth first), if any. */
+export function firstError(n: N): N | undefined {
+  if (n.type === 'ERROR' || n.missing) return n;
+  for (const k of n.kids) {
+    const e = firstError(k);
+    if (e) return e;
+  }
+  return undefined;
+}
