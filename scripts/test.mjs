@@ -12,6 +12,7 @@ const steps = [
   { name: 'unit+lsp', cmd: node, args: ['--import', 'tsx', '--test', '--test-reporter=spec', 'test/unit/*.test.ts', 'test/lsp/*.test.ts'], counted: 'node' },
   { name: 'grammar', cmd: node, args: ['scripts/test-grammar.mjs'], counted: 'plain' },
   { name: 'vscode', cmd: node, args: ['scripts/test-vscode.mjs'], counted: 'plain' },
+  { name: 'vscode-web', cmd: node, args: ['scripts/test-vscode-web.mjs'], counted: 'plain' },
 ];
 
 function run(step) {

