@@ -14,6 +14,7 @@ const common = { bundle: true, sourcemap: !production, minify: production, defin
 const builds = [
   { ...common, entryPoints: ['client/src/node.ts'], outfile: 'dist/client/node.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
   { ...common, ...nodeShim, entryPoints: ['server/src/node.ts'], outfile: 'dist/server/node.js', platform: 'node', format: 'cjs', target: 'node20' },
+  { ...common, ...nodeShim, entryPoints: ['server/src/simWorker.ts'], outfile: 'dist/server/simWorker.js', platform: 'node', format: 'cjs', target: 'node20' },
   { ...common, entryPoints: ['client/src/browser.ts'], outfile: 'dist/client/browser.js', platform: 'browser', format: 'cjs', target: 'es2022', external: ['vscode'], define: { ...define, 'process.env.NODE_DEBUG': 'false', global: 'globalThis' } },
   { ...common, entryPoints: ['server/src/browser.ts'], outfile: 'dist/server/browser.js', platform: 'browser', format: 'iife', target: 'es2022', define: { ...define, 'process.env.NODE_DEBUG': 'false', global: 'globalThis' } },
   { ...common, ...nodeShim, entryPoints: ['cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20' },
@@ -21,6 +22,7 @@ const builds = [
 ];
 
 if (!watch) rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+await (await import('./build-webview.mjs')).buildWebview({ production, watch });
 const t0 = Date.now();
 if (watch) {
   for (const b of builds) await (await esbuild.context(b)).watch();

@@ -10,6 +10,7 @@ const steps = [
   { name: 'lint', cmd: node, args: ['node_modules/eslint/bin/eslint.js', '.'] },
   { name: 'build', cmd: node, args: ['scripts/build.mjs'] },
   { name: 'unit+lsp', cmd: node, args: ['--import', 'tsx', '--test', '--test-reporter=spec', 'test/unit/*.test.ts', 'test/lsp/*.test.ts'], counted: 'node' },
+  { name: 'webview', cmd: node, args: ['--import', 'tsx', '--test', '--test-reporter=spec', 'test/webview/*.test.ts'], counted: 'node' },
   { name: 'grammar', cmd: node, args: ['scripts/test-grammar.mjs'], counted: 'plain' },
   { name: 'vscode', cmd: node, args: ['scripts/test-vscode.mjs'], counted: 'plain' },
   { name: 'vscode-web', cmd: node, args: ['scripts/test-vscode-web.mjs'], counted: 'plain' },

@@ -263,8 +263,8 @@ export const LayoutRegionS = S.obj({
   w: int(1),
   h: int(1),
   label: S.opt(S.str(1024)),
-  /** 0..1 position of the region's first element in logical (row-major) order; NaN/absent = none. */
-  colorKey: S.opt(S.anyNum()),
+  /** 0..1 position of the region's first element in logical (row-major) order; absent/null = none (JSON turns NaN into null). */
+  colorKey: S.opt(S.nullable(S.anyNum())),
   padding: S.opt(S.bool()),
   /** Byte addresses [lo, hi) inside `unit` (TT: inside the bank/core). */
   addr: S.opt(S.obj({ lo: S.num({ min: 0 }), hi: S.num({ min: 0 }) })),

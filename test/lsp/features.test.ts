@@ -102,7 +102,7 @@ describe('language server over stdio (examples/)', () => {
       assert.equal(d.source, 'tensor-lens');
       assertInside(MISTAKES_M, d.range, `diagnostic ${d.code}`);
     }
-    const at = (code: string, line1: number, severity = DiagnosticSeverity.Error): Diagnostic => {
+    const at = (code: string, line1: number, severity: DiagnosticSeverity = DiagnosticSeverity.Error): Diagnostic => {
       const d = p.diagnostics.find((x) => x.code === code && x.range.start.line === line1 - 1);
       assert.ok(d, `expected ${code} on line ${line1}; got:\n${p.diagnostics.map((x) => `  ${x.range.start.line + 1}: ${x.code}`).join('\n')}`);
       assert.equal(d.severity, severity, `severity of ${code} on line ${line1}`);
@@ -113,7 +113,7 @@ describe('language server over stdio (examples/)', () => {
     at('tprog.for-twice', 13);
     const unknown = at('tprog.unknown-member', 15);
     assert.equal(textAt(MISTAKES_M, unknown.range), 'calc::inn');
-    assert.match(unknown.message, /did you mean calc::in\b/);
+    assert.match(String(unknown.message), /did you mean calc::in\b/);
     at('tprog.not-storage', 16);
     at('tprog.shared-thread', 18);
     at('tprog.dtype-mismatch', 20);

@@ -101,9 +101,10 @@ export class LspClient {
         return false;
       });
     });
-    conn.onNotification(LogMessageNotification.type, (p) => c.logs.push(p.message));
-    // server→client requests the server may send (configuration, refresh, registration)
-    conn.onRequest(() => null);
+    conn.onNotification(LogMessageNotification.method, (p: { message: string }) => void c.logs.push(p.message));
+    // server→client requests the server may send (configuration, refresh, registration, progress)
+    conn.onRequest('workspace/configuration', (p: { items?: unknown[] }) => (p.items ?? []).map(() => null));
+    for (const m of ['client/registerCapability', 'client/unregisterCapability', 'window/workDoneProgress/create', 'workspace/inlayHint/refresh', 'workspace/semanticTokens/refresh', 'workspace/codeLens/refresh', 'workspace/diagnostic/refresh']) conn.onRequest(m, () => null);
     conn.listen();
     c.initializeResult = await conn.sendRequest(InitializeRequest.type, {
       processId: process.pid,

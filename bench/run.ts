@@ -1,0 +1,269 @@
+/**
+ * `npm run bench`: performance of the engine and of the language server on a generated workload
+ * (a ~20,000-line tensor program and a ~2,000-line PCORE program; bench/generate.ts), all measured
+ * in this run:
+ *   - full parse+check (a fresh Project: .m + .p + header), median of several runs
+ *   - re-check after a one-character edit through the same Project (warm parse cache), median
+ *   - hover and inlay-hint latency p50/p95 through the real language server over stdio
+ *   - server memory (VmRSS/VmHWM from /proc/<pid>/status), bundle sizes of dist/*
+ *   - server start → initialize result (the activation proxy: requiring dist/client needs vscode)
+ * Prints a table with targets and PASS/FAIL. Not a test: it always exits 0.
+ *
+ * Environment: BENCH_LINES (20000), BENCH_PCORE_LINES (2000), BENCH_RUNS (7), BENCH_REQUESTS (200),
+ * BENCH_BUDGET_MS (20000: slow measurements are repeated less, at least 3 times),
+ * BENCH_JSON=<file> also writes the results as JSON.
+ */
+import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { HoverRequest, InlayHintRequest, type Position } from 'vscode-languageserver-protocol/node';
+import type { FileSystem } from '../core/project/fileSystem';
+import { loadPcoreView } from '../core/project/pcoreAdapter';
+import { Project } from '../core/project/project';
+import { analyzePcore } from '../core/pcore';
+import { ServerStatusMethod, type ServerStatusResult } from '../core/protocol/lspExt';
+import { hover } from '../core/tprog/features/hover';
+import { inlayHints } from '../core/tprog/features/inlay';
+import { LspClient, ROOT, SERVER_JS, TPROG } from '../test/lsp/lspClient';
+import { generatePcore, generateTprog, HEADER } from './generate';
+
+const LINES = Number(process.env.BENCH_LINES ?? 20_000);
+const PCORE_LINES = Number(process.env.BENCH_PCORE_LINES ?? 2_000);
+const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 7));
+const REQUESTS = Math.max(10, Number(process.env.BENCH_REQUESTS ?? 200));
+/** Repetitions of a slow measurement stop after this much time (at least 3 runs). */
+const BUDGET_MS = Number(process.env.BENCH_BUDGET_MS ?? 20_000);
+
+interface Row {
+  metric: string;
+  target?: number;
+  measured?: number;
+  unit: string;
+  note?: string;
+}
+const rows: Row[] = [];
+const row = (metric: string, measured: number | undefined, unit: string, target?: number, note?: string) => {
+  rows.push({ metric, measured, unit, target, note });
+  console.log(`  ${metric}: ${measured === undefined ? 'n/a' : fmt(measured, unit)}${note ? ` (${note})` : ''}`);
+};
+
+function fmt(v: number, unit: string): string {
+  if (unit === 'ms') return v < 10 ? `${v.toFixed(2)} ms` : `${v.toFixed(1)} ms`;
+  if (unit === 'KiB') return v >= 1024 ? `${(v / 1024).toFixed(1)} MiB` : `${v.toFixed(0)} KiB`;
+  return `${v} ${unit}`;
+}
+
+const median = (xs: number[]) => percentile(xs, 0.5);
+function percentile(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))];
+}
+
+/** Deterministic PRNG (mulberry32) so every run asks the same positions. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Runs `f` up to `runs` times, fewer (at least `min`) when the total exceeds `budgetMs`; durations in ms. */
+function repeat(runs: number, budgetMs: number, f: () => void, min = 3): number[] {
+  const out: number[] = [];
+  let total = 0;
+  while (out.length < runs && (out.length < min || total < budgetMs)) {
+    const t0 = performance.now();
+    f();
+    out.push(performance.now() - t0);
+    total += out[out.length - 1];
+  }
+  return out;
+}
+
+const timeIt = <T>(f: () => T): [T, number] => {
+  const t0 = performance.now();
+  const r = f();
+  return [r, performance.now() - t0];
+};
+
+async function main(): Promise<void> {
+  // ---- workload, written to a temporary directory so the server finds the .p and .h on disk
+  const dir = join(tmpdir(), `tensor-lens-bench-${process.pid}`);
+  mkdirSync(dir, { recursive: true });
+  const pcore = generatePcore(PCORE_LINES, 'bench.h');
+  const tprog = generateTprog(LINES, pcore.blocks, 'bench.h');
+  const paths = { h: join(dir, 'bench.h'), p: join(dir, 'bench.p'), m: join(dir, 'bench.m') };
+  writeFileSync(paths.h, HEADER);
+  writeFileSync(paths.p, pcore.text);
+  writeFileSync(paths.m, tprog.text);
+  console.log(`machine: ${availableParallelism()} CPUs (${cpus()[0]?.model.trim() ?? '?'}), load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}; node ${process.version}`);
+  console.log(`workload: ${paths.m}: ${tprog.lines} lines, ${tprog.functions} functions, ${tprog.statements} statement lines; ${paths.p}: ${pcore.text.split('\n').length} lines, ${pcore.blocks * 3} classes`);
+  const files: Record<string, string> = { [paths.h]: HEADER, [paths.p]: pcore.text, [paths.m]: tprog.text };
+  const fs: FileSystem = { read: (p) => files[p] };
+
+  // ---- engine
+  console.log('\nengine (in process):');
+  // warm-up (JIT) on the examples' sizes, not counted
+  for (let i = 0; i < 2; i++) new Project({ fs, loadPcore: loadPcoreView }).analyze(paths.m, tprog.text.slice(0, 20_000));
+  let diagnostics = 0;
+  const full = repeat(RUNS, BUDGET_MS, () => (diagnostics = new Project({ fs, loadPcore: loadPcoreView }).analyze(paths.m, tprog.text)?.diagnostics.length ?? -1));
+  row(`full parse+check, ${tprog.lines}-line .m + .p + .h (median of ${full.length})`, median(full), 'ms', 150, `${diagnostics} diagnostics; runs ${full.map((x) => x.toFixed(0)).join(', ')} ms`);
+  const pcoreTimes = repeat(RUNS, BUDGET_MS, () => analyzePcore(pcore.text, paths.p, { resolveInclude: (inc) => (inc === 'bench.h' ? HEADER : undefined) }));
+  row(`  of which: PCORE analysis, ${pcore.text.split('\n').length}-line .p (median)`, median(pcoreTimes), 'ms');
+
+  // re-check after one-character edits, same Project (parse cache of the document, cached .p)
+  const project = new Project({ fs, loadPcore: loadPcoreView });
+  let text = tprog.text;
+  project.analyze(paths.m, text);
+  const lines = text.split('\n');
+  const editable = lines.map((l, i) => [l, i] as const).filter(([l]) => /\[0:7\]/.test(l)).map(([, i]) => i);
+  const r = rng(7);
+  const recheck: number[] = [];
+  for (let i = 0, total = 0; i < RUNS * 3 && (i < 5 || total < BUDGET_MS); i++) {
+    // `[0:7]` ↔ `[0:6]` on a statement line somewhere in the file: one character, one statement re-parsed
+    const line = editable[Math.floor(r() * editable.length)];
+    lines[line] = lines[line].includes('[0:7]') ? lines[line].replace('[0:7]', '[0:6]') : lines[line].replace('[0:6]', '[0:7]');
+    text = lines.join('\n');
+    recheck.push(timeIt(() => project.analyze(paths.m, text))[1]);
+    total += recheck[recheck.length - 1];
+  }
+  row(`re-check after a one-character edit, same Project (median of ${recheck.length})`, median(recheck), 'ms', 30, `p95 ${percentile(recheck, 0.95).toFixed(0)} ms`);
+  const a = project.analyze(paths.m, text)!;
+  const offsets = statementOffsets(text, REQUESTS, 11);
+  const hov = offsets.map((o) => timeIt(() => hover(a, o))[1]);
+  row('hover, engine only (p95)', percentile(hov, 0.95), 'ms', undefined, `p50 ${median(hov).toFixed(2)} ms`);
+  const inl = windows(text, REQUESTS, 13).map(([s, e]) => timeIt(() => inlayHints(a, s, e))[1]);
+  row('inlay hints for 60 lines, engine only (p95)', percentile(inl, 0.95), 'ms', undefined, `p50 ${median(inl).toFixed(2)} ms`);
+
+  // ---- language server over stdio
+  console.log('\nlanguage server (node dist/server/node.js --stdio):');
+  try {
+    const starts: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const c = await LspClient.start();
+      starts.push(c.startToInitializeMs);
+      await c.shutdown();
+    }
+    row('server start → initialize result (median of 5)', median(starts), 'ms', 1000, 'activation proxy');
+    const lsp = await LspClient.start();
+    const rssIdle = lsp.rssKiB();
+    const t0 = performance.now();
+    const uri = await lsp.open(paths.m, TPROG, text);
+    const diag = await lsp.diagnostics(uri, undefined, 600_000);
+    row('didOpen → publishDiagnostics of the large file', performance.now() - t0, 'ms', undefined, `${diag.diagnostics.length} diagnostics; includes the server's 0 ms open debounce`);
+    const docLines = text.split('\n');
+    const hoverMs: number[] = [];
+    let answered = 0;
+    for (const o of offsets) {
+      const position = positionOf(docLines, o);
+      const t = performance.now();
+      const h = await lsp.conn.sendRequest(HoverRequest.type, { textDocument: { uri }, position });
+      hoverMs.push(performance.now() - t);
+      if (h) answered++;
+    }
+    row(`hover over LSP, ${hoverMs.length} requests (p50)`, median(hoverMs), 'ms', undefined, `${answered} with content`);
+    row(`hover over LSP (p95)`, percentile(hoverMs, 0.95), 'ms', 10);
+    const inlayMs: number[] = [];
+    let hints = 0;
+    for (const [s, e] of windows(text, REQUESTS, 13)) {
+      const t = performance.now();
+      const res = await lsp.conn.sendRequest(InlayHintRequest.type, { textDocument: { uri }, range: { start: { line: s, character: 0 }, end: { line: e, character: 0 } } });
+      inlayMs.push(performance.now() - t);
+      hints += res?.length ?? 0;
+    }
+    row(`inlay hints over LSP, 60-line ranges, ${inlayMs.length} requests (p50)`, median(inlayMs), 'ms', undefined, `${hints} hints`);
+    row(`inlay hints over LSP (p95)`, percentile(inlayMs, 0.95), 'ms', 10);
+    // typing: an edit, then a hover (the hover waits for the re-check of the new version)
+    const typing: number[] = [];
+    for (let i = 0, total = 0; i < RUNS * 2 && (i < 3 || total < BUDGET_MS); i++, total += typing[typing.length - 1]) {
+      const line = editable[Math.floor(r() * editable.length)];
+      const col = docLines[line].indexOf('[0:');
+      const t = performance.now();
+      await lsp.change(uri, [{ range: { start: { line, character: col + 3 }, end: { line, character: col + 4 } }, text: '0' }]);
+      await lsp.conn.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line, character: col + 1 } });
+      typing.push(performance.now() - t);
+    }
+    row(`edit + hover over LSP (re-check included, median of ${typing.length})`, median(typing), 'ms', undefined, `p95 ${percentile(typing, 0.95).toFixed(0)} ms`);
+    const status = await lsp.conn.sendRequest<ServerStatusResult>(ServerStatusMethod);
+    row('  server-side duration of the last re-check (tensorLens/serverStatus lastCheckMs)', status.lastCheckMs, 'ms');
+    const rss = lsp.rssKiB();
+    row('server memory after the large file (VmRSS)', rss?.rss, 'KiB', undefined, rssIdle ? `idle ${fmt(rssIdle.rss, 'KiB')}` : undefined);
+    row('server peak memory (VmHWM)', rss?.hwm, 'KiB');
+    await lsp.shutdown(20_000);
+  } catch (e) {
+    console.log(`  language server part skipped: ${(e as Error).message}`);
+  }
+
+  // ---- bundles
+  console.log('\nbundles:');
+  try {
+    const dist = join(ROOT, 'dist');
+    const walk = (d: string): string[] => readdirSync(d).flatMap((f) => (statSync(join(d, f)).isDirectory() ? walk(join(d, f)) : [join(d, f)]));
+    for (const f of walk(dist).filter((f) => f.endsWith('.js')).sort()) row(`bundle ${relative(ROOT, f)}`, statSync(f).size / 1024, 'KiB', undefined, `.map ${fmt((statSync(f + '.map', { throwIfNoEntry: false })?.size ?? 0) / 1024, 'KiB')}`);
+  } catch {
+    console.log(`  no dist/: run \`npm run build\` (${SERVER_JS})`);
+  }
+
+  rmSync(dir, { recursive: true, force: true });
+  printTable();
+  if (process.env.BENCH_JSON) writeFileSync(process.env.BENCH_JSON, JSON.stringify({ date: new Date().toISOString(), node: process.version, lines: tprog.lines, rows }, null, 1));
+}
+
+/** Offsets on statement lines: on `<=`, on a member name, on a macro, on a tensor variable. */
+function statementOffsets(text: string, n: number, seed: number): number[] {
+  const r = rng(seed);
+  const targets: number[] = [];
+  const re = /<=|::\w|\bNUM_PCORE\b|\$\w+|EXE_LOCKSTEP|DTYPE/g;
+  let lineStart = 0;
+  for (const line of text.split('\n')) {
+    if (/^\s*>/.test(line)) for (const m of line.matchAll(re)) targets.push(lineStart + m.index! + 1);
+    lineStart += line.length + 1;
+  }
+  return Array.from({ length: n }, () => targets[Math.floor(r() * targets.length)]);
+}
+
+/** Visible-range windows of 60 lines at random places. */
+function windows(text: string, n: number, seed: number): [number, number][] {
+  const r = rng(seed);
+  const count = text.split('\n').length;
+  return Array.from({ length: n }, () => {
+    const s = Math.floor(r() * Math.max(1, count - 60));
+    return [s, s + 60];
+  });
+}
+
+function positionOf(lines: string[], offset: number): Position {
+  let o = offset;
+  for (let line = 0; line < lines.length; line++) {
+    if (o <= lines[line].length) return { line, character: o };
+    o -= lines[line].length + 1;
+  }
+  return { line: lines.length - 1, character: 0 };
+}
+
+function printTable(): void {
+  const head = ['metric', 'target', 'measured', 'ratio', 'result'];
+  const body = rows.map((r) => {
+    const measured = r.measured === undefined ? 'n/a' : fmt(r.measured, r.unit);
+    if (r.target === undefined) return [r.metric, '-', measured, '-', 'info'];
+    const ratio = r.measured === undefined ? undefined : r.measured / r.target;
+    return [r.metric, `< ${fmt(r.target, r.unit)}`, measured, ratio === undefined ? '-' : `${ratio.toFixed(2)}×`, ratio === undefined ? 'n/a' : ratio < 1 ? 'PASS' : 'FAIL'];
+  });
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  console.log(`\n${line(head)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}`);
+  for (const b of body) console.log(line(b));
+  const targets = rows.filter((r) => r.target !== undefined && r.measured !== undefined);
+  const failed = targets.filter((r) => r.measured! >= r.target!);
+  console.log(`\nload average at the end: ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${availableParallelism()} CPUs (a load above the CPU count inflates every number).`);
+  console.log(`${targets.length - failed.length} of ${targets.length} targets met${failed.length ? `; FAIL: ${failed.map((r) => r.metric).join('; ')}` : ''}. (The benchmark does not fail the build.)`);
+}
+
+main().catch((e) => {
+  console.log(`benchmark error: ${(e as Error)?.stack ?? e}`);
+  printTable();
+}).finally(() => process.exit(0));

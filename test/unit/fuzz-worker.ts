@@ -1,0 +1,70 @@
+/**
+ * Worker side of fuzz-runner.ts: runs fast-check properties and explicit inputs over the engine in
+ * a worker thread, reporting every input (and, for explicit inputs, every call) before it starts, so
+ * the main thread can name the input of a hang (a synchronous infinite loop cannot be interrupted
+ * from inside).
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import fc from 'fast-check';
+import { bytesArb, checkPcore, checkTprog, pcoreInputArb, soupArb, textArb, tprogInputArb, TPROG_SEEDS, type CheckOptions, type PcoreInput, type TprogInput, type Violation } from './fuzz-harness';
+import type { CallStats, FuzzDone, FuzzJob, Task, WorkerMessage } from './fuzz-runner';
+
+type Input = TprogInput | PcoreInput;
+
+const { tasks } = workerData as { tasks: Task[] };
+const post = (m: WorkerMessage) => parentPort!.postMessage(m);
+
+function arbitrary(job: FuzzJob): fc.Arbitrary<Input> {
+  const at = fc.array(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), { minLength: 4, maxLength: 16 });
+  const path = TPROG_SEEDS.find((s) => s.path.endsWith('/test.m'))!.path;
+  switch (job.kind) {
+    case 'tprog':
+      return tprogInputArb({ maxMutations: job.maxMutations, limits: job.limits });
+    case 'tprog-bytes':
+      return fc.record({ text: fc.oneof(bytesArb(job.maxBytes ?? 4000), textArb(job.maxBytes ?? 2000)), at, dialect: fc.constant('auto' as const) }).map((r) => ({ ...r, path }));
+    case 'tprog-soup':
+      return fc.record({ text: soupArb(), at, dialect: fc.constantFrom('auto' as const, 'guide' as const) }).map((r) => ({ ...r, path }));
+    case 'pcore':
+      return pcoreInputArb({ maxMutations: job.maxMutations, limits: job.limits });
+  }
+}
+
+const check = (kind: string, i: Input, opts: CheckOptions): Violation[] => (kind === 'pcore' ? checkPcore(i as PcoreInput, opts) : checkTprog(i as TprogInput, opts));
+
+function runFuzz(index: number, job: FuzzJob): FuzzDone {
+  const stats: Record<string, CallStats> = {};
+  const onCall = (where: string, ms: number) => {
+    const s = (stats[where] ??= { n: 0, max: 0, total: 0 });
+    s.n++;
+    s.total += ms;
+    if (ms > s.max) s.max = ms;
+  };
+  let tried = 0;
+  const property = fc.property(arbitrary(job), (input) => {
+    tried++;
+    post({ type: 'input', index, input, tried });
+    const v = check(job.kind, input, { limitMs: job.limitMs, onCall });
+    if (!v.length) return true;
+    if (job.mode === 'campaign') {
+      post({ type: 'failure', index, input, violations: v });
+      return true;
+    }
+    throw new Error(`${v.length} violation(s): ${v[0].where}: ${v[0].problem.split('\n')[0]}`);
+  });
+  const d = fc.check(property, { numRuns: job.numRuns, seed: job.seed, interruptAfterTimeLimit: job.timeLimitMs, markInterruptAsFailure: false, endOnFailure: false });
+  let counterexample: FuzzDone['counterexample'];
+  if (d.failed && d.counterexample) {
+    const input = d.counterexample[0];
+    counterexample = { input, violations: check(job.kind, input, { limitMs: job.limitMs }) };
+  }
+  return { tried, runs: d.numRuns, seed: d.seed, path: d.counterexamplePath ?? undefined, interrupted: d.interrupted, counterexample, error: d.failed && !counterexample ? String(d.errorInstance) : undefined, stats };
+}
+
+for (const [index, task] of tasks.entries()) {
+  post({ type: 'task-start', index });
+  if (task.type === 'fuzz') post({ type: 'task-done', index, fuzz: runFuzz(index, task.job) });
+  else {
+    const onStart = (where: string) => post({ type: 'call', index, where });
+    post({ type: 'task-done', index, violations: check(task.kind, task.input as unknown as Input, { limitMs: task.limitMs, onStart }) });
+  }
+}

@@ -1,0 +1,139 @@
+/**
+ * Browser harness: plays the extension side of the webview protocol. Loaded (with the page's nonce)
+ * before the view's bundle, it defines `acquireVsCodeApi`, runs the real `WebviewHost` over the known
+ * memory image of scenario.ts, and records everything for the tests in `window.harness`.
+ *
+ * URL parameters: `mem=<bytes>` (MEM size, default 64 MiB), `layout=<case>` (layout map case),
+ * `latency=<ms>` (delay of each answer), `state=fresh` (ignore saved state).
+ */
+import { WebviewHost, type LayoutMapProvider } from '../../core/inspect/host';
+import { createSource } from '../../core/inspect/simSource';
+import { layoutMapFromModel } from '../../core/inspect/layoutMap';
+import { bytesOf, type HostToWebview, type SourceLoc } from '../../core/protocol/webview';
+import { buildScenario, layoutModel, LAYOUT_CASES, MEM_BYTES, type LayoutCase } from './scenario';
+
+const params = new URLSearchParams(location.search);
+const t0 = performance.now();
+const scenario = buildScenario(Number(params.get('mem') ?? MEM_BYTES));
+const buildMs = performance.now() - t0;
+const latency = Number(params.get('latency') ?? 0);
+/** `json=1`: messages cross as VS Code sends them, JSON with ArrayBuffers passed aside (NaN → null, undefined dropped). */
+const jsonChannel = params.get('json') === '1';
+
+function viaJson<T>(m: T): T {
+  const buffers: ArrayBuffer[] = [];
+  const text = JSON.stringify(m, (_k, v) => {
+    if (v instanceof ArrayBuffer) {
+      buffers.push(v.slice(0));
+      return { $buffer: buffers.length - 1 };
+    }
+    if (ArrayBuffer.isView(v)) {
+      buffers.push(v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength) as ArrayBuffer);
+      return { $buffer: buffers.length - 1 };
+    }
+    return v;
+  });
+  return JSON.parse(text, (_k, v) => (v && typeof v === 'object' && typeof v.$buffer === 'number' ? buffers[v.$buffer] : v));
+}
+
+interface Saved {
+  name: string;
+  kind: string;
+  bytes: Uint8Array;
+}
+
+const harness = {
+  /** Messages the webview posted (as sent). */
+  sent: [] as unknown[],
+  /** Messages the host posted to the webview. */
+  received: [] as HostToWebview[],
+  log: [] as string[],
+  saved: [] as Saved[],
+  revealed: [] as SourceLoc[],
+  stepsSelected: [] as number[],
+  state: undefined as unknown,
+  buildMs,
+  layoutMs: 0,
+  host: undefined as unknown as WebviewHost,
+  scenario,
+  /** Posts a raw message to the webview as the extension would (tests use it for malformed messages). */
+  post(msg: unknown) {
+    window.postMessage(msg, '*');
+  },
+  bytesOfSaved(i: number): number[] {
+    return [...this.saved[i].bytes];
+  },
+  layoutCase(name: LayoutCase, opts?: { maxCells?: number }): LayoutMapProvider {
+    const t = performance.now();
+    const p = layoutMapFromModel(layoutModel(name), { id: name, ...opts });
+    harness.layoutMs = performance.now() - t;
+    return p;
+  },
+};
+(window as any).harness = harness;
+
+const stateKey = `tl-state:${document.body?.dataset.view ?? location.pathname}`;
+if (params.get('state') === 'fresh') sessionStorage.removeItem(stateKey);
+
+const layoutName = params.get('layout') as LayoutCase | null;
+let layout: LayoutMapProvider | undefined;
+if (layoutName) {
+  if (!(LAYOUT_CASES as readonly string[]).includes(layoutName)) throw new Error(`unknown layout case ${layoutName}`);
+  layout = harness.layoutCase(layoutName);
+}
+
+const source = createSource({
+  title: 'demo.tprog — memory',
+  spaces: scenario.spaces,
+  trace: scenario.trace,
+  overlays: scenario.overlays,
+  initial: () => ({ space: 'MEM', offset: 0 }),
+  save: (name, bytes, kind) => {
+    harness.saved.push({ name, kind, bytes: bytes.slice() });
+    return `/tmp/${name}`;
+  },
+  reveal: (loc) => {
+    harness.revealed.push(loc);
+  },
+  log: (level, message) => {
+    harness.log.push(`${level}: ${message}`);
+  },
+  stepSelected: (s) => {
+    harness.stepsSelected.push(s);
+  },
+  layout: () => layout,
+});
+
+const deliver = (m: HostToWebview) => {
+  harness.received.push(m);
+  // structured clone (ArrayBuffers are copied, not shared), or VS Code's JSON channel
+  const send = () => window.postMessage(jsonChannel ? viaJson(m) : m, '*');
+  if (latency > 0) setTimeout(send, latency);
+  else send();
+};
+const host = new WebviewHost(source, deliver);
+harness.host = host;
+
+(window as any).acquireVsCodeApi = () => ({
+  postMessage(msg: unknown) {
+    harness.sent.push(msg);
+    let copy: unknown;
+    try {
+      copy = jsonChannel ? viaJson(msg) : structuredClone(msg);
+    } catch (e) {
+      harness.log.push(`error: webview posted an uncloneable message: ${e}`);
+      return;
+    }
+    queueMicrotask(() => void host.handle(copy));
+  },
+  getState() {
+    const s = sessionStorage.getItem(stateKey);
+    return s ? JSON.parse(s) : undefined;
+  },
+  setState(s: unknown) {
+    harness.state = s;
+    sessionStorage.setItem(stateKey, JSON.stringify(s));
+  },
+});
+
+export { bytesOf };
