@@ -212,9 +212,22 @@ class Evaluator {
   }
 }
 
+/** Token lists of recently seen expression texts (programs repeat the same few expressions). */
+const tokCache = new Map<string, Tok[] | undefined>();
+
+function tokensOf(text: string): Tok[] | undefined {
+  let t = tokCache.get(text);
+  if (t === undefined && !tokCache.has(text)) {
+    t = tokenize(text);
+    if (tokCache.size > 20000) tokCache.clear();
+    tokCache.set(text, t);
+  }
+  return t;
+}
+
 /** Evaluates `text` as a C integer constant expression; `undefined` when unknown or not an expression. */
 export function evaluate(text: string, resolve: Resolver): number | undefined {
-  const toks = tokenize(text);
+  const toks = tokensOf(text);
   if (!toks || toks.length === 0) return undefined;
   try {
     return new Evaluator(toks, resolve).run();
@@ -225,7 +238,7 @@ export function evaluate(text: string, resolve: Resolver): number | undefined {
 
 /** Identifiers (not after `.`/`->`) that an expression uses, in order, without duplicates. */
 export function identifiers(text: string): string[] {
-  const toks = tokenize(text) ?? [];
+  const toks = tokensOf(text) ?? [];
   const out: string[] = [];
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i];

@@ -48,7 +48,15 @@ export const tuple = (xs: readonly number[]): string => `(${xs.join(', ')})`;
 /** `[1, 2, 3]` */
 export const list = (xs: readonly (number | string)[]): string => `[${xs.join(', ')}]`;
 /** 12,345 */
-export const num = (n: number): string => (Number.isFinite(n) ? n.toLocaleString('en-US') : String(n));
+export function num(n: number): string {
+  const s = String(n);
+  if (!Number.isFinite(n) || s.includes('e') || (n > -1000 && n < 1000)) return s;
+  const neg = s[0] === '-';
+  const body = neg ? s.slice(1) : s;
+  const dot = body.indexOf('.');
+  const int = dot < 0 ? body : body.slice(0, dot);
+  return (neg ? '-' : '') + int.replace(/\B(?=(\d{3})+(?!\d))/g, ',') + (dot < 0 ? '' : body.slice(dot));
+}
 export const hex = (n: number): string => (n < 0 ? '-0x' + (-n).toString(16) : '0x' + n.toString(16));
 
 const UNITS = ['KiB', 'MiB', 'GiB', 'TiB', 'PiB'];

@@ -64,6 +64,11 @@ const TYPE_WORDS = new Set([
 ]);
 const KEYWORDS = new Set(['if', 'for', 'while', 'switch', 'return', 'sizeof', 'do', 'else', 'case', 'goto', 'break', 'continue', 'default', 'typedef', 'struct', 'union', 'enum']);
 
+const TWO_OPS = new Set(['++', '--', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '==', '!=', '<=', '>=', '->', '&&', '||', '<<', '>>']);
+const TWO_CHAR = new Set([...TWO_OPS].map((o) => o.charCodeAt(0)));
+const isIdStart = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
+const isIdPart = (c: number) => isIdStart(c) || (c >= 48 && c <= 57);
+
 interface Tok {
   t: string;
   s: number;
@@ -113,7 +118,7 @@ export function scanC(text: string, tensorLines: Set<number>, file = ''): CConte
           e = nl;
           break;
         }
-        directive(text, k, e, ctx, file);
+        directive(text, k, e > k && text.charCodeAt(e - 1) === 13 ? e - 1 : e, ctx, file);
         i = e;
         continue;
       }
@@ -149,22 +154,23 @@ export function scanC(text: string, tensorLines: Set<number>, file = ''): CConte
       i = k;
       continue;
     }
-    if (/[A-Za-z_]/.test(c)) {
+    const cc = text.charCodeAt(i);
+    if (isIdStart(cc)) {
       let k = i + 1;
-      while (k < n && /[A-Za-z0-9_]/.test(text[k])) k++;
+      while (k < n && isIdPart(text.charCodeAt(k))) k++;
       toks.push({ t: text.slice(i, k), s: i, e: k, id: true });
       i = k;
       continue;
     }
-    if (/[0-9]/.test(c)) {
+    if (cc >= 48 && cc <= 57) {
       let k = i + 1;
-      while (k < n && /[A-Za-z0-9_.]/.test(text[k])) k++;
+      while (k < n && (isIdPart(text.charCodeAt(k)) || text.charCodeAt(k) === 46)) k++;
       toks.push({ t: text.slice(i, k), s: i, e: k, id: false });
       i = k;
       continue;
     }
-    const two = text.slice(i, i + 2);
-    if (['++', '--', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '==', '!=', '<=', '>=', '->', '&&', '||', '<<', '>>'].includes(two)) {
+    const two = TWO_CHAR.has(cc) ? text.slice(i, i + 2) : '';
+    if (two && TWO_OPS.has(two)) {
       toks.push({ t: two, s: i, e: i + 2, id: false });
       i += 2;
       continue;
@@ -200,6 +206,13 @@ function directive(text: string, start: number, end: number, ctx: CContext, file
 }
 
 function structure(toks: Tok[], ctx: CContext): void {
+  // matching ')' of every '(' in one pass (unclosed ones match nothing)
+  const close = new Int32Array(toks.length).fill(-1);
+  const open: number[] = [];
+  for (let q = 0; q < toks.length; q++) {
+    if (toks[q].t === '(') open.push(q);
+    else if (toks[q].t === ')' && open.length) close[open.pop()!] = q;
+  }
   let depth = 0;
   let fn = -1;
   let fnDepth = 0;
@@ -227,13 +240,8 @@ function structure(toks: Tok[], ctx: CContext): void {
     const next = toks[k + 1];
     // function definition at top level: type words, name '(' ... ')' '{'
     if (fn < 0 && depth === 0 && next?.t === '(' && !KEYWORDS.has(t.t)) {
-      let d = 0;
-      let j = k + 1;
-      for (; j < toks.length; j++) {
-        if (toks[j].t === '(') d++;
-        else if (toks[j].t === ')' && --d === 0) break;
-      }
-      if (toks[j + 1]?.t === '{') {
+      const j = close[k + 1];
+      if (j > 0 && toks[j + 1]?.t === '{') {
         let b = k;
         while (b > 0 && (toks[b - 1].id || toks[b - 1].t === '*') && !KEYWORDS.has(toks[b - 1].t)) b--;
         ctx.functions.push({ name: t.t, nameSpan: { start: t.s, end: t.e }, span: { start: toks[b].s, end: toks[j + 1].e }, bodySpan: { start: toks[j + 1].s, end: toks[j + 1].e } });

@@ -8,6 +8,8 @@ export class ValueScope {
   private readonly macros = new Map<string, MacroDef>();
   private readonly globals = new Map<string, CVar>();
   private readonly globalMutated = new Set<string>();
+  /** Local variables per function index, by name, in declaration order. */
+  private readonly locals = new Map<number, Map<string, CVar[]>>();
 
   constructor(
     readonly ctx: CContext,
@@ -15,7 +17,17 @@ export class ValueScope {
   ) {
     for (const m of headerMacros) this.macros.set(m.name, m);
     for (const m of ctx.macros) this.macros.set(m.name, m);
-    for (const v of ctx.vars) if (v.fn < 0 && !this.globals.has(v.name)) this.globals.set(v.name, v);
+    for (const v of ctx.vars) {
+      if (v.fn < 0) {
+        if (!this.globals.has(v.name)) this.globals.set(v.name, v);
+        continue;
+      }
+      let byName = this.locals.get(v.fn);
+      if (!byName) this.locals.set(v.fn, (byName = new Map()));
+      const list = byName.get(v.name);
+      if (list) list.push(v);
+      else byName.set(v.name, [v]);
+    }
     for (const set of ctx.mutated.values()) for (const n of set) this.globalMutated.add(n);
   }
 
@@ -57,9 +69,12 @@ export class ValueScope {
   variableAt(name: string, offset: number): CVar | undefined {
     const f = this.functionAt(offset);
     if (f) {
-      let found: CVar | undefined;
-      for (const v of this.ctx.vars) if (v.fn === f.index && v.name === name && v.nameSpan.start < offset) found = v;
-      if (found) return found;
+      const list = this.locals.get(f.index)?.get(name);
+      if (list) {
+        let found: CVar | undefined;
+        for (const v of list) if (v.nameSpan.start < offset) found = v;
+        if (found) return found;
+      }
     }
     return this.globals.get(name);
   }

@@ -3,15 +3,16 @@
  * correspondence by `dim_map` (v1) or `stride_map` (v2). Research layouts.md part A.
  */
 import { type DType, HOST_BYTES, SPYRE_FORMAT_BY_NAME, spyreDtype, type SpyreDtypeInfo } from '../dtypes';
+import { buildTables, mapTables } from '../fast';
 import { issue, type Issue } from '../issues';
-import { type Breakdown, checkManyInput, CoordError, emptyBreakdown, type ForwardBase, type InverseResult, type LayoutModel, type LayoutSummary, type Placement, type Regions, runsOf, type Slot, type Step } from '../model';
-import { bytes, cdiv, coordProblem, LayoutError, list, num, percent, plural, prod, rmStrides, safe, tuple, unravel } from '../util';
+import { type Breakdown, checkManyInput, emptyBreakdown, type ForwardBase, type InverseResult, type LayoutModel, type LayoutSummary, type Placement, type Regions, runsOf, type Slot, type Step, type UnitRef } from '../model';
+import { bytes, cdiv, CoordError, coordProblem, LayoutError, list, num, percent, plural, prod, rmStrides, safe, tuple, unravel } from '../util';
 
 export const STICK_BYTES = 128;
 export const SPYRE_MEMORY = 128 * 2 ** 30;
 export const SPYRE_CORE_SPAN = 256 * 2 ** 20;
 /** Device-slot count up to which a stride_map layout is verified by enumeration. */
-export const SPYRE_ENUM_LIMIT = 2 ** 22;
+export const SPYRE_ENUM_LIMIT = 2 ** 18;
 
 export const ELEMENT_ARRANGEMENTS = ['STANDARD', 'DL16_TO_FP32', 'FP32_TO_DL16', 'QFP8CH', 'QFP8WT', 'EXX2'] as const;
 
@@ -172,13 +173,13 @@ export function validateSpyre(spec: SpyreSpec): Issue[] {
   const out: Issue[] = [];
   const info = SPYRE_DTYPES_OR(spec.dtype);
   if (!info) {
-    out.push(issue('SPY009', 'error', `Spyre does not support ${spec.dtype}${spec.dtype === 'uint8' || spec.dtype === 'quint8' ? ' (it maps to SENUINT32, whose stick size is unknown)' : ''}; supported: float16, bfloat16, bool, float32, int32, int64, int8, int16, float8_e4m3fn, float8_e5m2fnuz`, 'dtype'));
+    out.push(issue('SPY009', 'error', `Spyre does not support ${spec.dtype}${spec.dtype === 'uint8' || spec.dtype === 'quint8' ? ' (it maps to SENUINT32, whose stick size is unknown)' : ''}; supported: float16, bfloat16, bool, float32, int32, int64, int8, int16, float8_e4m3fn, float8_e5m2fnuz`, '@dtype'));
     return out;
   }
   const eps = info.eps;
   const hs = spec.shape;
   const r = hs.length;
-  if (info.conversion) out.push(issue('SPY018', spec.dtype === 'int64' ? 'warning' : 'information', `${info.conversion}; device format ${info.device}`, 'dtype'));
+  if (info.conversion && spec.dtype !== 'float16') out.push(issue('SPY018', spec.dtype === 'int64' ? 'warning' : 'information', `${info.conversion}; device format ${info.device}`, '@dtype'));
   if (spec.deviceDtype !== undefined) {
     const want = spec.deviceDtype.replace(/^.*\./, '').toUpperCase();
     if (!SPYRE_FORMAT_BY_NAME[want]) out.push(issue('SPY019', 'error', `unknown device_dtype ${spec.deviceDtype}; ${spec.dtype} is stored as ${info.device}`, 'device_dtype', { fixes: [{ title: `Use ${info.device}`, field: 'device_dtype', newText: `DataFormats.${info.device}`, preferred: true }] }));
@@ -207,7 +208,7 @@ export function validateSpyre(spec: SpyreSpec): Issue[] {
         return out;
       }
     }
-    if ((L.dimOrder?.length ?? r) > 6) out.push(issue('SPY015', 'information', `the generic default layout needs rank ≤ 6 in dim_map-era runtimes (this is rank ${L.dimOrder?.length ?? r}); newer runtimes build it for any rank`, 'layout'));
+    if ((L.dimOrder?.length ?? r) > 6) out.push(issue('SPY015', 'information', `the generic default layout needs rank ≤ 6 in dim_map-era runtimes (this is rank ${L.dimOrder?.length ?? r}); newer runtimes build it for any rank`, '@layout'));
     const d = spyreDefaultLayout(hs, eps, L.dimOrder);
     ds = d.deviceSize;
     dm = d.dimMap;
@@ -265,20 +266,20 @@ export function validateSpyre(spec: SpyreSpec): Issue[] {
   const slots = prod(ds);
   const numel = prod(hs);
   const stickHost = dm ? dm[n - 1] : -2;
-  if (r > 0 && stickHost >= 0 && hs[stickHost] === 1) out.push(issue('SPY011', 'warning', `the stick dim (host dim ${stickHost}) has size 1: every stick holds one element, like a sparse layout — ${eps}× the memory (${bytes(devBytes)} for ${plural(numel, 'element')})`, L.kind === 'default' ? 'shape' : 'layout'));
+  if (r > 0 && stickHost >= 0 && hs[stickHost] === 1) out.push(issue('SPY011', 'warning', `the stick dim (host dim ${stickHost}) has size 1: every stick holds one element, like a sparse layout — ${eps}× the memory (${bytes(devBytes)} for ${plural(numel, 'element')})`, L.kind === 'default' ? '@shape' : '@layout'));
   const util = slots ? numel / slots : 1;
-  if (dm && dm[n - 1] === -1 && r > 0) out.push(issue('SPY012', 'warning', `sparse layout: one element per 128-byte stick, ${percent(numel, slots)} of the device slots hold data (${bytes(devBytes)})`, 'layout'));
-  else if (util < 0.5) out.push(issue('SPY012', 'warning', `only ${percent(numel, slots)} of the ${num(slots)} device slots hold data (${bytes(devBytes)} for ${bytes(numel * info.bytes)} of values)`, 'layout', { fixes: L.kind === 'default' ? undefined : fixDefault }));
+  if (dm && dm[n - 1] === -1 && r > 0) out.push(issue('SPY012', 'warning', `sparse layout: one element per 128-byte stick, ${percent(numel, slots)} of the device slots hold data (${bytes(devBytes)})`, '@layout'));
+  else if (util < 0.5) out.push(issue('SPY012', 'warning', `only ${percent(numel, slots)} of the ${num(slots)} device slots hold data (${bytes(devBytes)} for ${bytes(numel * info.bytes)} of values)`, '@layout', { fixes: L.kind === 'default' ? undefined : fixDefault }));
   else if (stickHost >= 0 && hs[stickHost] % eps !== 0 && hs[stickHost] > 1) {
     const sz = hs[stickHost];
-    out.push(issue('SPY012', 'information', `the stick dim (host dim ${stickHost}, size ${sz}) is padded to ${cdiv(sz, eps) * eps}: ${percent(cdiv(sz, eps) * eps - sz, cdiv(sz, eps) * eps)} of its sticks' slots are padding`, 'layout'));
+    out.push(issue('SPY012', 'information', `the stick dim (host dim ${stickHost}, size ${sz}) is padded to ${cdiv(sz, eps) * eps}: ${percent(cdiv(sz, eps) * eps - sz, cdiv(sz, eps) * eps)} of its sticks' slots are padding`, '@layout'));
   }
   const hostBytes = numel * HOST_BYTES[spec.dtype];
-  if (hostBytes > devBytes) out.push(issue('SPY013', 'information', `allocation is max(device bytes, host bytes) = ${bytes(hostBytes)} (device layout ${bytes(devBytes)}): ${bytes(hostBytes - devBytes)} more than the layout uses`, 'layout'));
-  if (devBytes > SPYRE_CORE_SPAN) out.push(issue('SPY016', 'information', `${bytes(devBytes)} is more than the 256 MiB one core can address contiguously: the compiler must divide the work so each core's span fits`, 'layout'));
+  if (hostBytes > devBytes) out.push(issue('SPY013', 'information', `allocation is max(device bytes, host bytes) = ${bytes(hostBytes)} (device layout ${bytes(devBytes)}): ${bytes(hostBytes - devBytes)} more than the layout uses`, '@layout'));
+  if (devBytes > SPYRE_CORE_SPAN) out.push(issue('SPY016', 'information', `${bytes(devBytes)} is more than the 256 MiB one core can address contiguously: the compiler must divide the work so each core's span fits`, '@layout'));
   if (spec.base !== undefined && spec.base % STICK_BYTES !== 0) {
     const up = Math.ceil(spec.base / STICK_BYTES) * STICK_BYTES;
-    out.push(issue('SPY021', 'error', `Spyre tensors start on a 128-byte stick boundary; ${spec.base} is not (use 0x${up.toString(16)})`, 'at', { fixes: [{ title: `Round up to 0x${up.toString(16)}`, field: 'at', newText: `0x${up.toString(16)}`, preferred: true }] }));
+    out.push(issue('SPY021', 'error', `Spyre tensors start on a 128-byte stick boundary; ${spec.base} is not (use 0x${up.toString(16)})`, '@at', { fixes: [{ title: `Round up to 0x${up.toString(16)}`, field: '@at', newText: `0x${up.toString(16)}`, preferred: true }] }));
   }
   return out;
 }
@@ -291,8 +292,8 @@ function defaultFixes(spec: SpyreSpec, eps: number) {
   try {
     const d = spyreDefaultLayout(spec.shape, eps);
     return [
-      { title: 'Use the default Spyre layout', field: 'layout', newText: 'spyre()', preferred: true },
-      { title: `Use the default Spyre layout, written out (${list(d.deviceSize)})`, field: 'layout', newText: spyreLayoutText(d.deviceSize, d.dimMap) },
+      { title: 'Use the default Spyre layout', field: '@layout', newText: 'spyre()', preferred: true },
+      { title: `Use the default Spyre layout, written out (${list(d.deviceSize)})`, field: '@layout', newText: spyreLayoutText(d.deviceSize, d.dimMap) },
     ];
   } catch {
     return undefined;
@@ -326,28 +327,51 @@ function validateDimMap(out: Issue[], spec: SpyreSpec, ds: number[], dm: number[
   void eps;
 }
 
-/** stride_map → an equivalent dim_map (same host offsets for every device slot), or undefined. */
-function reconstruct(ds: number[], sm: number[], hs: number[], strides: number[]): number[] | undefined {
+/**
+ * stride_map → the dim_map it is a tiling of (A.7.1 run backwards), or undefined when it is not one.
+ * Device dims are matched right to left against each host dim's running stride (plain or clamped
+ * form); ties are resolved by backtracking, and every host dim must get the capacity it needs.
+ */
+export function reconstructDimMap(ds: readonly number[], sm: readonly number[], hs: readonly number[], strides: readonly number[]): number[] | undefined {
   if (sm.some((s, j) => s === 0 && ds[j] > 1)) return undefined;
-  const dm = strideMapToDimMap(ds, sm, hs, strides);
-  for (let j = 0; j < ds.length; j++) if (ds[j] === 1) dm[j] = -1;
-  // the stick dim keeps its host dim even when its size is 1
   const n = ds.length;
-  if (dm[n - 1] === -1 && sm[n - 1] > 0) return undefined;
-  for (let j = 0; j < n - 1; j++) if (ds[j] > 1 && dm[j] === -1) return undefined;
-  const a = dimMapToStrideMap(ds, dm, hs, strides);
-  const b = dimMapToStrideMap(ds, dm, hs, strides, true);
-  for (let j = 0; j < ds.length; j++) {
-    if (ds[j] === 1) continue;
-    if (sm[j] !== a[j] && sm[j] !== b[j]) return undefined;
-  }
-  for (let h = 0; h < hs.length; h++) {
-    if (hs[h] === 1) continue;
-    let cap = 1;
-    for (let j = 0; j < ds.length; j++) if (dm[j] === h) cap *= ds[j];
-    if (cap < hs[h]) return undefined;
-  }
-  return dm;
+  const dm = new Array<number>(n).fill(-1);
+  const running = [...strides];
+  let steps = 0;
+  const go = (j: number): boolean => {
+    if (++steps > 10000) return false;
+    if (j < 0) {
+      for (let d = 0; d < hs.length; d++) {
+        if (hs[d] <= 1) continue;
+        let cap = 1;
+        for (let k = 0; k < n; k++) if (dm[k] === d) cap *= ds[k];
+        if (cap < hs[d]) return false;
+      }
+      return true;
+    }
+    if (ds[j] === 1 || sm[j] === -1) {
+      if (sm[j] === -1 && ds[j] > 1 && j !== n - 1) return false;
+      dm[j] = -1;
+      return go(j - 1);
+    }
+    if (sm[j] <= 0) return false;
+    for (let d = 0; d < hs.length; d++) {
+      if (hs[d] <= 1) continue;
+      const run = running[d];
+      if (run !== sm[j] && Math.min(run, strides[d] * hs[d]) !== sm[j]) continue;
+      dm[j] = d;
+      running[d] = run * ds[j];
+      if (go(j - 1)) return true;
+      running[d] = run;
+      dm[j] = -1;
+    }
+    return false;
+  };
+  return go(n - 1) ? dm : undefined;
+}
+
+function reconstruct(ds: number[], sm: number[], hs: number[], strides: number[]): number[] | undefined {
+  return reconstructDimMap(ds, sm, hs, strides);
 }
 
 function activeSlots(ds: number[], sm: number[]): number {
@@ -356,21 +380,60 @@ function activeSlots(ds: number[], sm: number[]): number {
   return p;
 }
 
-/** Number of device slots that hold a distinct real host element (broadcast and −1 dims at 0). */
+const countCache = new Map<string, number>();
+
+/** Number of device slots that hold a distinct real host element (broadcast and −1 dims at 0). Cached. */
 export function countDataSlots(ds: number[], sm: number[], hs: number[], strides: number[]): number {
+  const key = `${ds}|${sm}|${hs}|${strides}`;
+  const hit = countCache.get(key);
+  if (hit !== undefined) return hit;
+  const n = countDataSlotsUncached(ds, sm, hs, strides);
+  if (countCache.size >= 64) countCache.delete(countCache.keys().next().value!);
+  countCache.set(key, n);
+  return n;
+}
+
+function countDataSlotsUncached(ds: number[], sm: number[], hs: number[], strides: number[]): number {
   const act = ds.map((_, j) => j).filter((j) => sm[j] > 0 && ds[j] > 1);
   const size = act.map((j) => ds[j]);
   const total = prod(size);
+  // greedy orders, computed once
+  const dOrder = [...act].sort((a, b) => sm[b] - sm[a] || b - a);
+  const hOrder = hs.map((_, i) => i).filter((i) => strides[i] > 0 && hs[i] > 1).sort((a, b) => strides[b] - strides[a] || b - a);
   const x = new Array<number>(ds.length).fill(0);
   let count = 0;
   for (let i = 0; i < total; i++) {
     let rem = i;
+    let h = 0;
     for (let k = act.length - 1; k >= 0; k--) {
-      x[act[k]] = rem % size[k];
+      const v = rem % size[k];
+      x[act[k]] = v;
+      h += v * sm[act[k]];
       rem = Math.floor(rem / size[k]);
     }
-    const c = classifySlot(x, ds, sm, hs, strides);
-    if (c.kind === 'element') count++;
+    // canonical device position of h must be x itself
+    let r = h;
+    let ok = true;
+    for (const j of dOrder) {
+      const q = Math.floor(r / sm[j]);
+      if (q >= ds[j] || q !== x[j]) {
+        ok = false;
+        break;
+      }
+      r -= q * sm[j];
+    }
+    if (!ok || r !== 0) continue;
+    // and h a real host element
+    r = h;
+    for (const d of hOrder) {
+      const q = Math.floor(r / strides[d]);
+      if (q >= hs[d]) {
+        ok = false;
+        break;
+      }
+      r -= q * strides[d];
+    }
+    if (ok && r === 0) count++;
   }
   return count;
 }
@@ -554,6 +617,14 @@ export class SpyreLayout implements LayoutModel<SpyreForward> {
     return { model: 'spyre', address, kind: c.kind, coord: c.host, byteInElement: off % this.bpe, steps, reason: c.kind === 'replica' ? 'broadcast copy (stride_map 0)' : undefined };
   }
 
+  /** Device coordinate → address and what it holds (the `probe NAME device[...]` form). */
+  deviceProbe(x: readonly number[]): InverseResult {
+    const p = coordProblem(x, this.deviceSize);
+    if (p) throw new CoordError(p.replace('the tensor has', 'the device layout has'));
+    const elem = x.reduce((s, v, j) => s + v * this.devStrides[j], 0);
+    return this.inverse(this.base + elem * this.bpe);
+  }
+
   forwardMany(coords: Int32Array, out?: Float64Array): Float64Array {
     const r = this.shape.length;
     const count = checkManyInput(coords, r);
@@ -566,12 +637,27 @@ export class SpyreLayout implements LayoutModel<SpyreForward> {
       }
       return res;
     }
+    if (this.tables === undefined)
+      this.tables =
+        buildTables([...this.shape], (d, c) => {
+          let a = 0;
+          let rem = c;
+          for (let g = this.dgStart[d]; g < this.dgStart[d + 1]; g++) {
+            const q = rem % this.dgSize[g];
+            a += q * this.dgStride[g];
+            rem = (rem - q) / this.dgSize[g];
+          }
+          return a;
+        }) ?? null;
+    if (this.tables) {
+      mapTables(this.base, this.tables, coords, res, count);
+      return res;
+    }
     const shape = Int32Array.from(this.shape);
     const st = this.dgStart;
     const sz = this.dgSize;
     const sd = this.dgStride;
     const base = this.base;
-    // Two specialisations: every host dim with one or two digits (the default layouts) and general.
     let k = 0;
     for (let i = 0; i < count; i++) {
       let a = base;
@@ -591,6 +677,8 @@ export class SpyreLayout implements LayoutModel<SpyreForward> {
     }
     return res;
   }
+
+  private tables?: Float64Array[] | null;
 
   /** Sticks holding at least one element, and partially filled sticks (closed form). */
   stickCounts(): { sticks: number; data: number; partial: number } {
@@ -689,8 +777,14 @@ export class SpyreLayout implements LayoutModel<SpyreForward> {
     };
   }
 
+  readonly unitKind: UnitRef['kind'] | undefined = undefined;
+
   unitCount(): number {
     return 1;
+  }
+
+  unitIndex(): number | undefined {
+    return undefined;
   }
 
   unitLabel(): string {

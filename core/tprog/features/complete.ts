@@ -24,7 +24,8 @@ export function complete(a: TprogAnalysis, offset: number): CompletionEntry[] | 
   const pos = a.lines.position(offset);
   if (!a.scan.tensorLines.has(pos.line)) return undefined;
   const lineText = a.lines.lineText(pos.line);
-  const before = lineText.slice(0, pos.character);
+  // only the last part of a very long line matters (and keeps the patterns below linear)
+  const before = lineText.slice(Math.max(0, pos.character - 2000), pos.character);
   const gt = before.indexOf('>');
   const stmtText = before.slice(gt + 1);
   // `$` variables

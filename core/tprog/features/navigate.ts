@@ -12,6 +12,7 @@ export interface Location {
 type Target = { kind: 'var'; name: string } | { kind: 'member'; name: string } | { kind: 'kernel'; name: string } | { kind: 'ident'; name: string; offset: number };
 
 function targetAt(a: TprogAnalysis, offset: number): Target | undefined {
+  if (offset < 0 || offset > a.text.length) return undefined;
   const loc = locate(a, offset);
   const n = loc?.node;
   if (n) {
@@ -82,10 +83,16 @@ export function references(a: TprogAnalysis, offset: number, includeDeclaration:
     return out;
   }
   if (includeDeclaration) out.push(...definition(a, offset));
+  if (!/^[A-Za-z_]\w*$/.test(t.name)) return out;
+  const seen = new Set(out.filter((o) => !o.file).map((o) => `${o.range.start.line}:${o.range.start.character}`));
   const re = new RegExp(`\\b${t.name}\\b`, 'g');
-  for (let m = re.exec(a.text); m; m = re.exec(a.text)) {
+  for (let m = re.exec(a.text); m && out.length < 10000; m = re.exec(a.text)) {
     const r = a.lines.range(m.index, m.index + t.name.length);
-    if (!out.some((o) => !o.file && o.range.start.line === r.start.line && o.range.start.character === r.start.character)) out.push({ range: r });
+    const key = `${r.start.line}:${r.start.character}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push({ range: r });
+    }
   }
   return out;
 }
