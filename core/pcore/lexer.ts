@@ -300,6 +300,12 @@ export class Scanner {
       const d = t.charCodeAt(p);
       if (d === 39 || d === 10 || d === 13) break;
       if (d === 92) {
+        // a backslash before a line end does not escape it: the constant is unterminated
+        const e = t.charCodeAt(p + 1);
+        if (e === 10 || e === 13 || Number.isNaN(e)) {
+          p++;
+          break;
+        }
         const esc = this.readEscape(p);
         value = esc.value;
         p = esc.next;
