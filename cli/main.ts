@@ -2,6 +2,7 @@
 import { CHECK_USAGE, runCheck } from './check';
 import { RUN_USAGE, runRun } from './run';
 import { CSF_USAGE, runCsf } from './csf';
+import { MAP_USAGE, runMap } from './map';
 import { UsageError } from './args';
 
 declare const TENSOR_LENS_VERSION: string;
@@ -10,10 +11,12 @@ const USAGE = `usage: tensor-lens <command> [options]
 commands:
   check <file|dir>...   diagnostics for tensor programs and PCORE programs
   run <program>         run a tensor program on the embedded simulator
+  map <spec.tlayout>    tensor layout specs: summaries, coordinate → address, address → coordinate
   csf <command> ...     sparse tensor files (.csfbin): show, validate, from-npy, to-npy, contract
   help                  this text
 ${CHECK_USAGE}
 ${RUN_USAGE}
+${MAP_USAGE}
 ${CSF_USAGE}`;
 
 export async function main(argv: string[]): Promise<number> {
@@ -23,6 +26,8 @@ export async function main(argv: string[]): Promise<number> {
     switch (cmd) {
       case 'check':
         return runCheck(rest, out);
+      case 'map':
+        return runMap(rest, out);
       case 'csf':
         return runCsf(rest, out);
       case 'run':

@@ -21,6 +21,7 @@ import { findRunConfig } from './runConfig';
 
 export const TPROG = 'tensor-program';
 export const PCORE = 'pcore';
+export const LAYOUT = 'tensor-layout';
 
 export type ClientFactory = (options: LanguageClientOptions) => BaseLanguageClient;
 
@@ -68,7 +69,7 @@ export async function activateWith(context: vscode.ExtensionContext, factory: Cl
   const output = vscode.window.createOutputChannel('Tensor Lens', { log: true });
   const s = settings();
   const client = factory({
-    documentSelector: ['file', 'untitled', 'vscode-vfs', 'vscode-test-web'].flatMap((scheme) => [{ scheme, language: TPROG }, { scheme, language: PCORE }]),
+    documentSelector: ['file', 'untitled', 'vscode-vfs', 'vscode-test-web'].flatMap((scheme) => [{ scheme, language: TPROG }, { scheme, language: PCORE }, { scheme, language: LAYOUT }]),
     synchronize: { configurationSection: 'tensorLens' },
     initializationOptions: { dialect: s.dialect, includePaths: s.includePaths },
     outputChannel: output,

@@ -40,6 +40,7 @@ import { documentSymbols } from '../../core/tprog/features/symbols';
 import { semanticTokens, TOKEN_MODIFIERS, TOKEN_TYPES } from '../../core/tprog/features/tokens';
 import { toCodeActions, toCompletionItem, toDocumentSymbol, toLspDiagnostic } from './convert';
 import { pcoreFeatures } from './pcoreFeatures';
+import { LayoutDocuments, layoutFeatures } from './layoutFeatures';
 import { pathToUri, uriToPath } from './uri';
 import type { SimulatorHost } from './simulator';
 
@@ -54,6 +55,7 @@ export interface ServerHost {
 
 export const TPROG_LANGUAGE = 'tensor-program';
 export const PCORE_LANGUAGE = 'pcore';
+export const LAYOUT_LANGUAGE = 'tensor-layout';
 
 interface Settings {
   dialect: Dialect;
@@ -83,7 +85,13 @@ export function startServer(connection: Connection, host: ServerHost): void {
   let lastCheckMs = 0;
 
   const log = (msg: string) => connection.console.log(msg);
-  const isTprog = (doc: TextDocument) => doc.languageId === TPROG_LANGUAGE || (doc.languageId !== PCORE_LANGUAGE && !isPcorePath(uriToPath(doc.uri)));
+  const isLayout = (doc: TextDocument) => doc.languageId === LAYOUT_LANGUAGE || (doc.languageId !== TPROG_LANGUAGE && doc.languageId !== PCORE_LANGUAGE && uriToPath(doc.uri).endsWith('.tlayout'));
+  const isTprog = (doc: TextDocument) => !isLayout(doc) && (doc.languageId === TPROG_LANGUAGE || (doc.languageId !== PCORE_LANGUAGE && !isPcorePath(uriToPath(doc.uri))));
+  const layouts = new LayoutDocuments();
+  const layoutOf = (uri: string) => {
+    const doc = documents.get(uri);
+    return doc && isLayout(doc) ? layouts.get(uri, uriToPath(uri), doc.version, doc.getText()) : undefined;
+  };
 
   function analysis(uri: string): TprogAnalysis | undefined {
     const doc = documents.get(uri);
@@ -113,7 +121,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
     const version = doc.version;
     let diags: Diagnostic[];
     try {
-      if (doc.languageId === PCORE_LANGUAGE || (isPcorePath(uriToPath(uri)) && doc.languageId !== TPROG_LANGUAGE)) diags = pcoreFeatures.diagnostics(project, uriToPath(uri), doc.getText());
+      if (isLayout(doc)) diags = layoutFeatures.diagnostics(layoutOf(uri)!);
+      else if (doc.languageId === PCORE_LANGUAGE || (isPcorePath(uriToPath(uri)) && doc.languageId !== TPROG_LANGUAGE)) diags = pcoreFeatures.diagnostics(project, uriToPath(uri), doc.getText());
       else diags = analysis(uri)?.diagnostics ?? [];
     } catch (e) {
       log(`[error] checking ${uri}: ${(e as Error)?.stack ?? e}`);
@@ -162,6 +171,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
         completionProvider: { triggerCharacters: ['$', ':', '.', '(', ' ', '>'] },
         signatureHelpProvider: { triggerCharacters: ['(', ','] },
         codeActionProvider: true,
+        documentFormattingProvider: true,
         semanticTokensProvider: { legend: { tokenTypes: [...TOKEN_TYPES], tokenModifiers: [...TOKEN_MODIFIERS] }, full: true },
       },
       serverInfo: { name: 'tensor-lens', version: host.version },
@@ -187,6 +197,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
   });
   documents.onDidClose((e) => {
     analyses.delete(e.document.uri);
+    layouts.forget(e.document.uri);
     project.forget(uriToPath(e.document.uri));
     void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
   });
@@ -197,6 +208,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
   connection.onHover((p) =>
     guard('hover', null, () => {
       const doc = documents.get(p.textDocument.uri);
+      const lay = layoutOf(p.textDocument.uri);
+      if (doc && lay) return layoutFeatures.hover(lay, doc.offsetAt(p.position));
       if (doc && !isTprog(doc)) return pcoreFeatures.hover(project, uriToPath(doc.uri), doc.getText(), doc.offsetAt(p.position));
       const a = analysis(p.textDocument.uri);
       const off = offsetOf(p.textDocument.uri, p.position);
@@ -208,6 +221,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
 
   connection.languages.inlayHint.on((p) =>
     guard('inlayHint', [], () => {
+      const lay = layoutOf(p.textDocument.uri);
+      if (lay) return layoutFeatures.inlay(lay, p.range.start.line, p.range.end.line);
       const a = analysis(p.textDocument.uri);
       if (!a) return [];
       return inlayHints(a, p.range.start.line, p.range.end.line).map((h) => {
@@ -241,6 +256,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
   connection.onDocumentSymbol((p) =>
     guard('documentSymbol', [], () => {
       const doc = documents.get(p.textDocument.uri);
+      const lay = layoutOf(p.textDocument.uri);
+      if (lay) return layoutFeatures.symbols(lay);
       if (doc && !isTprog(doc)) return pcoreFeatures.symbols(project, uriToPath(doc.uri), doc.getText());
       const a = analysis(p.textDocument.uri);
       return a ? documentSymbols(a).map(toDocumentSymbol) : [];
@@ -267,6 +284,9 @@ export function startServer(connection: Connection, host: ServerHost): void {
 
   connection.onCompletion((p) =>
     guard('completion', [], () => {
+      const lay = layoutOf(p.textDocument.uri);
+      const ldoc = documents.get(p.textDocument.uri);
+      if (lay && ldoc) return layoutFeatures.complete(lay, ldoc.offsetAt(p.position));
       const a = analysis(p.textDocument.uri);
       const off = offsetOf(p.textDocument.uri, p.position);
       if (!a || off === undefined) return [];
@@ -289,7 +309,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
     guard('codeAction', [], () => {
       const doc = documents.get(p.textDocument.uri);
       if (!doc) return [];
-      const diags = isTprog(doc) ? (analysis(p.textDocument.uri)?.diagnostics ?? []) : pcoreFeatures.diagnostics(project, uriToPath(doc.uri), doc.getText());
+      const lay = layoutOf(p.textDocument.uri);
+      const diags = lay ? lay.diagnostics : isTprog(doc) ? (analysis(p.textDocument.uri)?.diagnostics ?? []) : pcoreFeatures.diagnostics(project, uriToPath(doc.uri), doc.getText());
       const inRange = diags.filter((d) => d.range.start.line <= p.range.end.line && d.range.end.line >= p.range.start.line);
       return toCodeActions(p.textDocument.uri, inRange);
     }),
@@ -297,6 +318,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
 
   connection.languages.semanticTokens.on((p) =>
     guard('semanticTokens', { data: [] }, () => {
+      const lay = layoutOf(p.textDocument.uri);
+      if (lay) return layoutFeatures.tokens(lay);
       const a = analysis(p.textDocument.uri);
       if (!a) return { data: [] };
       const data: number[] = [];
@@ -309,6 +332,13 @@ export function startServer(connection: Connection, host: ServerHost): void {
         char = t.char;
       }
       return { data };
+    }),
+  );
+
+  connection.onDocumentFormatting((p) =>
+    guard('formatting', [], () => {
+      const lay = layoutOf(p.textDocument.uri);
+      return lay ? layoutFeatures.format(lay) : [];
     }),
   );
 

@@ -8,7 +8,7 @@ import type { Descriptor } from '../../tprog/descriptor';
 import type { SpaceHistory } from '../history';
 import type { Machine } from '../machine';
 import { SimError } from '../types';
-import { dataValue, fromWord, remap, toWord } from './convert';
+import { dataValue, fromWord, remap } from './convert';
 import { Walker } from './walk';
 
 export type SideSpace = 'MEM' | 'SCRATCH' | 'PCORE' | 'SPU' | 'PROG' | 'CONST';
