@@ -111,7 +111,12 @@ test('TT block-sharded: the 2×2 core grid is drawn as a grid; locate a coordina
   assert.equal(loc.innerCol, 31);
   assert.match(loc.lines.join(' '), /address 0x1ffe/);
   await waitDetail(page);
-  const c = await pixel(page, ...(Object.values(await at(page, loc.x, loc.y, 31, 31)) as [number, number]));
+  // the zoomed detail may still be drawing on a loaded machine: poll the pixel for a few seconds
+  let c = await pixel(page, ...(Object.values(await at(page, loc.x, loc.y, 31, 31)) as [number, number]));
+  for (let k = 0; k < 30 && !near(c, VIRIDIS1, 4); k++) {
+    await new Promise((r) => setTimeout(r, 100));
+    c = await pixel(page, ...(Object.values(await at(page, loc.x, loc.y, 31, 31)) as [number, number]));
+  }
   assert.ok(near(c, VIRIDIS1, 4), `last element colour ${c}`);
   await shot(page, 'layoutmap-tt-block-located');
   // address → where it is drawn
