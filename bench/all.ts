@@ -1,0 +1,38 @@
+/**
+ * The other issues' benchmarks, run after bench/run.ts's language-server figures: simulator transfers
+ * and trace memory, host C, PCORE kernels, .csfbin, layout models, webviews. Each module measures its
+ * ratios in the same run; a failing module is reported and the others still run.
+ */
+import { benchCsf } from './csf';
+import { benchHost } from './host';
+import { benchLayout } from './layout';
+import { benchPcore } from './pcore';
+import { benchSim } from './sim';
+import { benchWebview } from './webview';
+
+interface AnyRow {
+  name: string;
+  target: string;
+  measured: string;
+  ratio: number;
+  pass: boolean;
+}
+
+export async function benchAll(): Promise<void> {
+  const modules: [string, () => Promise<AnyRow[]>][] = [
+    ['simulator transfers', benchSim],
+    ['host C interpreter', benchHost as unknown as () => Promise<AnyRow[]>],
+    ['PCORE kernels', benchPcore as unknown as () => Promise<AnyRow[]>],
+    ['.csfbin', benchCsf as unknown as () => Promise<AnyRow[]>],
+    ['layout models', benchLayout as unknown as () => Promise<AnyRow[]>],
+    ['webviews (Chromium)', benchWebview as unknown as () => Promise<AnyRow[]>],
+  ];
+  for (const [title, f] of modules) {
+    console.log(`\n--- ${title} ---`);
+    try {
+      for (const r of await f()) console.log(`${r.pass ? 'PASS' : 'FAIL'}  ${r.name}: ${r.measured} (target ${r.target})`);
+    } catch (e) {
+      console.log(`benchmark error: ${(e as Error)?.message ?? e}`);
+    }
+  }
+}
