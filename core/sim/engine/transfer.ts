@@ -120,6 +120,8 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
 
   for (let start = 0; start < total; start += CHUNK) {
     const n = Math.min(CHUNK, total - start);
+    let srcLo = Infinity;
+    let srcHi = -Infinity;
     dw.fill(start, n, dLocs);
     // source locations for ordinals start..start+n (REPEAT wraps, exhaustion reads PAD)
     if (sw) {
@@ -137,15 +139,9 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
       }
     }
     // bounds of this chunk's writes, for the history
-    let cLo = Infinity;
-    let cHi = -Infinity;
-    for (let i = 0; i < n; i++) {
-      const l = dLocs[i];
-      if (l < 0) continue;
-      const a = dBase + l * dEl;
-      if (a < cLo) cLo = a;
-      if (a > cHi) cHi = a;
-    }
+    const dr = locRange(dLocs, n);
+    const cLo = dr[0] <= dr[1] ? dBase + dr[0] * dEl : Infinity;
+    const cHi = dr[0] <= dr[1] ? dBase + dr[1] * dEl : -Infinity;
     if (cLo <= cHi) {
       for (const d of mcast) {
         if (cLo + d < 0 || cHi + d > dLimit) throw new SimError(`destination address ${cLo + d < 0 ? cLo + d : cHi + d} is outside ${spaceName(dst, ctx.process)} (size ${dIsWord ? dWords!.length + ' words' : dBytes!.length + ' bytes'})`);
@@ -154,14 +150,11 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
     }
     // bounds of this chunk's reads, checked once
     if (sw) {
-      let lo = Infinity;
-      let hi = -Infinity;
-      for (let i = 0; i < n; i++) {
-        const l = sLocs[i];
-        if (l < 0) continue;
-        if (l < lo) lo = l;
-        if (l > hi) hi = l;
-      }
+      const sr = locRange(sLocs, n);
+      srcLo = sr[0];
+      srcHi = sr[1];
+      const lo = srcLo;
+      const hi = srcHi;
       if (lo <= hi) {
         if (sIsWord) {
           if (lo < 0 || hi >= sLimit) throw new SimError(`source word address ${hi >= sLimit ? hi : lo} is outside ${spaceName(src, ctx.process)} (${sLimit} words)`);
@@ -175,32 +168,7 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
     const single = mcast.length === 1;
     if (sw && !sIsWord && !dIsWord && dEl === sEl) {
       // raw element copy between byte spaces (gathers, scatters, padding)
-      const sb = sBytes!;
-      const db = dBytes!;
-      let padded = 0;
-      let skipped = 0;
-      let written = 0;
-      for (let i = 0; i < n; i++) {
-        const dl = dLocs[i];
-        const sl = sLocs[i];
-        if (dl < 0) {
-          skipped++;
-          if (sl < 0) padded++;
-          continue;
-        }
-        const a = dBase + dl * dEl;
-        written++;
-        if (sl < 0) {
-          padded++;
-          db[a] = padV;
-          if (dEl === 2) db[a + 1] = padV >> 8;
-        } else if (dEl === 1) db[a] = sb[sBase + sl];
-        else {
-          const b = sBase + sl * 2;
-          db[a] = sb[b];
-          db[a + 1] = sb[b + 1];
-        }
-      }
+      const [padded, skipped, written] = copyBytes(dLocs, sLocs, n, dBytes!, sBytes!, dBase, sBase, dEl, padV);
       stats.padded += padded;
       stats.skipped += skipped;
       rCount += n - padded;
@@ -258,17 +226,68 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
         if (a > wHi) wHi = a;
       }
     }
-    if (sw && rCount) {
-      for (let i = 0; i < n; i++) {
-        const l = sLocs[i];
-        if (l < 0) continue;
-        const a = sIsWord ? l : sBase + l * sEl;
-        if (a < rLo) rLo = a;
-        if (a > rHi) rHi = a;
-      }
+    if (sw && srcLo <= srcHi) {
+      const a = sIsWord ? srcLo : sBase + srcLo * sEl;
+      const b = sIsWord ? srcHi : sBase + srcHi * sEl;
+      if (a < rLo) rLo = a;
+      if (b > rHi) rHi = b;
     }
   }
   if (rCount) stats.read = { space: spaceName(src, ctx.process), lo: rLo, hi: rHi + (sIsWord ? 0 : sEl - 1), count: rCount * (sIsWord ? 1 : sEl) };
   if (wCount) stats.written = { space: spaceName(dst, ctx.process), lo: wLo, hi: wHi + (dIsWord ? 0 : dEl - 1), count: wCount * (dIsWord ? 1 : dEl) };
   return stats;
+}
+
+/** The hot loop of byte-space transfers, kept small so the JIT optimises it. Returns [padded, skipped, written]. */
+function copyBytes(dLocs: Int32Array, sLocs: Int32Array, n: number, db: Uint8Array, sb: Uint8Array, dBase: number, sBase: number, el: number, padV: number): [number, number, number] {
+  let padded = 0;
+  let skipped = 0;
+  let written = 0;
+  if (el === 1) {
+    for (let i = 0; i < n; i++) {
+      const dl = dLocs[i];
+      const sl = sLocs[i];
+      if (sl < 0) padded++;
+      if (dl < 0) {
+        skipped++;
+        continue;
+      }
+      written++;
+      db[dBase + dl] = sl < 0 ? padV : sb[sBase + sl];
+    }
+  } else {
+    for (let i = 0; i < n; i++) {
+      const dl = dLocs[i];
+      const sl = sLocs[i];
+      if (sl < 0) padded++;
+      if (dl < 0) {
+        skipped++;
+        continue;
+      }
+      written++;
+      const a = dBase + dl * 2;
+      if (sl < 0) {
+        db[a] = padV;
+        db[a + 1] = padV >> 8;
+      } else {
+        const b = sBase + sl * 2;
+        db[a] = sb[b];
+        db[a + 1] = sb[b + 1];
+      }
+    }
+  }
+  return [padded, skipped, written];
+}
+
+/** Smallest and largest non-negative location of `locs[0..n)` ([Infinity, -Infinity] when none). */
+function locRange(locs: Int32Array, n: number): [number, number] {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const l = locs[i];
+    if (l < 0) continue;
+    if (l < lo) lo = l;
+    if (l > hi) hi = l;
+  }
+  return [lo, hi];
 }

@@ -99,12 +99,20 @@ export class Walker {
         i += stop - j;
       } else {
         const a = Math.min(stop, inner.jmin);
-        for (; j < a; j++) out[i++] = -1;
+        if (j < a) {
+          out.fill(-1, i, i + (a - j));
+          i += a - j;
+          j = a;
+        }
         const b = Math.min(stop, inner.jmax + 1);
         let loc = outer + inner.off0 + j * inner.inc;
         const inc = inner.inc;
         for (; j < b; j++, loc += inc) out[i++] = loc;
-        for (; j < stop; j++) out[i++] = -1;
+        if (j < stop) {
+          out.fill(-1, i, i + (stop - j));
+          i += stop - j;
+          j = stop;
+        }
       }
       j = stop;
       digits[k - 1] = j;
