@@ -6,10 +6,13 @@ import * as vscode from 'vscode';
 import type { BaseLanguageClient, LanguageClientOptions } from 'vscode-languageclient';
 import { detectLanguage } from '../../core/project/detect';
 import {
+  ReadMemoryMethod,
   RunMethod,
   RunProgressMethod,
   ServerStatusMethod,
   TransferPreviewMethod,
+  type ReadMemoryParams,
+  type ReadMemoryResult,
   type RunParams,
   type RunProgressParams,
   type RunResultMessage,
@@ -17,6 +20,7 @@ import {
   type TransferPreviewParams,
   type TransferPreviewResult,
 } from '../../core/protocol/lspExt';
+import { InspectorPanel } from './inspectorPanel';
 import { findRunConfig } from './runConfig';
 
 export const TPROG = 'tensor-program';
@@ -76,7 +80,10 @@ export async function activateWith(context: vscode.ExtensionContext, factory: Cl
   });
   const ready = client.start();
   let lastRun: RunResultMessage | undefined;
+  let lastRunName = '';
   context.subscriptions.push({ dispose: () => void client.stop() });
+  const inspector = new InspectorPanel(context.extensionUri, (p: ReadMemoryParams) => client.sendRequest<ReadMemoryResult>(ReadMemoryMethod, p), output);
+  context.subscriptions.push(inspector);
 
   context.subscriptions.push(
     vscode.workspace.onDidOpenTextDocument((d) => void maybeAdoptDocument(d)),
@@ -121,6 +128,7 @@ export async function activateWith(context: vscode.ExtensionContext, factory: Cl
         }
       });
       lastRun = result;
+      lastRunName = name ?? '';
       const s = result.summary;
       output.appendLine(`[run] ${name} ${result.entry}: ${s.statements} tensor statements, ${s.steps} steps, ${s.bytesMoved} bytes moved, ${s.laneOps} lane-ops, ${s.timeMs} ms`);
       if (result.output) output.appendLine(result.output.replace(/\n$/, ''));
@@ -129,8 +137,24 @@ export async function activateWith(context: vscode.ExtensionContext, factory: Cl
         output.appendLine(`  error: ${result.error.message} (${result.error.uri}:${result.error.line}:${result.error.column})`);
         for (const f of result.error.stack) output.appendLine(`    at ${f}`);
         if (result.error.kind !== 'cancelled') void vscode.window.showErrorMessage(`Run failed: ${result.error.message}`, 'Show Output').then((b) => b && output.show(true));
-      } else void vscode.window.showInformationMessage(`${name}: ${s.statements} tensor statements, ${s.bytesMoved} bytes moved in ${s.timeMs} ms`, 'Show Output').then((b) => b && output.show(true));
+      } else {
+        void vscode.window.showInformationMessage(`${name}: ${s.statements} tensor statements, ${s.bytesMoved} bytes moved in ${s.timeMs} ms`, 'Show Output', 'Inspect Memory').then((b) => {
+          if (b === 'Show Output') output.show(true);
+          else if (b === 'Inspect Memory') void vscode.commands.executeCommand('tensorLens.openMemoryInspector');
+        });
+        if (inspector.visible || vscode.workspace.getConfiguration('tensorLens').get<boolean>('openInspectorAfterRun', true)) {
+          inspector.show(result, lastRunName, true).catch((e: unknown) => output.error(`[inspector] ${e instanceof Error ? e.message : String(e)}`));
+        }
+      }
       return result;
+    }),
+    vscode.commands.registerCommand('tensorLens.openMemoryInspector', async () => {
+      if (!lastRun || (lastRun.error && lastRun.error.kind === 'cancelled')) {
+        void vscode.window.showWarningMessage('Run a tensor program first (Tensor Lens: Run Program) to inspect its memory.');
+        return false;
+      }
+      await inspector.show(lastRun, lastRunName);
+      return true;
     }),
     vscode.commands.registerCommand('tensorLens.showServerStatus', async () => {
       await ready;

@@ -298,6 +298,20 @@ async function runErrorBecomesDiagnostic(): Promise<void> {
   assert.match(d.message, /mystery_call/);
 }
 
+async function openMemoryInspector(): Promise<void> {
+  const uri = file('examples/test/test.m');
+  await languageBecomes(uri, TPROG);
+  const r = await vscode.commands.executeCommand<RunResult>('tensorLens.run', uri.toString());
+  assert.ok(r, 'tensorLens.run returned nothing');
+  assert.equal(r.error, null, r.error?.message);
+  const opened = await vscode.commands.executeCommand<boolean>('tensorLens.openMemoryInspector');
+  assert.equal(opened, true, 'tensorLens.openMemoryInspector did not open the panel');
+  const tab = await waitFor('a memory inspector tab', () =>
+    vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('tensorLens.inspector')),
+  );
+  assert.match(tab.label, /^Memory: test\.m/);
+}
+
 const TESTS: [string, () => Promise<void>][] = [
   ['the extension activates, its language server starts and its commands exist', activates],
   ['mistakes.m (a .m file) becomes tensor-program', mistakesBecomesTprog],
@@ -312,6 +326,7 @@ const TESTS: [string, () => Promise<void>][] = [
   ['tensorLens.previewTransfers opens a markdown preview of test.m', previewTransfers],
   ['tensorLens.run runs test.m on the simulator with its run configuration', runProgram],
   ['a run-time error becomes a diagnostic at the faulting line', runErrorBecomesDiagnostic],
+  ['tensorLens.openMemoryInspector opens the memory inspector on the last run of test.m', openMemoryInspector],
 ];
 
 // ---------------------------------------------------------------- runner

@@ -1,0 +1,187 @@
+/**
+ * An inspector data source over a run that lives elsewhere (the language server's simulator worker):
+ * every read is forwarded, asynchronously, to `tensorLens/readMemory`. The extension creates one after a
+ * run with `await createRemoteSource({ runId, trace, readMemory: (p) => client.sendRequest(...) })` and
+ * hands it to `WebviewHost`.
+ */
+import type { ReadMemoryParams, ReadMemoryResult } from '../protocol/lspExt';
+import type { Overlay, Partition, SourceLoc, SpaceInfo, StepRecord } from '../protocol/webview';
+import type { ExportFormat } from './export';
+import type { InspectorSource } from './host';
+
+/** Largest `length` (in units) one `tensorLens/readMemory` request may ask for. */
+export const MAX_REMOTE_READ_UNITS = 1 << 20;
+
+/** Default sizes in bytes, used when the server does not report a space's size. */
+export const DEFAULT_SPACE_BYTES: Record<string, number> = {
+  MEM: 64 * 1024 * 1024,
+  SCRATCH: 32768,
+  PCORE0: 8 * 4096 * 2,
+  PCORE0S: 8 * 4096 * 2,
+  PCORE1: 8 * 4096 * 2,
+  PCORE1S: 8 * 4096 * 2,
+  SPU: 1024 * 2,
+};
+
+const pcoreParts = (shared: boolean): Partition[] =>
+  shared
+    ? [{ name: 'core', count: 8, strideBytes: 4096 * 2 }]
+    : [
+        { name: 'core', count: 8, strideBytes: 4096 * 2 },
+        { name: 'thread', count: 16, strideBytes: 256 * 2 },
+      ];
+
+/** The simulator's spaces (as `machineSpaces` in simSource.ts describes them) with the given byte sizes. */
+export function remoteSpaces(bytes: Record<string, number> = {}, history = true): SpaceInfo[] {
+  const size = (id: string) => bytes[id] ?? DEFAULT_SPACE_BYTES[id];
+  const pc = (p: 0 | 1, shared: boolean): SpaceInfo => {
+    const id = `PCORE${p}${shared ? 'S' : ''}`;
+    return {
+      id,
+      label: `PCORE process ${p} ${shared ? 'shared' : 'private'}`,
+      group: `PCORE process ${p}`,
+      bytes: size(id),
+      unitBytes: 2,
+      defaultType: 'w12',
+      partitions: pcoreParts(shared),
+      history,
+      description: shared ? 'shared words of the 8 PCOREs: word = pcore·4096 + word' : 'private words: word = pcore·4096 + thread·256 + word',
+    };
+  };
+  return [
+    { id: 'MEM', label: 'MEM (DDR)', group: 'Memories', bytes: size('MEM'), unitBytes: 1, defaultType: 'u8', history },
+    { id: 'SCRATCH', label: 'SCRATCH', group: 'Memories', bytes: size('SCRATCH'), unitBytes: 1, defaultType: 'u8', history },
+    pc(0, false),
+    pc(0, true),
+    pc(1, false),
+    pc(1, true),
+    { id: 'SPU', label: 'SPU tables', group: 'Memories', bytes: size('SPU'), unitBytes: 2, defaultType: 'w12', partitions: [{ name: 'stream', count: 4, strideBytes: 512 }], history },
+  ];
+}
+
+export function fromBase64(s: string): Uint8Array {
+  if (!s) return new Uint8Array(0);
+  const bin = atob(s);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+export interface RemoteSourceOptions {
+  runId: number;
+  title?: string;
+  /** Sends `tensorLens/readMemory`. */
+  readMemory: (p: ReadMemoryParams) => Promise<ReadMemoryResult>;
+  trace?: readonly StepRecord[];
+  /** The trace holds only the first steps of the run (the last one is then not the end). */
+  traceTruncated?: boolean;
+  /** Byte sizes known in advance (else probed with empty reads, else DEFAULT_SPACE_BYTES). */
+  sizes?: Record<string, number>;
+  /** Reads in flight at once (default MAX_REMOTE_READS_IN_FLIGHT). */
+  maxInFlight?: number;
+  /** Per-read timeout (default REMOTE_READ_TIMEOUT_MS). */
+  timeoutMs?: number;
+  /** Probe the sizes with one empty read per space (default true). */
+  probe?: boolean;
+  currentStep?: () => number;
+  overlays?: Overlay[] | ((space: string) => Overlay[]);
+  initial?: () => { space: string; offset: number; length?: number } | undefined;
+  save?: (name: string, bytes: Uint8Array, kind: ExportFormat | 'png') => Promise<string | undefined> | string | undefined;
+  reveal?: (loc: SourceLoc, preserveFocus?: boolean) => void;
+  log?: (level: 'info' | 'warn' | 'error', message: string) => void;
+  stepSelected?: (step: number) => void;
+}
+
+/** Requests in flight at once (the rest wait, so that other requests to the server are not stuck behind a flood of reads). */
+export const MAX_REMOTE_READS_IN_FLIGHT = 4;
+/** A read the server has not answered after this long fails (the run it belongs to may be gone). */
+export const REMOTE_READ_TIMEOUT_MS = 15_000;
+
+/** Runs at most `limit` calls at a time, in order. */
+function limiter(limit: number) {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async <T>(f: () => Promise<T>): Promise<T> => {
+    if (active >= limit) await new Promise<void>((r) => waiting.push(r));
+    active++;
+    try {
+      return await f();
+    } finally {
+      active--;
+      waiting.shift()?.();
+    }
+  };
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const t = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer after ${ms} ms`)), ms);
+  });
+  return Promise.race([p, t]).finally(() => clearTimeout(timer));
+}
+
+/** Unit (bytes per element) of each simulator space as the server reads it. */
+const UNIT: Record<string, number> = { MEM: 1, SCRATCH: 1, SPU: 2, PCORE0: 2, PCORE0S: 2, PCORE1: 2, PCORE1S: 2 };
+
+/** An InspectorSource whose reads go to the server; sizes are probed first (unless `probe: false`). */
+export async function createRemoteSource(o: RemoteSourceOptions): Promise<InspectorSource> {
+  const sizes: Record<string, number> = { ...(o.sizes ?? {}) };
+  if (o.probe !== false) {
+    await Promise.all(
+      Object.keys(UNIT)
+        .filter((id) => sizes[id] === undefined)
+        .map(async (id) => {
+          try {
+            const r = await withTimeout(o.readMemory({ runId: o.runId, space: id, start: 0, length: 0 }), o.timeoutMs ?? REMOTE_READ_TIMEOUT_MS, `size of ${id}`);
+            if (r && r.size > 0) sizes[id] = r.size * (r.unit || UNIT[id]);
+          } catch (e) {
+            o.log?.('warn', `size of ${id}: ${e instanceof Error ? e.message : String(e)}`);
+          }
+        }),
+    );
+  }
+  const trace = o.trace ?? [];
+  const limit = limiter(o.maxInFlight ?? MAX_REMOTE_READS_IN_FLIGHT);
+  const timeoutMs = o.timeoutMs ?? REMOTE_READ_TIMEOUT_MS;
+  const spaces = remoteSpaces(sizes, trace.length > 0);
+
+  const read = async (space: string, offset: number, length: number, step: number): Promise<Uint8Array> => {
+    const info = spaces.find((s) => s.id === space);
+    if (!info) throw new Error(`no memory space ${space}`);
+    const unit = UNIT[space] ?? info.unitBytes;
+    const end = Math.min(offset + length, info.bytes);
+    if (end <= offset) return new Uint8Array(0);
+    const u0 = Math.floor(offset / unit);
+    const u1 = Math.ceil(end / unit);
+    const out = new Uint8Array((u1 - u0) * unit);
+    // the end of the run is read without a step (also when there is no trace at all)
+    const stepArg = trace.length === 0 || (step >= trace.length - 1 && !o.traceTruncated) ? undefined : step;
+    const chunks: Promise<void>[] = [];
+    for (let u = u0; u < u1; u += MAX_REMOTE_READ_UNITS) {
+      const n = Math.min(MAX_REMOTE_READ_UNITS, u1 - u);
+      chunks.push(
+        limit(() => withTimeout(o.readMemory({ runId: o.runId, space, start: u, length: n, ...(stepArg === undefined ? {} : { step: stepArg }) }), timeoutMs, `read ${space} ${u}+${n}`)).then((r) => {
+          const bytes = fromBase64(r.data);
+          out.set(bytes.subarray(0, Math.min(bytes.length, n * unit)), (u - u0) * unit);
+        }),
+      );
+    }
+    await Promise.all(chunks);
+    return out.slice(offset - u0 * unit, end - u0 * unit);
+  };
+
+  return {
+    title: o.title,
+    spaces: () => spaces,
+    read,
+    steps: () => trace,
+    currentStep: o.currentStep,
+    overlays: (space) => (typeof o.overlays === 'function' ? o.overlays(space) : (o.overlays ?? []).filter((x) => x.space === space)),
+    initial: o.initial,
+    save: o.save,
+    reveal: o.reveal,
+    log: o.log,
+    stepSelected: o.stepSelected,
+  };
+}
