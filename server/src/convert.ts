@@ -76,3 +76,17 @@ export function toCompletionItem(e: CompletionEntry): CompletionItem {
     insertTextFormat: e.snippet ? InsertTextFormat.Snippet : InsertTextFormat.PlainText,
   };
 }
+
+/** LSP's relative encoding of semantic tokens (sorted by position). */
+export function encodeTokens(tokens: { line: number; char: number; length: number; type: number; modifiers: number }[]): { data: number[] } {
+  const data: number[] = [];
+  let line = 0;
+  let char = 0;
+  for (const t of tokens) {
+    const dl = t.line - line;
+    data.push(dl, dl === 0 ? t.char - char : t.char, t.length, t.type, t.modifiers);
+    line = t.line;
+    char = t.char;
+  }
+  return { data };
+}

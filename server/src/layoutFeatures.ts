@@ -2,7 +2,7 @@
 import { InlayHint, InlayHintKind, type CompletionItem, type DocumentSymbol, type Hover, type SemanticTokens, type TextEdit } from 'vscode-languageserver';
 import type { Diagnostic } from '../../core/common/diagnostic';
 import { analyzeLayout, complete, documentSymbols, formatLayout, hover, inlayHints, semanticTokens, type LayoutAnalysis } from '../../core/layout';
-import { toCompletionItem, toDocumentSymbol } from './convert';
+import { encodeTokens, toCompletionItem, toDocumentSymbol } from './convert';
 
 export class LayoutDocuments {
   private cache = new Map<string, { version: number; a: LayoutAnalysis }>();
@@ -37,16 +37,5 @@ export const layoutFeatures = {
   complete: (a: LayoutAnalysis, offset: number): CompletionItem[] => (complete(a, offset) ?? []).map(toCompletionItem),
   symbols: (a: LayoutAnalysis): DocumentSymbol[] => documentSymbols(a).map(toDocumentSymbol),
   format: (a: LayoutAnalysis): TextEdit[] => formatLayout(a),
-  tokens(a: LayoutAnalysis): SemanticTokens {
-    const data: number[] = [];
-    let line = 0;
-    let char = 0;
-    for (const t of semanticTokens(a)) {
-      const dl = t.line - line;
-      data.push(dl, dl === 0 ? t.char - char : t.char, t.length, t.type, t.modifiers);
-      line = t.line;
-      char = t.char;
-    }
-    return { data };
-  },
+  tokens: (a: LayoutAnalysis): SemanticTokens => encodeTokens(semanticTokens(a)),
 };

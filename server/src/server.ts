@@ -38,7 +38,7 @@ import { transferPreview } from '../../core/tprog/features/preview';
 import { signatureHelp } from '../../core/tprog/features/signature';
 import { documentSymbols } from '../../core/tprog/features/symbols';
 import { semanticTokens, TOKEN_MODIFIERS, TOKEN_TYPES } from '../../core/tprog/features/tokens';
-import { toCodeActions, toCompletionItem, toDocumentSymbol, toLspDiagnostic } from './convert';
+import { encodeTokens, toCodeActions, toCompletionItem, toDocumentSymbol, toLspDiagnostic } from './convert';
 import { pcoreFeatures } from './pcoreFeatures';
 import { LayoutDocuments, layoutFeatures } from './layoutFeatures';
 import { pathToUri, uriToPath } from './uri';
@@ -321,17 +321,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
       const lay = layoutOf(p.textDocument.uri);
       if (lay) return layoutFeatures.tokens(lay);
       const a = analysis(p.textDocument.uri);
-      if (!a) return { data: [] };
-      const data: number[] = [];
-      let line = 0;
-      let char = 0;
-      for (const t of semanticTokens(a)) {
-        const dl = t.line - line;
-        data.push(dl, dl === 0 ? t.char - char : t.char, t.length, t.type, t.modifiers);
-        line = t.line;
-        char = t.char;
-      }
-      return { data };
+      return a ? encodeTokens(semanticTokens(a)) : { data: [] };
     }),
   );
 
