@@ -113,8 +113,8 @@ export async function activateWith(context: vscode.ExtensionContext, factory: Cl
         args: c?.args,
         loads: c?.load?.map((l) => `${l.where}=${rel(l.file)}`),
         dumps: c?.dump?.map((d) => `${d.space}:${d.where}:${d.count}:${d.dtype}${d.file ? '=' + rel(d.file) : ''}`),
-        memBytes: c?.memBytes,
-        stepBudget: c?.stepBudget,
+        memBytes: c?.memBytes ?? vscode.workspace.getConfiguration('tensorLens').get<number>('run.memBytes'),
+        stepBudget: c?.stepBudget ?? vscode.workspace.getConfiguration('tensorLens').get<number>('run.stepBudget'),
       };
       const name = target.path.split('/').pop();
       const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Running ${name}${params.entry ? ' (' + params.entry + ')' : ''}`, cancellable: true }, async (progress, token) => {

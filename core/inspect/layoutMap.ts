@@ -32,6 +32,8 @@ interface Placed extends LayoutPanel {
 /** A LayoutMapProvider for a model. Cost is O(cells) slot classifications, never O(elements). */
 export function layoutMapFromModel(model: LayoutModel, opts: LayoutMapOptions = {}): LayoutMapProvider {
   const R: Regions = model.regions();
+  /** Bytes per slot of unit `u` (metadata words may be narrower than entries). */
+  const sbOf = (u: number): number => R.units[u]?.slotBytes ?? R.slotBytes;
   const shape = [...model.shape];
   const numel = shape.reduce((a, b) => a * b, 1);
   const maxCells = opts.maxCells ?? 1 << 15;
@@ -113,7 +115,7 @@ export function layoutMapFromModel(model: LayoutModel, opts: LayoutMapOptions = 
       for (let s = 0; s < slots; s++) {
         const sl = R.slot(u, s);
         let kind = KIND_OF_SLOT[sl.kind];
-        if ((kind === 'data' || kind === 'partial') && !sl.first) kind = metaKind(p.base + s * R.slotBytes, u) ?? (sl.elements === 0 ? 'metadata' : kind);
+        if ((kind === 'data' || kind === 'partial') && !sl.first) kind = metaKind(p.base + s * sbOf(u), u) ?? (sl.elements === 0 ? 'metadata' : kind);
         cellKind[s] = regionKindCode(kind);
         if (kind === 'data' || kind === 'partial') cellKey[s] = keyOf(sl.first);
       }
@@ -124,7 +126,7 @@ export function layoutMapFromModel(model: LayoutModel, opts: LayoutMapOptions = 
         const a = R.slot(u, s0);
         const b = s1 > s0 ? R.slot(u, s1) : a;
         let kind: RegionKind = a.kind === b.kind ? KIND_OF_SLOT[a.kind] : 'mixed';
-        if ((kind === 'data' || kind === 'partial') && !a.first && !b.first) kind = metaKind(p.base + s0 * R.slotBytes, u) ?? (a.elements === 0 ? 'metadata' : kind);
+        if ((kind === 'data' || kind === 'partial') && !a.first && !b.first) kind = metaKind(p.base + s0 * sbOf(u), u) ?? (a.elements === 0 ? 'metadata' : kind);
         cellKind[c] = regionKindCode(kind);
         cellKey[c] = kind === 'metadata' ? NaN : keyOf(a.first ?? b.first);
       }
@@ -135,7 +137,7 @@ export function layoutMapFromModel(model: LayoutModel, opts: LayoutMapOptions = 
       keys[at] = cellKey[c];
     }
     // frame of the unit
-    regions.push({ kind: 'frame', x: p.x, y: p.y, w: p.w, h: p.h, label: p.label, unit: u, addr: { lo: p.base, hi: p.base + slots * R.slotBytes } });
+    regions.push({ kind: 'frame', x: p.x, y: p.y, w: p.w, h: p.h, label: p.label, unit: u, addr: { lo: p.base, hi: p.base + slots * sbOf(u) } });
     // runs of equal kind → rectangles
     if (!tooMany) {
       let c = 0;
@@ -149,7 +151,7 @@ export function layoutMapFromModel(model: LayoutModel, opts: LayoutMapOptions = 
             label: `${R.slotName}s ${c * k}–${Math.min(slots, e * k) - 1}: ${REGION_KINDS[cellKind[c]]}`,
             colorKey: Number.isNaN(cellKey[c]) ? undefined : cellKey[c],
             padding: cellKind[c] === 3 || undefined,
-            addr: { lo: p.base + c * k * R.slotBytes, hi: p.base + Math.min(slots, e * k) * R.slotBytes },
+            addr: { lo: p.base + c * k * sbOf(u), hi: p.base + Math.min(slots, e * k) * sbOf(u) },
             unit: u,
           });
         }
@@ -166,7 +168,7 @@ export function layoutMapFromModel(model: LayoutModel, opts: LayoutMapOptions = 
       let prefix = '';
       const frames: LayoutRegion[] = [];
       const flush = (end: number) => {
-        if (end > start && prefix) for (const rect of runRects(p, start, end)) frames.push({ kind: 'frame', ...rect, label: `fiber ${prefix}`, unit: u, addr: { lo: p.base + start * R.slotBytes, hi: p.base + end * R.slotBytes } });
+        if (end > start && prefix) for (const rect of runRects(p, start, end)) frames.push({ kind: 'frame', ...rect, label: `fiber ${prefix}`, unit: u, addr: { lo: p.base + start * sbOf(u), hi: p.base + end * sbOf(u) } });
       };
       for (let s = 0; s < slots; s++) {
         const f = R.slot(u, s).first;
@@ -235,11 +237,11 @@ export function layoutMapFromModel(model: LayoutModel, opts: LayoutMapOptions = 
     if (k > 1) {
       const s1 = Math.min(p.slots, s0 + k) - 1;
       const a = R.slot(u, s0);
-      const lines = [`${p.label} · ${R.slotName}s ${s0}–${s1} (${k} per cell)`, a.label, `address ${hex(p.base + s0 * R.slotBytes)}–${hex(p.base + (s1 + 1) * R.slotBytes - 1)}`];
-      return { kind: REGION_KINDS[kinds[y * cols + x]] as RegionKind, lines, coord: a.first, address: p.base + s0 * R.slotBytes, unit: u, unitLabel: p.label, x, y };
+      const lines = [`${p.label} · ${R.slotName}s ${s0}–${s1} (${k} per cell)`, a.label, `address ${hex(p.base + s0 * sbOf(u))}–${hex(p.base + (s1 + 1) * sbOf(u) - 1)}`];
+      return { kind: REGION_KINDS[kinds[y * cols + x]] as RegionKind, lines, coord: a.first, address: p.base + s0 * sbOf(u), unit: u, unitLabel: p.label, x, y };
     }
     const slot = R.slot(u, s0);
-    const slotAddr = p.base + s0 * R.slotBytes;
+    const slotAddr = p.base + s0 * sbOf(u);
     if (R.inner && inner && innerRow !== undefined && innerCol !== undefined) {
       const e = innerOffset(innerRow, innerCol);
       const address = slotAddr + Math.floor(e * R.inner.bytesPerElement);
@@ -257,7 +259,7 @@ export function layoutMapFromModel(model: LayoutModel, opts: LayoutMapOptions = 
         innerCol,
       };
     }
-    const lines = [`${p.label} · ${R.slotName} ${s0}`, slot.label, `address ${hex(slotAddr)}–${hex(slotAddr + R.slotBytes - 1)}`];
+    const lines = [`${p.label} · ${R.slotName} ${s0}`, slot.label, `address ${hex(slotAddr)}–${hex(slotAddr + sbOf(u) - 1)}`];
     let coord = slot.first;
     if (!R.inner || !inner) {
       // a slot is one element (or entry): ask the model exactly
@@ -272,14 +274,14 @@ export function layoutMapFromModel(model: LayoutModel, opts: LayoutMapOptions = 
     const p = panels.find((q) => q.unit === u);
     if (!p) return null;
     const rel = address - p.base;
-    if (!Number.isFinite(rel) || rel < 0 || rel >= p.slots * R.slotBytes) return null;
-    const s = Math.floor(rel / R.slotBytes);
+    if (!Number.isFinite(rel) || rel < 0 || rel >= p.slots * sbOf(u)) return null;
+    const s = Math.floor(rel / sbOf(u));
     const c = Math.floor(s / k);
     const x = p.x + (c % p.w);
     const y = p.y + Math.floor(c / p.w);
     const hit: LayoutHit = { kind: 'element', lines: [], address, unit: u, unitLabel: p.label, x, y, coord };
     if (inner && R.inner) {
-      const e = Math.floor((rel - s * R.slotBytes) / R.inner.bytesPerElement);
+      const e = Math.floor((rel - s * sbOf(u)) / R.inner.bytesPerElement);
       Object.assign(hit, innerPos(e));
     }
     const { inv, lines } = inverseLines(address, u);
@@ -314,7 +316,7 @@ export function layoutMapFromModel(model: LayoutModel, opts: LayoutMapOptions = 
         if (!p) continue;
         const s = (gy - p.y) * p.w + (gx - p.x);
         if (s >= p.slots) continue;
-        const slotAddr = p.base + s * R.slotBytes;
+        const slotAddr = p.base + s * sbOf(p.unit);
         const o = (cy * w + cx) * per;
         for (let r = 0; r < g.rows; r++) {
           for (let c = 0; c < g.cols; c++) {

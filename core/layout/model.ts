@@ -130,6 +130,8 @@ export interface RegionUnit {
   /** Address of the unit's slot 0. */
   base: number;
   slots: number;
+  /** Bytes per slot of this unit when it differs from `Regions.slotBytes` (e.g. 4-byte metadata words). */
+  slotBytes?: number;
 }
 
 /** Inner structure of one slot (for drawing one tile, one stick, one cell). */

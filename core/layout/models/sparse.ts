@@ -361,7 +361,7 @@ export class SparseLayout implements LayoutModel<SparseForward> {
       slotBytes: ENTRY_BYTES,
       units: [
         { label: 'main memory', base: this.base, slots: this.nnz },
-        { label: 'metadata memory', base: this.p.metaBase * META_WORD_BYTES, slots: this.metaWords },
+        { label: 'metadata memory', base: this.p.metaBase * META_WORD_BYTES, slots: this.metaWords, slotBytes: META_WORD_BYTES },
       ],
       slot,
       runs: (u, from = 0, to = u ? this.metaWords : this.nnz) => runsOf((s) => slot(u, s).kind, from, to),
