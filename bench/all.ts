@@ -9,14 +9,9 @@ import { benchLayout } from './layout';
 import { benchPcore } from './pcore';
 import { benchSim } from './sim';
 import { benchWebview } from './webview';
+import type { Row } from './rows';
 
-interface AnyRow {
-  name: string;
-  target: string;
-  measured: string;
-  ratio: number;
-  pass: boolean;
-}
+type AnyRow = Row;
 
 export async function benchAll(): Promise<void> {
   const modules: [string, () => Promise<AnyRow[]>][] = [

@@ -5,14 +5,9 @@
  */
 import { pathToFileURL } from 'node:url';
 import { CsfValidator, contractCsf, makeTensor, openCsf, type CsfTensor } from '../core/csf/index';
+import { printRows, type Row } from './rows';
 
-export interface Row {
-  name: string;
-  target: string;
-  measured: string;
-  ratio: number;
-  pass: boolean;
-}
+export type { Row } from './rows';
 
 /** A deterministic xorshift generator. */
 function rng(seed: number): () => number {
@@ -130,20 +125,11 @@ export async function benchCsf(): Promise<Row[]> {
   return rows;
 }
 
-function printTable(rows: Row[]): void {
-  const head = ['benchmark', 'target', 'measured', 'ratio', 'pass'];
-  const cells = rows.map((r) => [r.name, r.target, r.measured, r.ratio.toFixed(2), r.pass ? 'yes' : 'NO']);
-  const width = head.map((h, k) => Math.max(h.length, ...cells.map((c) => c[k].length)));
-  const line = (c: string[]) => c.map((x, k) => x.padEnd(width[k])).join('  ');
-  console.log(line(head));
-  console.log(width.map((n) => '-'.repeat(n)).join('  '));
-  for (const c of cells) console.log(line(c));
-}
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   benchCsf().then(
     (rows) => {
-      printTable(rows);
+      printRows(rows);
       process.exitCode = rows.every((r) => r.pass) ? 0 : 1;
     },
     (e) => {

@@ -11,14 +11,9 @@ import { runTransfer, type Side } from '../core/sim/engine/transfer';
 import { describe } from '../core/tprog/descriptor';
 import { analyzeTprog } from '../core/tprog/analyze';
 import { evaluate } from '../core/cexpr/evaluate';
+import type { Row } from './rows';
 
-export interface Row {
-  name: string;
-  target: string;
-  measured: string;
-  ratio: number;
-  pass: boolean;
-}
+export type { Row } from './rows';
 
 function side(stmt: string, which: 'dst' | 'src', vars: Record<string, number>): Side {
   const a = analyzeTprog(`void f(void){\n>${stmt}\n}\n`, { dialect: 'ztachip' });

@@ -7,6 +7,7 @@
 import type { Diagnostic, Range } from '../common/diagnostic';
 import { LineIndex } from '../common/lineIndex';
 import type { Span, Stmt, SyntaxProblem, Term } from './ast';
+import { evaluate } from '../cexpr/evaluate';
 import { scanC, type CContext, type MacroDef } from './ccontext';
 import { checkDocument } from './check';
 import { describe, type Descriptor } from './descriptor';
@@ -158,7 +159,7 @@ export function analyzeTprog(text: string, opts: AnalyzeOptions = {}): TprogAnal
     const offset = unit.buf.markerOffset;
     const resolve = values.resolverAt(offset);
     const fn = values.functionAt(offset)?.fn.name;
-    const ev = (t: string) => evaluateIn(t, resolve);
+    const ev = (t: string) => evaluate(t, resolve);
     for (const stmt of unit.parsed.stmts) {
       const info: StmtInfo = { stmt, unit, fn, resolve };
       for (const side of ['dst', 'src'] as const) {
@@ -186,10 +187,6 @@ export function analyzeTprog(text: string, opts: AnalyzeOptions = {}): TprogAnal
   return a;
 }
 
-import { evaluate } from '../cexpr/evaluate';
-function evaluateIn(text: string, resolve: (n: string) => number | undefined): number | undefined {
-  return evaluate(text, resolve);
-}
 
 export function internalError(a: TprogAnalysis, unit: Unit, span: Span, e: unknown): Diagnostic {
   return { range: a.rangeOf(unit, span), severity: 'error', code: 'tprog.internal', message: `internal error while analysing this statement (please report): ${(e as Error)?.message ?? e}` };

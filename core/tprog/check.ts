@@ -339,7 +339,7 @@ function checkTermInner(a: TprogAnalysis, info: StmtInfo, ti: TermInfo, role: Ro
     const def = vars.use(info, t.name!.text, t.name!.span, emit);
     if (def && t.varIndex && !def.hasPlaceholder) emit(t.varIndex.span, 'warning', 'tprog.var-index-ignored', `${t.name!.text} has no \`[$]\` placeholder: the index is ignored and the definition is re-evaluated here`);
     if (def && !t.varIndex && def.hasPlaceholder) emit(t.name!.span, 'warning', 'tprog.var-index-missing', `${t.name!.text} has a \`[$]\` placeholder: give its index, e.g. \`${t.name!.text}[i]\``);
-    return def?.info ? (role === 'dst' ? undefined : undefined) : undefined;
+    return undefined;
   }
   if (t.kind === 'const') {
     if (t.constType === 'HALF') emit(t.spaceSpan!, 'error', 'tprog.unknown-space', 'Unrecognized memory space: HALF(...) constants are not supported; use INT16(...) or INT8(...)');
@@ -439,17 +439,9 @@ function checkLinear(a: TprogAnalysis, t: Term, d: Descriptor, role: Role, emit:
   }
   for (const i of t.indices) if (i.kind === 'wildcard') emit(i.span, 'warning', 'tprog.wildcard-noop', `\`[*]\` on a ${t.space} index means index 0 only (broadcast exists for PCORE destinations)`);
   for (const it of t.spec.items) if (it.plus && it === items[0]) emit(it.expr.span, 'warning', 'tprog.plus-noop', '`+` on the address has no effect');
-  if (d.base !== undefined && d.dtype === 'INT16') {
-    const raw = t.spec.items[0] ? evalSafe(t.spec.items[0].expr.text) : undefined;
-    void raw;
-  }
   // negative destination index (HW does not check lower bounds of destinations)
   if (role === 'dst') for (const l of d.levels) if (l.begin !== undefined && l.begin < 0) emit(l.index?.span ?? t.span, 'error', 'tprog.negative-dest', 'Negative destination index: the hardware does not check lower bounds of destinations, so this writes before the tensor');
   void a;
-}
-
-function evalSafe(_t: string): number | undefined {
-  return undefined;
 }
 
 function checkPcore(a: TprogAnalysis, ti: TermInfo, role: Role, emit: Emit, ev: (t: string) => number | undefined): void {

@@ -178,10 +178,7 @@ export function describe(term: Term, opts: DescribeOptions): Descriptor {
     }
     let partialAt = -1;
     let partialN: number | undefined;
-    if (addr?.group) {
-      d.bufLimit = ev(addr.expr.text === '' ? '' : addr.expr.text);
-      // `MEM(p(N)(...))` is not a form; a group on the address item means MEM((addr)(dims))
-    }
+    if (addr?.group) d.bufLimit = ev(addr.expr.text);
     const groupIdx = dimItems.findIndex((it) => it.group);
     if (groupIdx >= 0) {
       const g = dimItems[groupIdx];

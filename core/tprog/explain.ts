@@ -18,7 +18,7 @@ export function shapeText(d: Descriptor): string {
 }
 
 /** One-paragraph summary of a term: space, dims, ranges, count, type, address range. */
-export function termSummary(ti: TermInfo, text: string): string[] {
+export function termSummary(ti: TermInfo): string[] {
   const d = ti.desc;
   const t = ti.term;
   const out: string[] = [];
@@ -52,7 +52,6 @@ export function termSummary(ti: TermInfo, text: string): string[] {
   if (range) out.push(range);
   const pad = t.prefixes.find((p) => p.kind === 'PAD');
   if (pad) out.push(`padding value: ${pad.arg?.text}${d.pad !== undefined && String(d.pad) !== pad.arg?.text ? ` = ${d.pad}` : ''}`);
-  void text;
   return out;
 }
 

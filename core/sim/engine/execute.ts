@@ -1,5 +1,5 @@
 /** Executes the `>` statements of a tensor program against the machine, recording a trace step for each. */
-import type { Stmt, Term } from '../../tprog/ast';
+import type { Term } from '../../tprog/ast';
 import type { StmtInfo, TprogAnalysis } from '../../tprog/analyze';
 import { describe, type Descriptor } from '../../tprog/descriptor';
 import { canonicalType, LIMITS, type DataType } from '../../tprog/machine';
@@ -203,7 +203,7 @@ export class TensorExecutor {
     return [...Array(c).keys()].map((q) => q * 4096); // [i][*]: PCOREs i*c .. i*c+c-1
   }
 
-  private resolve(info: StmtInfo, term: Term, isDst: boolean, ev: (t: string) => number): { side: Side; pad: number; repeat: boolean } {
+  private resolve(term: Term, isDst: boolean, ev: (t: string) => number): { side: Side; pad: number; repeat: boolean } {
     if (term.kind === 'var') {
       const slot = this.slots[this.currentProcess].get(term.name!.text);
       if (!slot) throw new SimError(`tensor variable ${term.name!.text} has not been defined in process ${this.currentProcess}`);
@@ -235,7 +235,6 @@ export class TensorExecutor {
     const dtype = this.dtypeOf(term, ev);
     const side = this.side(term, desc, dtype, isDst, ev);
     const pad = desc.pad ?? 0;
-    void info;
     return { side, pad, repeat: desc.repeat };
   }
 
@@ -249,8 +248,7 @@ export class TensorExecutor {
     const placeholder = desc.levels.findIndex((l) => l.index?.kind === 'placeholder');
     const dtype = this.dtypeOf(term, ev);
     const side = this.side(term, desc, dtype, true, ev);
-    const { desc: _d, ...rest } = side;
-    void _d;
+    const { desc: _desc, ...rest } = side;
     const name = info.stmt.names![0].text;
     const slots = this.slots[scope.process];
     if (!slots.has(name) && slots.size >= LIMITS.maxTensorVars) throw new SimError(`more than ${LIMITS.maxTensorVars} tensor variables in process ${scope.process}`);
@@ -272,8 +270,8 @@ export class TensorExecutor {
       this.record(info, scope, 'global', { elements: 1 });
       return;
     }
-    const d = this.resolve(info, dstT, true, ev);
-    const src = this.resolve(info, srcT, false, ev);
+    const d = this.resolve(dstT, true, ev);
+    const src = this.resolve(srcT, false, ev);
     if (s.proc && s.proc.arg) {
       const n = ev(s.proc.arg.text);
       if (d.side.space === 'PCORE') d.side.remap = n;
@@ -356,4 +354,3 @@ export function decodeExeWord(w: number): { func: number; np: number; nt: number
   return { func: (w >>> 7) & 0x7ff, np: ((w >>> 18) & 31) + 1, nt: ((w >>> 26) & 15) + 1 };
 }
 
-export type { Stmt };

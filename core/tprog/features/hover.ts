@@ -18,24 +18,23 @@ export function hover(a: TprogAnalysis, offset: number): HoverResult | undefined
   const { unit, info, node } = loc;
   if (!info || !node) return undefined;
   const range = a.rangeOf(unit, node.span);
-  const text = unit.buf.text;
   switch (node.kind) {
     case 'op': {
-      if (info.stmt.kind === 'vardef') return info.src ? { markdown: `**tensor variable definition** — the descriptor below is evaluated now and stored in a slot of this process\n\n${termSummary(info.src, text).join('  \n')}`, range } : undefined;
+      if (info.stmt.kind === 'vardef') return info.src ? { markdown: `**tensor variable definition** — the descriptor below is evaluated now and stored in a slot of this process\n\n${termSummary(info.src).join('  \n')}`, range } : undefined;
       const table = transferTable(info);
       const parts = [`**transfer** ${info.dst?.desc.total ?? '?'} elements (the destination count is the length)`];
-      if (info.dst) parts.push(`destination — ${termSummary(info.dst, text).join('  \n')}`);
-      if (info.src) parts.push(`source — ${termSummary(info.src, text).join('  \n')}`);
+      if (info.dst) parts.push(`destination — ${termSummary(info.dst).join('  \n')}`);
+      if (info.src) parts.push(`source — ${termSummary(info.src).join('  \n')}`);
       if (table) parts.push(code(table));
       return { markdown: parts.join('\n\n'), range };
     }
     case 'space':
     case 'term':
     case 'index':
-      return { markdown: termSummary(node.term, text).join('  \n'), range };
+      return { markdown: termSummary(node.term).join('  \n'), range };
     case 'member': {
       const m = node.term.member;
-      const lines = termSummary(node.term, text);
+      const lines = termSummary(node.term);
       if (m) lines.unshift(`\`${m.fullName}\` — ${m.summary}${a.pcore ? ` (${a.pcore.file.split('/').pop()})` : ''}`);
       return { markdown: lines.join('  \n'), range };
     }
@@ -43,7 +42,7 @@ export function hover(a: TprogAnalysis, offset: number): HoverResult | undefined
       const def = [...a.varDefs].reverse().find((d) => d.name === node.name && d.info && (d.info.unit.buf.firstLine <= unit.buf.firstLine));
       if (!def?.info) return { markdown: `tensor variable \`${node.name}\` (no definition before this point)`, range };
       const defText = def.info.unit.buf.text.slice(def.info.stmt.span.start, def.info.stmt.span.end);
-      const sum = def.info.src ? termSummary(def.info.src, def.info.unit.buf.text) : [];
+      const sum = def.info.src ? termSummary(def.info.src) : [];
       return { markdown: `tensor variable \`${node.name}\` (slot ${def.slot}) — defined on line ${def.range.start.line + 1}:\n\n${code('> ' + defText + ';')}\n\n${sum.join('  \n')}${def.hasPlaceholder ? '  \n`[$]` is replaced by the index given at each use' : ''}`, range };
     }
     case 'global': {
@@ -58,7 +57,7 @@ export function hover(a: TprogAnalysis, offset: number): HoverResult | undefined
     case 'prefix': {
       const word = node.kind === 'keyword' ? node.word : node.prefix.kind;
       const doc = KEYWORD_DOCS[word];
-      if (node.kind === 'prefix' && node.prefix.kind === 'FOR') return { markdown: `${doc ?? ''}\n\n${termSummary(node.term, text).slice(-3).join('  \n')}`, range };
+      if (node.kind === 'prefix' && node.prefix.kind === 'FOR') return { markdown: `${doc ?? ''}\n\n${termSummary(node.term).slice(-3).join('  \n')}`, range };
       return doc ? { markdown: doc, range } : undefined;
     }
     case 'ident':

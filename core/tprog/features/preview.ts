@@ -13,8 +13,8 @@ export function transferPreview(a: TprogAnalysis, fn: string | undefined, rows =
       const line = unit.buf.firstLine + 1;
       const text = unit.buf.text.slice(info.stmt.span.start, info.stmt.span.end);
       parts.push(`## line ${line}\n\n\`\`\`\n> ${text};\n\`\`\``);
-      if (info.dst) parts.push(`**destination** — ${termSummary(info.dst, unit.buf.text).join('  \n')}`);
-      if (info.src) parts.push(`**source** — ${termSummary(info.src, unit.buf.text).join('  \n')}`);
+      if (info.dst) parts.push(`**destination** — ${termSummary(info.dst).join('  \n')}`);
+      if (info.src) parts.push(`**source** — ${termSummary(info.src).join('  \n')}`);
       const table = transferTable(info, { limit: rows });
       parts.push(table ? '```\n' + table + '\n```' : '_element table unavailable: some sizes are only known at run time_');
     }
