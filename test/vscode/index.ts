@@ -10,92 +10,18 @@ import * as path from 'node:path';
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import Mocha from 'mocha';
-
-const EXTENSION_ID = 'tensor-lens.tensor-lens';
-const TPROG = 'tensor-program';
-const PCORE = 'pcore';
+import {
+  EXTENSION_ID, TPROG, PCORE, type RunResult, type TestCase, log, sleep, waitFor, setRoot, file, open, languageBecomes,
+  codeOf, fmtDiag, hoverText, hintLabel, positionOf, liveDoc,
+} from './util';
+import { TESTS as CSF_TESTS } from './csf';
+import { TESTS as LAYOUT_TESTS } from './layout';
+import { TESTS as INSPECTOR_TESTS } from './inspector';
+import { TESTS as DEBUG_TESTS } from './debug';
 
 interface TensorLensApi {
   client: unknown;
   ready: Promise<void>;
-}
-
-interface RunResult {
-  summary: { statements: number };
-  dumps: { values?: number[] }[];
-  error: { message: string; line: number } | null;
-}
-
-// ---------------------------------------------------------------- helpers
-
-/**
- * Every line the suite prints carries this tag, so that a launcher can pick the suite's output out of
- * everything else the workbench logs (scripts/test-vscode.mjs strips it again).
- */
-const TAG = '[tensor-lens-suite] ';
-const log = (msg: string) => console.log(msg.split('\n').map((l) => TAG + l).join('\n'));
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-/** Polls `probe` until it returns something other than undefined; fails with `what` after `timeoutMs`. */
-async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000, everyMs = 100): Promise<T> {
-  const t0 = Date.now();
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v !== undefined) return v;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() - t0 > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${(last as Error).message ?? last})` : ''}`);
-    await sleep(everyMs);
-  }
-}
-
-let root: vscode.Uri;
-const file = (rel: string) => vscode.Uri.joinPath(root, ...rel.split('/'));
-
-/** The live document for `uri` (a language switch replaces the TextDocument object). */
-function liveDoc(uri: vscode.Uri): vscode.TextDocument | undefined {
-  return vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-}
-
-async function open(rel: string, show = true): Promise<vscode.Uri> {
-  const uri = file(rel);
-  const doc = await vscode.workspace.openTextDocument(uri);
-  if (show) await vscode.window.showTextDocument(doc, { preview: false });
-  return uri;
-}
-
-async function languageBecomes(uri: vscode.Uri, id: string, timeoutMs = 15_000): Promise<vscode.TextDocument> {
-  return waitFor(`${path.posix.basename(uri.path)} to become ${id} (is ${liveDoc(uri)?.languageId})`, () => {
-    const d = liveDoc(uri);
-    return d && d.languageId === id ? d : undefined;
-  }, timeoutMs);
-}
-
-const codeOf = (d: vscode.Diagnostic) => (typeof d.code === 'object' && d.code !== null ? String(d.code.value) : d.code === undefined ? undefined : String(d.code));
-const fmtDiag = (d: vscode.Diagnostic) => `${d.range.start.line + 1}:${d.range.start.character + 1} ${vscode.DiagnosticSeverity[d.severity]} ${codeOf(d)} ${d.message}`;
-
-function hoverText(hovers: vscode.Hover[]): string {
-  return hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
-}
-
-function hintLabel(h: vscode.InlayHint): string {
-  return typeof h.label === 'string' ? h.label : h.label.map((p) => p.value).join('');
-}
-
-/** Position of the first occurrence of `needle` on the first line matching `lineRe` (0-based). */
-function positionOf(doc: vscode.TextDocument, lineRe: RegExp, needle: string): vscode.Position {
-  for (let i = 0; i < doc.lineCount; i++) {
-    const t = doc.lineAt(i).text;
-    if (lineRe.test(t)) {
-      const c = t.indexOf(needle);
-      assert.ok(c >= 0, `line ${i + 1} has no ${needle}`);
-      return new vscode.Position(i, c);
-    }
-  }
-  throw new Error(`no line matches ${lineRe}`);
 }
 
 // ---------------------------------------------------------------- tests
@@ -106,12 +32,12 @@ let api: TensorLensApi;
 function locateExtension(): void {
   const ext = vscode.extensions.getExtension<TensorLensApi>(EXTENSION_ID);
   assert.ok(ext, `extension ${EXTENSION_ID} is not loaded (extensionDevelopmentPath must be the repository)`);
-  root = ext.extensionUri;
+  setRoot(ext.extensionUri);
 }
 
 async function activates(): Promise<void> {
   const ext = vscode.extensions.getExtension<TensorLensApi>(EXTENSION_ID)!;
-  log(`  VS Code ${vscode.version}, extension at ${root.toString()}, workspace ${vscode.workspace.workspaceFolders?.map((f) => f.uri.toString()).join(', ') ?? '(none)'}`);
+  log(`  VS Code ${vscode.version}, extension at ${file(".").toString()}, workspace ${vscode.workspace.workspaceFolders?.map((f) => f.uri.toString()).join(', ') ?? '(none)'}`);
   api = await ext.activate();
   assert.ok(api && api.ready, 'activate() must return { client, ready }');
   await api.ready;
@@ -312,7 +238,7 @@ async function openMemoryInspector(): Promise<void> {
   assert.match(tab.label, /^Memory: test\.m/);
 }
 
-const TESTS: [string, () => Promise<void>][] = [
+const TESTS: TestCase[] = [
   ['the extension activates, its language server starts and its commands exist', activates],
   ['mistakes.m (a .m file) becomes tensor-program', mistakesBecomesTprog],
   ['mistakes.m gets its diagnostics on the right lines with the right codes', mistakesDiagnostics],
@@ -349,7 +275,7 @@ export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'tdd', timeout: 60_000, color: false, reporter: Reporter as unknown as string });
   const suite = Mocha.Suite.create(mocha.suite, `Tensor Lens in VS Code ${vscode.version}`);
   suite.beforeAll('find the extension under test', locateExtension);
-  for (const [title, fn] of TESTS) suite.addTest(new Mocha.Test(title, fn));
+  for (const [title, fn] of [...TESTS, ...CSF_TESTS, ...LAYOUT_TESTS, ...INSPECTOR_TESTS, ...DEBUG_TESTS]) suite.addTest(new Mocha.Test(title, fn));
   suite.afterAll('leave the editor showing mistakes.m and its problems', async () => {
     try {
       await open('examples/mistakes/mistakes.m');
