@@ -67,23 +67,25 @@ export class Project {
     return view;
   }
 
-  /** Macros of every header reachable through `#include "..."` (file-relative, then include paths). */
-  headerMacros(path: string, text: string): MacroDef[] {
+  /**
+   * Macros of every header reachable through `#include "..."` (file-relative, then include paths) from
+   * a file whose own quoted includes are `includes`.
+   */
+  headerMacros(path: string, includes: string[]): MacroDef[] {
     const out: MacroDef[] = [];
     const seen = new Set<string>();
-    const visit = (file: string, src: string, depth: number) => {
+    const visit = (file: string, incs: string[], depth: number) => {
       if (depth > 16) return;
-      const ctx = this.header(file, src);
-      for (const inc of ctx.includes) {
+      for (const inc of incs) {
         const found = this.resolveInclude(file, inc);
         if (!found || seen.has(found.path)) continue;
         seen.add(found.path);
         const h = this.header(found.path, found.text);
-        visit(found.path, found.text, depth + 1);
+        visit(found.path, h.includes, depth + 1);
         out.push(...h.macros);
       }
     };
-    visit(path, text, 0);
+    visit(path, includes, 0);
     return out;
   }
 
@@ -118,7 +120,7 @@ export class Project {
       file: path,
       dialect: this.opts.dialect,
       pcore: pp ? this.pcore(pp) : undefined,
-      headerMacros: this.headerMacros(path, t),
+      headerMacros: (c) => this.headerMacros(path, c.includes.filter((i) => !i.system).map((i) => i.path)),
       cache,
     });
   }

@@ -22,8 +22,8 @@ export interface AnalyzeOptions {
   file?: string;
   dialect?: Dialect;
   pcore?: PcoreIndexView;
-  /** Macros of headers the file includes (resolved by the host). */
-  headerMacros?: MacroDef[];
+  /** Macros of headers the file includes (resolved by the host, from the file's own `#include`s). */
+  headerMacros?: MacroDef[] | ((c: CContext) => MacroDef[]);
   /** Parse cache shared across analyses of the same document. */
   cache?: ParseCache;
 }
@@ -31,6 +31,12 @@ export interface AnalyzeOptions {
 export class ParseCache {
   private map = new Map<string, ParseResult>();
   private next = new Map<string, ParseResult>();
+  /** Per-unit results of the previous analysis (see `UnitMemo`), valid while `env` is unchanged. */
+  memo = new Map<ParseResult, UnitMemo[]>();
+  nextMemo = new Map<ParseResult, UnitMemo[]>();
+  env?: MemoEnv;
+  /** The previous document and its C context, for edits confined to one `>` line. */
+  prev?: { text: string; c: CContext; fingerprint: string };
   get(text: string): ParseResult {
     let r = this.next.get(text);
     if (r) return r;
@@ -50,6 +56,51 @@ export class ParseCache {
     this.map = this.next;
     this.next = new Map();
   }
+  sweepMemo(): void {
+    this.memo = this.nextMemo;
+    this.nextMemo = new Map();
+  }
+}
+
+/** What every unit's results depend on besides its own text and C scope. */
+interface MemoEnv {
+  fingerprint: string;
+  pcore?: PcoreIndexView;
+  headers: MacroDef[];
+  dialect: string;
+}
+
+function sameEnv(a: MemoEnv | undefined, b: MemoEnv): boolean {
+  if (!a || a.fingerprint !== b.fingerprint || a.pcore !== b.pcore || a.dialect !== b.dialect || a.headers.length !== b.headers.length) return false;
+  for (let i = 0; i < b.headers.length; i++) if (a.headers[i] !== b.headers[i]) return false;
+  return true;
+}
+
+/** A diagnostic of one unit, in buffer offsets (so it survives the unit moving in the document). */
+export interface UnitDiag {
+  span: Span;
+  severity: Diagnostic['severity'];
+  code: string;
+  message: string;
+  fixes?: { title: string; span: Span; newText: string }[];
+}
+
+/**
+ * Descriptors and diagnostics of one statement buffer. They depend only on the buffer text, the C
+ * scope at the buffer (function and the locals declared before it), the C context's values
+ * (`fingerprint`), the PCORE program, the headers and the dialect. The diagnostics of units that use
+ * `$` tensor variables also depend on the statements before them: they are computed every time.
+ */
+export interface UnitMemo {
+  /** The enclosing function's fingerprint and its locals declared before the buffer's first and last line. */
+  fnPrint: string;
+  from: number;
+  to: number;
+  unterminated: boolean;
+  /** No `$` tensor variable: the unit's diagnostics do not depend on the statements before it. */
+  varsFree: boolean;
+  stmts: { stmt: Stmt; dst?: TermInfo; src?: TermInfo }[];
+  diags?: UnitDiag[];
 }
 
 export interface TermInfo {
@@ -72,6 +123,9 @@ export interface Unit {
   buf: StatementBuffer;
   parsed: ParseResult;
   stmts: StmtInfo[];
+  /** Memo entry of this unit: reused (`memoHit`) or being filled; undefined after an internal error. */
+  memo?: UnitMemo;
+  memoHit?: boolean;
 }
 
 export interface TensorVarDef {
@@ -129,15 +183,34 @@ export function analyzeTprog(text: string, opts: AnalyzeOptions = {}): TprogAnal
   const file = opts.file ?? '';
   const lines = new LineIndex(text);
   const scan = scanTensorLines(text);
-  const c = scanC(text, scan.tensorLines, file);
-  const values = new ValueScope(c, opts.headerMacros ?? []);
   const cache = opts.cache ?? new ParseCache();
+  // the C context: reused (shifted) when the edit since the previous analysis stays inside one `>` line
+  let c: CContext | undefined;
+  let fingerprint: string | undefined;
+  const prev = cache.prev;
+  if (prev) {
+    const edit = confinedEdit(prev.text, text, scan, lines);
+    if (edit) {
+      c = edit.delta === 0 ? prev.c : shiftCContext(prev.c, edit.at, edit.delta);
+      fingerprint = prev.fingerprint;
+    }
+  }
+  if (!c) c = scanC(text, scan.tensorLines, file);
+  const headerMacros = typeof opts.headerMacros === 'function' ? opts.headerMacros(c) : (opts.headerMacros ?? []);
+  const values = new ValueScope(c, headerMacros);
+  fingerprint ??= values.globalPrint();
+  cache.prev = { text, c, fingerprint };
   const units: Unit[] = scan.statements.map((buf) => ({ buf, parsed: cache.get(buf.text), stmts: [] }));
   cache.sweep();
   const use = dialectUse(units);
   const usesGuide = use.guide;
   // auto: a file written only with the guide's constructs is read in the guide dialect
   const dialect = opts.dialect === 'ztachip' || opts.dialect === 'guide' ? opts.dialect : use.guide && !use.compiler ? 'guide' : 'ztachip';
+  const env: MemoEnv = { fingerprint, pcore: opts.pcore, headers: headerMacros, dialect };
+  if (!sameEnv(cache.env, env)) {
+    cache.memo.clear();
+    cache.env = env;
+  }
   const a: TprogAnalysis = {
     file,
     text,
@@ -155,10 +228,31 @@ export function analyzeTprog(text: string, opts: AnalyzeOptions = {}): TprogAnal
     rangeOf: (unit, span) => lines.range(bufToDoc(unit.buf, span.start), bufToDoc(unit.buf, span.end)),
     docSpan: (unit, span) => ({ start: bufToDoc(unit.buf, span.start), end: bufToDoc(unit.buf, span.end) }),
   };
+  const memoOf = (parsed: ParseResult, fnPrint: string, from: number, to: number, unterminated: boolean, map: Map<ParseResult, UnitMemo[]>) =>
+    map.get(parsed)?.find((m) => m.from === from && m.to === to && m.unterminated === unterminated && m.fnPrint === fnPrint);
   for (const unit of units) {
-    const offset = unit.buf.markerOffset;
-    const resolve = values.resolverAt(offset);
-    const fn = values.functionAt(offset)?.fn.name;
+    const buf = unit.buf;
+    const offset = buf.markerOffset;
+    const fnAt = values.functionAt(offset);
+    const resolve = values.resolverAt(offset, undefined, fnAt);
+    const fn = fnAt?.fn.name;
+    let memoable = true;
+    const segs = buf.segments;
+    const fnPrint = values.functionPrint(fnAt);
+    const from = values.localsBefore(offset, fnAt);
+    const to = segs.length > 1 ? values.localsBefore(segs[segs.length - 1].docStart, values.functionAt(segs[segs.length - 1].docStart)) : from;
+    {
+      const hit = memoOf(unit.parsed, fnPrint, from, to, buf.unterminated, cache.nextMemo) ?? memoOf(unit.parsed, fnPrint, from, to, buf.unterminated, cache.memo);
+      if (hit) {
+        const list = cache.nextMemo.get(unit.parsed);
+        if (!list) cache.nextMemo.set(unit.parsed, [hit]);
+        else if (!list.includes(hit)) list.push(hit);
+        unit.memo = hit;
+        unit.memoHit = true;
+        for (const m of hit.stmts) unit.stmts.push({ stmt: m.stmt, unit, dst: m.dst, src: m.src, fn, resolve });
+        continue;
+      }
+    }
     const ev = (t: string) => evaluate(t, resolve);
     for (const stmt of unit.parsed.stmts) {
       const info: StmtInfo = { stmt, unit, fn, resolve };
@@ -174,17 +268,73 @@ export function analyzeTprog(text: string, opts: AnalyzeOptions = {}): TprogAnal
           info[side] = { term, member, desc: describe(term, { ev, member }) };
         } catch (e) {
           a.diagnostics.push(internalError(a, unit, term.span, e));
+          memoable = false; // an internal error is reported every time, not memoised
         }
       }
       unit.stmts.push(info);
     }
+    if (memoable) {
+      unit.memo = { fnPrint, from, to, unterminated: buf.unterminated, varsFree: !buf.text.includes('$'), stmts: unit.stmts.map((i) => ({ stmt: i.stmt, dst: i.dst, src: i.src })) };
+      const list = cache.nextMemo.get(unit.parsed);
+      if (list) list.push(unit.memo);
+      else cache.nextMemo.set(unit.parsed, [unit.memo]);
+    }
   }
+  cache.sweepMemo();
   try {
     checkDocument(a, opts);
   } catch (e) {
     a.diagnostics.push({ range: lines.range(0, 0), severity: 'error', code: 'tprog.internal', message: `internal error in the checker (please report): ${(e as Error).message}` });
   }
   return a;
+}
+
+/** Characters whose insertion or removal can change the C context or the brace depth. */
+const C_SENSITIVE = /[\n\r{}/*"'\\#]/;
+
+/**
+ * When `next` differs from `prev` by one edit inside a single `>` line (after its marker) that
+ * cannot change the C scan (no braces, comment or string delimiters, backslashes, line breaks),
+ * returns where it is and how much later text moved.
+ */
+export function confinedEdit(prev: string, next: string, scan: TensorLineScan, lines: LineIndex): { at: number; delta: number } | undefined {
+  const min = Math.min(prev.length, next.length);
+  let p = 0;
+  // common prefix, in chunks first (string comparison of slices is a memcmp)
+  for (let step = 4096; step >= 1; step >>= 4) while (p + step <= min && prev.slice(p, p + step) === next.slice(p, p + step)) p += step;
+  let s = 0;
+  const maxS = min - p;
+  for (let step = 4096; step >= 1; step >>= 4) while (s + step <= maxS && prev.slice(prev.length - s - step, prev.length - s) === next.slice(next.length - s - step, next.length - s)) s += step;
+  const removed = prev.slice(p, prev.length - s);
+  const inserted = next.slice(p, next.length - s);
+  if (C_SENSITIVE.test(removed) || C_SENSITIVE.test(inserted)) return undefined;
+  // the edited line is a `>` line (in both versions: the marker is before the edit) whose
+  // previous line does not continue into it with a backslash
+  const lineStart = next.lastIndexOf('\n', p - 1) + 1;
+  let k = lineStart;
+  while (k < p && (next[k] === ' ' || next[k] === '\t')) k++;
+  if (k >= p || next[k] !== '>') return undefined;
+  if (!scan.tensorLines.has(lines.position(p).line)) return undefined;
+  if (lineStart >= 2) {
+    let e = lineStart - 1;
+    if (next[e - 1] === '\r') e--;
+    if (next[e - 1] === '\\') return undefined;
+  }
+  return { at: p, delta: inserted.length - removed.length };
+}
+
+/** The C context of a document in which the text at `at` grew by `delta` characters (inside a `>` line). */
+function shiftCContext(c: CContext, at: number, delta: number): CContext {
+  const sh = (sp: Span): Span => (sp.start >= at ? { start: sp.start + delta, end: sp.end + delta } : sp.end >= at ? { start: sp.start, end: sp.end + delta } : sp);
+  return {
+    macros: c.macros.map((m) => (m.span.end < at ? m : { ...m, nameSpan: sh(m.nameSpan), span: sh(m.span) })),
+    includes: c.includes.map((i) => (i.span.end < at ? i : { ...i, span: sh(i.span) })),
+    functions: c.functions.map((f) => (f.span.end < at ? f : { ...f, nameSpan: sh(f.nameSpan), span: sh(f.span), bodySpan: sh(f.bodySpan) })),
+    vars: c.vars.map((v) => (v.nameSpan.end < at ? v : { ...v, nameSpan: sh(v.nameSpan) })),
+    mutated: c.mutated,
+    kernelRefs: c.kernelRefs.map((k) => (k.span.end < at ? k : { ...k, span: sh(k.span) })),
+    calls: c.calls.map((k) => (k.span.end < at ? k : { ...k, span: sh(k.span) })),
+  };
 }
 
 

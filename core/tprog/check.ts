@@ -5,8 +5,8 @@
 import type { Diagnostic, Fix, Severity } from '../common/diagnostic';
 import { identifiers } from '../cexpr/evaluate';
 import type { Index, Span, Term } from './ast';
-import type { AnalyzeOptions, StmtInfo, TermInfo, TprogAnalysis, Unit } from './analyze';
-import { internalError, problemToDiagnostic } from './analyze';
+import type { AnalyzeOptions, StmtInfo, TermInfo, TprogAnalysis, Unit, UnitDiag } from './analyze';
+import { internalError } from './analyze';
 import { invalidCount, type Descriptor } from './descriptor';
 import { canonicalType, LIMITS } from './machine';
 
@@ -24,11 +24,6 @@ export function checkDocument(a: TprogAnalysis, _opts: AnalyzeOptions): void {
   }
   const vars = new VarTable(a);
   for (const unit of a.units) {
-    const emit: Emit = (span, severity, code, message, fixes) => {
-      const d: Diagnostic = { range: a.rangeOf(unit, span), severity, code, message };
-      if (fixes?.length) d.fixes = fixes.map((f, i): Fix => ({ title: f.title, edits: [{ range: a.rangeOf(unit, f.span), newText: f.newText }], preferred: i === 0 }));
-      out.push(d);
-    };
     if (unit.buf.unterminated) {
       const last = unit.buf.segments[unit.buf.segments.length - 1];
       out.push({
@@ -39,16 +34,34 @@ export function checkDocument(a: TprogAnalysis, _opts: AnalyzeOptions): void {
         fixes: [{ title: 'Add `;`', edits: [{ range: a.lines.range(last.docStart + last.length, last.docStart + last.length), newText: ';' }], preferred: true }],
       });
     }
-    for (const p of unit.parsed.problems) if (!(unit.buf.unterminated && p.code === 'tprog.missing-semicolon')) out.push(problemToDiagnostic(a, unit, p));
     vars.enterUnit(unit);
+    const memo = unit.memo;
+    if (unit.memoHit && memo?.diags) {
+      for (const d of memo.diags) out.push(unitDiagnostic(a, unit, d));
+      continue;
+    }
+    const local: UnitDiag[] = [];
+    const emit: Emit = (span, severity, code, message, fixes) => local.push({ span, severity, code, message, fixes });
+    for (const p of unit.parsed.problems)
+      if (!(unit.buf.unterminated && p.code === 'tprog.missing-semicolon')) local.push({ span: p.span, severity: p.severity, code: p.code, message: p.message, fixes: p.fix ? [p.fix] : undefined });
+    let failed = false;
     for (const info of unit.stmts) {
       try {
         checkStatement(a, info, emit, vars);
       } catch (e) {
-        out.push(internalError(a, unit, info.stmt.span, e));
+        failed = true;
+        local.push({ span: info.stmt.span, severity: 'error', code: 'tprog.internal', message: internalError(a, unit, info.stmt.span, e).message });
       }
     }
+    for (const d of local) out.push(unitDiagnostic(a, unit, d));
+    if (memo && memo.varsFree && !failed) memo.diags = local;
   }
+}
+
+function unitDiagnostic(a: TprogAnalysis, unit: Unit, u: UnitDiag): Diagnostic {
+  const d: Diagnostic = { range: a.rangeOf(unit, u.span), severity: u.severity, code: u.code, message: u.message };
+  if (u.fixes?.length) d.fixes = u.fixes.map((f, i): Fix => ({ title: f.title, edits: [{ range: a.rangeOf(unit, f.span), newText: f.newText }], preferred: i === 0 }));
+  return d;
 }
 
 /** Tensor-variable table with brace-depth scoping, as the compiler keeps it. */
@@ -58,7 +71,7 @@ class VarTable {
 
   enterUnit(unit: Unit): void {
     const d = unit.buf.minDepthBefore;
-    this.entries = this.entries.map((e) => (e && e.depth > d ? (undefined as never) : e));
+    if (this.entries.some((e) => e && e.depth > d)) this.entries = this.entries.map((e) => (e && e.depth > d ? (undefined as never) : e));
   }
 
   private find(name: string) {

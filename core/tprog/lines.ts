@@ -82,6 +82,9 @@ export function scanTensorLines(text: string): TensorLineScan {
   let line = 0;
   let pos = 0;
   const n = text.length;
+  // brace positions come from one native regex pass (a per-character loop dominated the scan)
+  const braceRe = /[{}]/g;
+  let brace = braceRe.exec(text)?.index ?? Infinity;
   while (pos <= n) {
     let end = text.indexOf('\n', pos);
     if (end < 0) end = n;
@@ -113,8 +116,8 @@ export function scanTensorLines(text: string): TensorLineScan {
       // trim
       let a = 0;
       let b = body.length;
-      while (a < b && /\s/.test(body[a])) a++;
-      while (b > a && /\s/.test(body[b - 1])) b--;
+      while (a < b && isSpace(body.charCodeAt(a))) a++;
+      while (b > a && isSpace(body.charCodeAt(b - 1))) b--;
       const piece = body.slice(a, b);
       if (piece.length > 0) {
         if (!pending) {
@@ -136,13 +139,13 @@ export function scanTensorLines(text: string): TensorLineScan {
       inBlockComment = updateCState(text, i, lineEnd, inBlockComment);
     }
     // brace depth counts every line, textually (as the compiler does)
-    for (let k = pos; k < lineEnd; k++) {
-      const ch = text.charCodeAt(k);
-      if (ch === 123) depth++;
-      else if (ch === 125) {
+    while (brace < lineEnd) {
+      if (text.charCodeAt(brace) === 123) depth++;
+      else {
         depth--;
         if (depth < minDepth) minDepth = depth;
       }
+      brace = braceRe.exec(text)?.index ?? Infinity;
     }
     if (end >= n) break;
     pos = end + 1;
@@ -153,6 +156,11 @@ export function scanTensorLines(text: string): TensorLineScan {
     statements.push(pending);
   }
   return { statements, problems, tensorLines };
+}
+
+/** What `/\s/` matches in the ASCII range, plus the Unicode spaces (rare in source text). */
+function isSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13) || (c > 127 && /\s/.test(String.fromCharCode(c)));
 }
 
 /** Tracks whether a C line leaves us inside a block comment (strings respected). */

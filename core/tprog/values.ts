@@ -10,6 +10,8 @@ export class ValueScope {
   private readonly globalMutated = new Set<string>();
   /** Local variables per function index, by name, in declaration order. */
   private readonly locals = new Map<number, Map<string, CVar[]>>();
+  /** Sorted name offsets of the locals of each function. */
+  private readonly localStarts = new Map<number, number[]>();
 
   constructor(
     readonly ctx: CContext,
@@ -27,7 +29,11 @@ export class ValueScope {
       const list = byName.get(v.name);
       if (list) list.push(v);
       else byName.set(v.name, [v]);
+      const starts = this.localStarts.get(v.fn);
+      if (starts) starts.push(v.nameSpan.start);
+      else this.localStarts.set(v.fn, [v.nameSpan.start]);
     }
+    for (const starts of this.localStarts.values()) starts.sort((x, y) => x - y);
     for (const set of ctx.mutated.values()) for (const n of set) this.globalMutated.add(n);
   }
 
@@ -65,6 +71,49 @@ export class ValueScope {
     return undefined;
   }
 
+  /**
+   * How many locals of the function `at` are declared before `offset`: with the same function
+   * fingerprint (`functionPrint`) and the same context fingerprint, equal counts resolve every name alike.
+   */
+  localsBefore(offset: number, at: { index: number } | undefined): number {
+    if (!at) return 0;
+    const starts = this.localStarts.get(at.index);
+    let lo = 0;
+    let hi = starts ? starts.length : 0;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (starts![mid] < offset) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  private readonly fnPrints = new Map<number, string>();
+
+  /** Everything of a function that names inside it resolve through: its locals and what it assigns. */
+  functionPrint(at: { index: number } | undefined): string {
+    if (!at) return '';
+    let p = this.fnPrints.get(at.index);
+    if (p === undefined) {
+      const parts: string[] = [];
+      for (const v of this.ctx.vars) if (v.fn === at.index) parts.push(v.name, v.init ?? '-', v.isArray ? '1' : '0', v.type);
+      const m = this.ctx.mutated.get(at.index);
+      parts.push('|', ...(m ? [...m].sort() : []));
+      p = parts.join('\u0001');
+      this.fnPrints.set(at.index, p);
+    }
+    return p;
+  }
+
+  /** Everything outside functions that values depend on: macros, globals and which globals are assigned anywhere. */
+  globalPrint(): string {
+    const parts: string[] = [];
+    for (const m of this.ctx.macros) parts.push('M', m.name, m.params ? m.params.join(',') : '-', m.value);
+    for (const v of this.ctx.vars) if (v.fn < 0) parts.push('V', v.name, v.init ?? '-', v.isArray ? '1' : '0', v.type);
+    parts.push('U', ...[...this.globalMutated].filter((n) => this.globals.has(n)).sort());
+    return parts.join('\u0001');
+  }
+
   /** The C variable `name` visible at `offset` (locals before globals). */
   variableAt(name: string, offset: number): CVar | undefined {
     const f = this.functionAt(offset);
@@ -80,8 +129,8 @@ export class ValueScope {
   }
 
   /** A resolver for expressions of a statement at document offset `offset`. */
-  resolverAt(offset: number, extra?: Map<string, number>): (name: string) => number | undefined {
-    const f = this.functionAt(offset);
+  resolverAt(offset: number, extra?: Map<string, number>, at?: { fn: CFunction; index: number }): (name: string) => number | undefined {
+    const f = at ?? this.functionAt(offset);
     const resolve = (name: string, depth: number): number | undefined => {
       if (extra?.has(name)) return extra.get(name);
       const v = this.variableAt(name, offset);
