@@ -69,16 +69,26 @@ const TWO_CHAR = new Set([...TWO_OPS].map((o) => o.charCodeAt(0)));
 const isIdStart = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
 const isIdPart = (c: number) => isIdStart(c) || (c >= 48 && c <= 57);
 
-interface Tok {
-  t: string;
-  s: number;
-  e: number;
-  id: boolean;
+/** Tokens as parallel arrays (one object per token made the scan allocation-bound). */
+class Toks {
+  readonly t: string[] = [];
+  readonly s: number[] = [];
+  readonly e: number[] = [];
+  readonly id: boolean[] = [];
+  get length(): number {
+    return this.t.length;
+  }
+  push(t: string, s: number, e: number, id: boolean): void {
+    this.t.push(t);
+    this.s.push(s);
+    this.e.push(e);
+    this.id.push(id);
+  }
 }
 
 export function scanC(text: string, tensorLines: Set<number>, file = ''): CContext {
   const ctx: CContext = { macros: [], includes: [], functions: [], vars: [], mutated: new Map(), kernelRefs: [], calls: [] };
-  const toks: Tok[] = [];
+  const toks = new Toks();
   let line = 0;
   let i = 0;
   const n = text.length;
@@ -142,7 +152,7 @@ export function scanC(text: string, tensorLines: Set<number>, file = ''): CConte
     if (c === '"' || c === "'") {
       let k = i + 1;
       while (k < n && text[k] !== c && text[k] !== '\n') k += text[k] === '\\' ? 2 : 1;
-      toks.push({ t: c === '"' ? '"str"' : "'c'", s: i, e: k + 1, id: false });
+      toks.push(c === '"' ? '"str"' : "'c'", i, k + 1, false);
       i = k + 1;
       continue;
     }
@@ -150,7 +160,7 @@ export function scanC(text: string, tensorLines: Set<number>, file = ''): CConte
       let k = i + 1;
       while (k < n && /[A-Za-z0-9_.:$]/.test(text[k])) k++;
       ctx.kernelRefs.push({ name: text.slice(i + 1, k), span: { start: i, end: k } });
-      toks.push({ t: '0', s: i, e: k, id: false });
+      toks.push('0', i, k, false);
       i = k;
       continue;
     }
@@ -158,24 +168,24 @@ export function scanC(text: string, tensorLines: Set<number>, file = ''): CConte
     if (isIdStart(cc)) {
       let k = i + 1;
       while (k < n && isIdPart(text.charCodeAt(k))) k++;
-      toks.push({ t: text.slice(i, k), s: i, e: k, id: true });
+      toks.push(text.slice(i, k), i, k, true);
       i = k;
       continue;
     }
     if (cc >= 48 && cc <= 57) {
       let k = i + 1;
       while (k < n && (isIdPart(text.charCodeAt(k)) || text.charCodeAt(k) === 46)) k++;
-      toks.push({ t: text.slice(i, k), s: i, e: k, id: false });
+      toks.push(text.slice(i, k), i, k, false);
       i = k;
       continue;
     }
     const two = TWO_CHAR.has(cc) ? text.slice(i, i + 2) : '';
     if (two && TWO_OPS.has(two)) {
-      toks.push({ t: two, s: i, e: i + 2, id: false });
+      toks.push(two, i, i + 2, false);
       i += 2;
       continue;
     }
-    toks.push({ t: c, s: i, e: i + 1, id: false });
+    toks.push(c, i, i + 1, false);
     i++;
   }
   structure(toks, ctx);
@@ -205,13 +215,15 @@ function directive(text: string, start: number, end: number, ctx: CContext, file
   }
 }
 
-function structure(toks: Tok[], ctx: CContext): void {
+const ASSIGN_OPS = new Set(['=', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '++', '--']);
+
+function structure(toks: Toks, ctx: CContext): void {
   // matching ')' of every '(' in one pass (unclosed ones match nothing)
   const close = new Int32Array(toks.length).fill(-1);
   const open: number[] = [];
   for (let q = 0; q < toks.length; q++) {
-    if (toks[q].t === '(') open.push(q);
-    else if (toks[q].t === ')' && open.length) close[open.pop()!] = q;
+    if (toks.t[q] === '(') open.push(q);
+    else if (toks.t[q] === ')' && open.length) close[open.pop()!] = q;
   }
   let depth = 0;
   let fn = -1;
@@ -222,36 +234,36 @@ function structure(toks: Tok[], ctx: CContext): void {
     set.add(name);
   };
   for (let k = 0; k < toks.length; k++) {
-    const t = toks[k];
-    if (t.t === '{') {
+    const tt = toks.t[k];
+    if (tt === '{') {
       depth++;
       continue;
     }
-    if (t.t === '}') {
+    if (tt === '}') {
       depth--;
       if (fn >= 0 && depth === fnDepth) {
-        ctx.functions[fn].span.end = t.e;
-        ctx.functions[fn].bodySpan.end = t.e;
+        ctx.functions[fn].span.end = toks.e[k];
+        ctx.functions[fn].bodySpan.end = toks.e[k];
         fn = -1;
       }
       continue;
     }
-    if (!t.id) continue;
-    const next = toks[k + 1];
+    if (!toks.id[k]) continue;
+    const next = toks.t[k + 1] as string | undefined;
     // function definition at top level: type words, name '(' ... ')' '{'
-    if (fn < 0 && depth === 0 && next?.t === '(' && !KEYWORDS.has(t.t)) {
+    if (fn < 0 && depth === 0 && next === '(' && !KEYWORDS.has(tt)) {
       const j = close[k + 1];
-      if (j > 0 && toks[j + 1]?.t === '{') {
+      if (j > 0 && toks.t[j + 1] === '{') {
         let b = k;
-        while (b > 0 && (toks[b - 1].id || toks[b - 1].t === '*') && !KEYWORDS.has(toks[b - 1].t)) b--;
-        ctx.functions.push({ name: t.t, nameSpan: { start: t.s, end: t.e }, span: { start: toks[b].s, end: toks[j + 1].e }, bodySpan: { start: toks[j + 1].s, end: toks[j + 1].e } });
+        while (b > 0 && (toks.id[b - 1] || toks.t[b - 1] === '*') && !KEYWORDS.has(toks.t[b - 1])) b--;
+        ctx.functions.push({ name: tt, nameSpan: { start: toks.s[k], end: toks.e[k] }, span: { start: toks.s[b], end: toks.e[j + 1] }, bodySpan: { start: toks.s[j + 1], end: toks.e[j + 1] } });
         fn = ctx.functions.length - 1;
         fnDepth = depth;
         // parameters are variables of unknown value
         for (let q = k + 2; q < j; q++) {
-          if (toks[q].id && !TYPE_WORDS.has(toks[q].t) && (toks[q + 1]?.t === ',' || toks[q + 1]?.t === ')' || toks[q + 1]?.t === '[')) {
-            ctx.vars.push({ name: toks[q].t, nameSpan: { start: toks[q].s, end: toks[q].e }, fn, isArray: toks[q + 1]?.t === '[', type: 'param' });
-            mutated(toks[q].t);
+          if (toks.id[q] && !TYPE_WORDS.has(toks.t[q]) && (toks.t[q + 1] === ',' || toks.t[q + 1] === ')' || toks.t[q + 1] === '[')) {
+            ctx.vars.push({ name: toks.t[q], nameSpan: { start: toks.s[q], end: toks.e[q] }, fn, isArray: toks.t[q + 1] === '[', type: 'param' });
+            mutated(toks.t[q]);
           }
         }
         k = j + 1;
@@ -259,54 +271,54 @@ function structure(toks: Tok[], ctx: CContext): void {
         continue;
       }
     }
-    if (next?.t === '(' && !KEYWORDS.has(t.t) && !TYPE_WORDS.has(t.t)) {
-      ctx.calls.push({ name: t.t, span: { start: t.s, end: t.e }, fn });
+    if (next === '(' && !KEYWORDS.has(tt) && !TYPE_WORDS.has(tt)) {
+      ctx.calls.push({ name: tt, span: { start: toks.s[k], end: toks.e[k] }, fn });
       continue;
     }
-    const prev = toks[k - 1];
+    const prev = k > 0 ? toks.t[k - 1] : undefined;
     // declaration: type words then name
-    if (TYPE_WORDS.has(t.t)) continue;
-    const declared = prev && (TYPE_WORDS.has(prev.t) || prev.t === '*' && toks[k - 2] && TYPE_WORDS.has(toks[k - 2].t) || (prev.t === ',' && inDecl(toks, k)));
-    if (declared && prev.t !== '.' && prev.t !== '->') {
+    if (TYPE_WORDS.has(tt)) continue;
+    const declared = prev !== undefined && (TYPE_WORDS.has(prev) || (prev === '*' && k >= 2 && TYPE_WORDS.has(toks.t[k - 2])) || (prev === ',' && inDecl(toks, k)));
+    if (declared && prev !== '.' && prev !== '->') {
       const type = declType(toks, k);
-      const isArray = next?.t === '[';
+      const isArray = next === '[';
       let init: string | undefined;
-      if (next?.t === '=') {
+      if (next === '=') {
         let d = 0;
         let j = k + 2;
         const from = j;
         for (; j < toks.length; j++) {
-          const x = toks[j].t;
+          const x = toks.t[j];
           if (x === '(' || x === '[' || x === '{') d++;
           else if (x === ')' || x === ']' || x === '}') d--;
           if (d < 0 || (d === 0 && (x === ';' || x === ','))) break;
         }
-        init = toks.slice(from, j).map((x) => x.t).join(' ');
+        init = toks.t.slice(from, j).join(' ');
       }
-      ctx.vars.push({ name: t.t, init, nameSpan: { start: t.s, end: t.e }, fn, isArray, type });
+      ctx.vars.push({ name: tt, init, nameSpan: { start: toks.s[k], end: toks.e[k] }, fn, isArray, type });
       continue;
     }
-    if (next && ['=', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '++', '--'].includes(next.t) && prev?.t !== '.' && prev?.t !== '->') mutated(t.t);
-    else if (prev && (prev.t === '++' || prev.t === '--' || prev.t === '&')) mutated(t.t);
+    if (next !== undefined && ASSIGN_OPS.has(next) && prev !== '.' && prev !== '->') mutated(tt);
+    else if (prev === '++' || prev === '--' || prev === '&') mutated(tt);
   }
 }
 
-function inDecl(toks: Tok[], k: number): boolean {
+function inDecl(toks: Toks, k: number): boolean {
   // walk back over `name = expr ,` pieces to a type word at statement start
   let d = 0;
   for (let j = k - 1; j >= 0; j--) {
-    const x = toks[j].t;
+    const x = toks.t[j];
     if (x === ')' || x === ']') d++;
     else if (x === '(' || x === '[') d--;
     if (d < 0) return false;
     if (d === 0 && (x === ';' || x === '{' || x === '}')) return false;
-    if (d === 0 && TYPE_WORDS.has(x) && (j === 0 || [';', '{', '}', '(', ','].includes(toks[j - 1].t) || TYPE_WORDS.has(toks[j - 1].t))) return true;
+    if (d === 0 && TYPE_WORDS.has(x) && (j === 0 || [';', '{', '}', '(', ','].includes(toks.t[j - 1]) || TYPE_WORDS.has(toks.t[j - 1]))) return true;
   }
   return false;
 }
 
-function declType(toks: Tok[], k: number): string {
+function declType(toks: Toks, k: number): string {
   const words: string[] = [];
-  for (let j = k - 1; j >= 0 && (TYPE_WORDS.has(toks[j].t) || toks[j].t === '*'); j--) words.unshift(toks[j].t);
+  for (let j = k - 1; j >= 0 && (TYPE_WORDS.has(toks.t[j]) || toks.t[j] === '*'); j--) words.unshift(toks.t[j]);
   return words.join(' ') || 'int';
 }

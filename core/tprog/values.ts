@@ -12,6 +12,7 @@ export class ValueScope {
   private readonly locals = new Map<number, Map<string, CVar[]>>();
   /** Sorted name offsets of the locals of each function. */
   private readonly localStarts = new Map<number, number[]>();
+  private readonly localsInOrder = new Map<number, CVar[]>();
 
   constructor(
     readonly ctx: CContext,
@@ -32,6 +33,9 @@ export class ValueScope {
       const starts = this.localStarts.get(v.fn);
       if (starts) starts.push(v.nameSpan.start);
       else this.localStarts.set(v.fn, [v.nameSpan.start]);
+      const inOrder = this.localsInOrder.get(v.fn);
+      if (inOrder) inOrder.push(v);
+      else this.localsInOrder.set(v.fn, [v]);
     }
     for (const starts of this.localStarts.values()) starts.sort((x, y) => x - y);
     for (const set of ctx.mutated.values()) for (const n of set) this.globalMutated.add(n);
@@ -96,7 +100,7 @@ export class ValueScope {
     let p = this.fnPrints.get(at.index);
     if (p === undefined) {
       const parts: string[] = [];
-      for (const v of this.ctx.vars) if (v.fn === at.index) parts.push(v.name, v.init ?? '-', v.isArray ? '1' : '0', v.type);
+      for (const v of this.localsInOrder.get(at.index) ?? []) parts.push(v.name, v.init ?? '-', v.isArray ? '1' : '0', v.type);
       const m = this.ctx.mutated.get(at.index);
       parts.push('|', ...(m ? [...m].sort() : []));
       p = parts.join('\u0001');
