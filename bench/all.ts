@@ -4,6 +4,8 @@
  * ratios in the same run; a failing module is reported and the others still run.
  */
 import { benchCsf } from './csf';
+import { benchDebug } from './debug';
+import { benchCsfView } from './csfview';
 import { benchHost } from './host';
 import { benchLayout } from './layout';
 import { benchPcore } from './pcore';
@@ -19,8 +21,10 @@ export async function benchAll(): Promise<void> {
     ['host C interpreter', benchHost as unknown as () => Promise<AnyRow[]>],
     ['PCORE kernels', benchPcore as unknown as () => Promise<AnyRow[]>],
     ['.csfbin', benchCsf as unknown as () => Promise<AnyRow[]>],
+    ['.csfbin viewer', benchCsfView],
     ['layout models', benchLayout as unknown as () => Promise<AnyRow[]>],
     ['webviews (Chromium)', benchWebview as unknown as () => Promise<AnyRow[]>],
+    ['debugger', benchDebug],
   ];
   for (const [title, f] of modules) {
     console.log(`\n--- ${title} ---`);

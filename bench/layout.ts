@@ -4,7 +4,10 @@
  * Run standalone with `npx tsx bench/layout.ts`; `benchLayout()` returns the rows for a combined report.
  * `ratio` ≥ 1 means the target is met (measured/target for rates, target/measured for times).
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { HoverRequest } from 'vscode-languageserver-protocol/node';
 import type { LayoutModel } from '../core/layout/model';
 import { CellLayout } from '../core/layout/models/cells';
 import { SparseLayout } from '../core/layout/models/sparse';
@@ -12,6 +15,7 @@ import { SpyreLayout } from '../core/layout/models/spyre';
 import { StridedLayout } from '../core/layout/models/strided';
 import { TTLayout } from '../core/layout/models/tt';
 import { TT_ARCHS, withOverrides } from '../core/layout/models/ttArch';
+import { LspClient, ROOT, SERVER_JS } from '../test/lsp/lspClient';
 import { printRows, type Row } from './rows';
 
 export type { Row } from './rows';
@@ -154,9 +158,43 @@ export async function benchLayout(): Promise<Row[]> {
     if (s.elements !== G) throw new Error(`${name}: ${s.elements} elements`);
     rows.push({ name: `summary of 2^30 elements, ${name}`, target: `< ${SUMMARY_TARGET_MS} ms`, measured: `${s.ms.toFixed(2)} ms`, ratio: SUMMARY_TARGET_MS / Math.max(s.ms, 1e-3), pass: s.ms < SUMMARY_TARGET_MS });
   }
+  rows.push(...(await probeHoverOverLsp()));
   return rows;
 }
 
+const HOVER_TARGET_MS = 5;
+
+/**
+ * Hover on every probe coordinate of the example specs through the real language server over stdio
+ * (needs `npm run build`): the p95 of the request round trips after the first check of each file.
+ */
+async function probeHoverOverLsp(): Promise<Row[]> {
+  if (!existsSync(SERVER_JS)) return [{ name: 'hover on a probe over LSP (p95)', target: `< ${HOVER_TARGET_MS} ms`, measured: 'skipped: run npm run build first', ratio: 0, pass: false }];
+  const c = await LspClient.start();
+  try {
+    const times: number[] = [];
+    let answered = 0;
+    for (const f of ['spyre', 'tenstorrent', 'cells', 'strided', 'sparse']) {
+      const path = join(ROOT, 'examples', 'layouts', `${f}.tlayout`);
+      const text = readFileSync(path, 'utf8');
+      const uri = await c.open(path, 'tensor-layout', text);
+      await c.diagnostics(uri);
+      const probes = text.split('\n').flatMap((l, line) => (/^probe \w+\[/.test(l) ? [{ line, character: l.indexOf('[') + 1 }] : []));
+      for (let round = 0; round < 40; round++)
+        for (const position of probes) {
+          const t0 = performance.now();
+          const h = await c.conn.sendRequest(HoverRequest.type, { textDocument: { uri }, position });
+          times.push(performance.now() - t0);
+          if (h) answered++;
+        }
+    }
+    times.sort((a, b) => a - b);
+    const p95 = times[Math.min(times.length - 1, Math.floor(times.length * 0.95))];
+    return [{ name: `hover on a probe over LSP, ${times.length} requests (${answered} answered), p95`, target: `< ${HOVER_TARGET_MS} ms`, measured: `${p95.toFixed(2)} ms`, ratio: HOVER_TARGET_MS / Math.max(p95, 1e-3), pass: p95 < HOVER_TARGET_MS && answered === times.length }];
+  } finally {
+    await c.shutdown();
+  }
+}
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   benchLayout().then(

@@ -16,6 +16,8 @@ export function webviewBuildOptions({ outdir = resolve(root, 'dist/media'), prod
       { in: 'media/src/inspector/inspector.css', out: 'inspector' },
       { in: 'media/src/layoutmap/main.ts', out: 'layoutmap' },
       { in: 'media/src/layoutmap/layoutmap.css', out: 'layoutmap' },
+      { in: 'media/src/csfview/main.ts', out: 'csfview' },
+      { in: 'media/src/csfview/csfview.css', out: 'csfview' },
     ],
     outdir,
     bundle: true,

@@ -4,8 +4,8 @@
 //   node scripts/test-grammar.mjs                     run everything (what `npm test` calls)
 //   node scripts/test-grammar.mjs --update-snapshots  rewrite test/grammar/snap/*.snap after an intended change
 //
-// 1. Inline assertion tests, test/grammar/*.test.tprog and *.test.pcore, run with vscode-tmgrammar-test.
-// 2. Snapshot tests, test/grammar/snap/*.tprog and *.pcore, run with vscode-tmgrammar-snap (without -u).
+// 1. Inline assertion tests, test/grammar/*.test.tprog, *.test.pcore and *.test.tlayout, run with vscode-tmgrammar-test.
+// 2. Snapshot tests, test/grammar/snap/*.tprog, *.pcore and *.tlayout, run with vscode-tmgrammar-snap (without -u).
 //    A missing .snap, or a .snap without its input, is a failure.
 // 3. The language-configuration files parse and their wordPattern keeps class::member and $name whole.
 //
@@ -42,7 +42,7 @@ const manifest = join(root, 'package.json');
 const common = ['--config', manifest, '-g', cGrammar];
 
 // Snapshot inputs by extension -> scope passed with -s.
-const SNAP_SCOPES = { '.tprog': 'source.tprog', '.pcore': 'source.pcore' };
+const SNAP_SCOPES = { '.tprog': 'source.tprog', '.pcore': 'source.pcore', '.tlayout': 'source.tlayout' };
 // Language configurations and words their wordPattern must return whole.
 const CONFIGS = {
   'syntaxes/tprog.language-configuration.json': ['blur::win', '$w_pc', '$blur::row5', 'INT16'],
@@ -131,7 +131,7 @@ async function pool(jobs, width) {
   return results;
 }
 
-const inlineFiles = list(testDir, (f) => /\.test\.(tprog|pcore)$/.test(f));
+const inlineFiles = list(testDir, (f) => /\.test\.(tprog|pcore|tlayout)$/.test(f));
 const snapInputs = list(snapDir, (f) => Object.hasOwn(SNAP_SCOPES, f.slice(f.lastIndexOf('.'))));
 const orphanSnaps = list(snapDir, (f) => f.endsWith('.snap')).filter((s) => !existsSync(s.slice(0, -'.snap'.length)));
 

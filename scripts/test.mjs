@@ -13,7 +13,7 @@ const steps = [
   { name: 'typecheck', cmd: node, args: ['node_modules/typescript/bin/tsc', '-p', '.', '--noEmit'] },
   { name: 'lint', cmd: node, args: ['node_modules/eslint/bin/eslint.js', '.'] },
   { name: 'build', cmd: node, args: ['scripts/build.mjs'] },
-  { name: 'unit+lsp', cmd: node, args: ['--import', 'tsx', '--test', '--test-reporter=spec', ...files('test/unit'), ...files('test/lsp')], counted: 'node' },
+  { name: 'unit+lsp', cmd: node, args: ['--import', 'tsx', '--test', '--test-reporter=spec', ...files('test/unit'), ...files('test/lsp'), ...files('test/dap')], counted: 'node' },
   { name: 'webview', cmd: node, args: ['--import', 'tsx', '--test', '--test-reporter=spec', ...files('test/webview')], counted: 'node' },
   { name: 'grammar', cmd: node, args: ['scripts/test-grammar.mjs'], counted: 'plain' },
   { name: 'vscode', cmd: node, args: ['scripts/test-vscode.mjs'], counted: 'plain' },

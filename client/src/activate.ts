@@ -20,7 +20,10 @@ import {
   type TransferPreviewParams,
   type TransferPreviewResult,
 } from '../../core/protocol/lspExt';
+import { registerCsfEditor } from './csfEditor';
+import { registerDebugger } from './debug';
 import { InspectorPanel } from './inspectorPanel';
+import { registerLayoutMap } from './layoutMapPanel';
 import { findRunConfig } from './runConfig';
 
 export const TPROG = 'tensor-program';
@@ -74,7 +77,8 @@ export async function activateWith(context: vscode.ExtensionContext, factory: Cl
   const s = settings();
   const client = factory({
     documentSelector: ['file', 'untitled', 'vscode-vfs', 'vscode-test-web'].flatMap((scheme) => [{ scheme, language: TPROG }, { scheme, language: PCORE }, { scheme, language: LAYOUT }]),
-    synchronize: { configurationSection: 'tensorLens' },
+    // .csfbin files read by layout specs: the server re-checks the specs when one changes on disk
+    synchronize: { configurationSection: 'tensorLens', fileEvents: vscode.workspace.createFileSystemWatcher('**/*.csfbin') },
     initializationOptions: { dialect: s.dialect, includePaths: s.includePaths },
     outputChannel: output,
   });
@@ -84,6 +88,9 @@ export async function activateWith(context: vscode.ExtensionContext, factory: Cl
   context.subscriptions.push({ dispose: () => void client.stop() });
   const inspector = new InspectorPanel(context.extensionUri, (p: ReadMemoryParams) => client.sendRequest<ReadMemoryResult>(ReadMemoryMethod, p), output);
   context.subscriptions.push(inspector);
+  registerLayoutMap(context, output);
+  inspector.register(context);
+  registerCsfEditor(context, inspector, output);
 
   context.subscriptions.push(
     vscode.workspace.onDidOpenTextDocument((d) => void maybeAdoptDocument(d)),
@@ -167,6 +174,7 @@ export async function activateWith(context: vscode.ExtensionContext, factory: Cl
       output.appendLine('Tensor Lens language server restarted.');
     }),
   );
+  registerDebugger(context);
   for (const d of vscode.workspace.textDocuments) void maybeAdoptDocument(d);
   await ready;
   return { client, ready, lastRun: () => lastRun };

@@ -23,6 +23,7 @@ import {
   type SourceLoc,
   type SpaceInfo,
   type StepRecord,
+  type WebviewNotifyParams,
   bytesOf,
   explainWebviewMessage,
   toArrayBuffer,
@@ -75,8 +76,14 @@ type Handlers = { [M in RequestMethod]: (p: ParamsOf<M>) => Promise<ResultOf<M>>
 /** Largest export the host assembles in memory. */
 export const MAX_EXPORT_BYTES = 512 * 1024 * 1024;
 
+/** What the inspector view reports it renders (`viewDump`). */
+export type ViewDump = WebviewNotifyParams<'viewDump'>;
+
 export class WebviewHost {
   private layoutProvider: LayoutMapProvider | undefined;
+  private lastSelected: number | undefined;
+  private dumpToken = 0;
+  private readonly dumpWaiters = new Map<number, (d: ViewDump) => void>();
 
   constructor(
     private readonly src: InspectorSource,
@@ -104,8 +111,17 @@ export class WebviewHost {
           this.src.log?.(m.params.level, m.params.message);
           break;
         case 'stepSelected':
+          this.lastSelected = m.params.step;
           this.src.stepSelected?.(m.params.step);
           break;
+        case 'viewDump': {
+          const w = this.dumpWaiters.get(m.params.token);
+          if (w) {
+            this.dumpWaiters.delete(m.params.token);
+            w(m.params);
+          }
+          break;
+        }
       }
       return;
     }
@@ -133,6 +149,27 @@ export class WebviewHost {
 
   highlight(space: string, offset: number, length: number, label?: string): void {
     this.notify('highlight', { space, offset, length, label });
+  }
+
+  /** The step the user last picked in the view (undefined until they do). */
+  get selectedStep(): number | undefined {
+    return this.lastSelected;
+  }
+
+  /** Asks the view what it renders now (visible rows' text); rejects after `timeoutMs`. */
+  dumpView(timeoutMs = 5000): Promise<ViewDump> {
+    const token = ++this.dumpToken;
+    return new Promise<ViewDump>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.dumpWaiters.delete(token);
+        reject(new Error(`the memory inspector view did not answer dumpView in ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.dumpWaiters.set(token, (d) => {
+        clearTimeout(timer);
+        resolve(d);
+      });
+      this.notify('dumpView', { token });
+    });
   }
 
   showLayout(p: LayoutMapProvider): void {
@@ -241,14 +278,14 @@ export class WebviewHost {
       const w = st.written;
       const covers = !!w && w.space === space && elem >= w.lo && elem <= w.hi;
       // a dense write (every element of its range) certainly wrote the byte, even with the same value
-      if (covers && w!.count >= w!.hi - w!.lo + 1) return { step: st.step, text: st.text, loc: { file: st.file, line: Math.max(1, st.line), column: Math.max(1, st.column) }, exact: true };
+      if (covers && w!.count >= w!.hi - w!.lo + 1) return { step: st.step, text: st.text, loc: { file: st.file, line: Math.max(1, st.line), column: Math.max(1, st.column), endLine: Math.max(1, st.line, st.endLine) }, exact: true };
       if (covers && !covering) covering = st;
       const pages = st.changed[space];
       if (!pages || !pages.includes(page)) continue;
       const [after, before] = await Promise.all([this.bytes(space, offset, 1, s), this.bytes(space, offset, 1, s - 1)]);
-      if (after[0] !== before[0]) return { step: st.step, text: st.text, loc: { file: st.file, line: Math.max(1, st.line), column: Math.max(1, st.column) }, exact: true };
+      if (after[0] !== before[0]) return { step: st.step, text: st.text, loc: { file: st.file, line: Math.max(1, st.line), column: Math.max(1, st.column), endLine: Math.max(1, st.line, st.endLine) }, exact: true };
     }
-    if (covering) return { step: covering.step, text: covering.text, loc: { file: covering.file, line: Math.max(1, covering.line), column: Math.max(1, covering.column) }, exact: false };
+    if (covering) return { step: covering.step, text: covering.text, loc: { file: covering.file, line: Math.max(1, covering.line), column: Math.max(1, covering.column), endLine: Math.max(1, covering.line, covering.endLine) }, exact: false };
     return undefined;
   }
 
@@ -277,6 +314,7 @@ function plainStep(s: StepRecord): StepRecord {
   if (s.written) out.written = { space: s.written.space, lo: s.written.lo, hi: s.written.hi, count: s.written.count };
   if (s.kernel !== undefined) out.kernel = s.kernel;
   if (s.laneOps !== undefined) out.laneOps = s.laneOps;
+  if (s.hostChanged && Object.keys(s.hostChanged).length) out.hostChanged = s.hostChanged;
   return out;
 }
 

@@ -7,7 +7,7 @@
 import type { ReadMemoryParams, ReadMemoryResult } from '../protocol/lspExt';
 import type { Overlay, Partition, SourceLoc, SpaceInfo, StepRecord } from '../protocol/webview';
 import type { ExportFormat } from './export';
-import type { InspectorSource } from './host';
+import type { InspectorSource, Resolved } from './host';
 
 /** Largest `length` (in units) one `tensorLens/readMemory` request may ask for. */
 export const MAX_REMOTE_READ_UNITS = 1 << 20;
@@ -85,6 +85,8 @@ export interface RemoteSourceOptions {
   probe?: boolean;
   currentStep?: () => number;
   overlays?: Overlay[] | ((space: string) => Overlay[]);
+  /** Names typed in “go to” (default: the overlays' names). */
+  resolve?: (text: string, space?: string) => Resolved | undefined;
   initial?: () => { space: string; offset: number; length?: number } | undefined;
   save?: (name: string, bytes: Uint8Array, kind: ExportFormat | 'png') => Promise<string | undefined> | string | undefined;
   reveal?: (loc: SourceLoc, preserveFocus?: boolean) => void;
@@ -178,6 +180,7 @@ export async function createRemoteSource(o: RemoteSourceOptions): Promise<Inspec
     steps: () => trace,
     currentStep: o.currentStep,
     overlays: (space) => (typeof o.overlays === 'function' ? o.overlays(space) : (o.overlays ?? []).filter((x) => x.space === space)),
+    resolve: o.resolve,
     initial: o.initial,
     save: o.save,
     reveal: o.reveal,

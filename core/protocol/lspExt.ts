@@ -55,6 +55,8 @@ export interface RunTraceStep {
   read?: { space: string; lo: number; hi: number; count: number };
   written?: { space: string; lo: number; hi: number; count: number };
   changed: Record<string, number[]>;
+  /** Pages host C code changed before this step ran. */
+  hostChanged?: Record<string, number[]>;
 }
 export interface RunResultMessage {
   runId: number;
@@ -66,6 +68,8 @@ export interface RunResultMessage {
   dumps: { space: string; where: string; dtype: string; values?: number[]; file?: string }[];
   output: string;
   error: { uri: string; line: number; column: number; message: string; kind: string; stack: string[] } | null;
+  /** C globals of the host program with their MEM byte addresses (the memory inspector labels them). */
+  globals?: { name: string; address: number; size: number; type: string; file?: string; line?: number }[];
 }
 
 /** `tensorLens/runProgress` (server → client notification). */
@@ -76,7 +80,10 @@ export interface RunProgressParams {
   statements: number;
 }
 
-/** `tensorLens/readMemory`: bytes of a space of the last run, as they were after a step (base64). */
+/**
+ * `tensorLens/readMemory`: bytes of a space of run `runId`, as they were after a step (base64). The
+ * server keeps the last few runs; a read of an unknown or evicted run fails with a message saying so.
+ */
 export const ReadMemoryMethod = 'tensorLens/readMemory';
 export interface ReadMemoryParams {
   runId: number;

@@ -210,6 +210,8 @@ export const StepRecordS = S.obj({
   kernel: S.opt(S.str(256)),
   laneOps: S.opt(int(0)),
   changed: S.rec(S.arr(int(0))),
+  /** Pages host C code changed since the previous step, before this one ran (their contents differ from step − 1's). */
+  hostChanged: S.opt(S.rec(S.arr(int(0)))),
 });
 export type StepRecord = Infer<typeof StepRecordS>;
 
@@ -454,6 +456,19 @@ export const WebviewNotifications = {
   log: S.obj({ level: S.lit('info', 'warn', 'error'), message: S.str(1 << 14) }),
   /** The step the user scrubbed to (so the extension can follow in the editor). */
   stepSelected: S.obj({ step: step() }),
+  /** Answer to `dumpView`: what the grid shows now (visible rows' text), for tests and diagnostics. */
+  viewDump: S.obj({
+    token: int(0),
+    space: S.str(256),
+    step: step(),
+    top: int(0),
+    cursor: int(0),
+    /** Complete when every visible row's bytes are loaded. */
+    complete: S.bool(),
+    rows: S.arr(S.obj({ addr: S.str(64), hex: S.str(4096), typed: S.str(4096), ascii: S.str(1024), ov: S.str(4096) }), 1024),
+    status: S.str(1 << 14),
+    title: S.str(1024),
+  }),
 };
 
 /** extension → webview */
@@ -466,6 +481,8 @@ export const HostNotifications = {
   highlight: S.obj({ space: S.str(256), offset: int(0), length: int(0), label: S.opt(S.str(1024)) }),
   /** Draw another layout (layout-map view). */
   showLayout: S.obj({ layout: LayoutMapS }),
+  /** Asks the inspector to report what it renders (answered with the `viewDump` notification of the same token). */
+  dumpView: S.obj({ token: int(0) }),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -590,4 +607,149 @@ export function partitionWindow(space: SpaceInfo, index: (number | undefined)[])
     length = Math.min(p.strideBytes, space.bytes - offset);
   }
   return { offset, length: Math.max(0, length) };
+}
+
+// =============================================================================================
+// .csfbin viewer (custom editor `tensorLens.csfbin`): its own requests and notifications, in the same
+// envelopes as above. The extension holds the file (read lazily); the webview asks for pages of the
+// fiber table (`csf.rows`) and of the bytes (`csf.hex`) and never holds the whole file.
+
+/** Rows per `csf.rows` request and bytes per `csf.hex` request, at most. */
+export const CSF_MAX_ROWS = 4096;
+export const CSF_MAX_HEX = 1 << 16;
+
+export const CsfHeaderS = S.obj({ order: int(1), shape: S.arr(int(0), 64), nnz: int(0), fibers: int(0), density: S.num({ min: 0 }) });
+export type CsfHeaderInfo = Infer<typeof CsfHeaderS>;
+
+/** A validation problem (a `CsfIssue`): stable code, rule V1–V15, byte offset and length in the file. */
+export const CsfProblemS = S.obj({
+  code: S.str(64),
+  rule: S.opt(S.str(16)),
+  severity: S.lit('error', 'warning'),
+  offset: S.opt(int(0)),
+  length: S.opt(int(0)),
+  message: S.str(4096),
+});
+export type CsfProblem = Infer<typeof CsfProblemS>;
+
+/** Progress and result of the background validation (V1–V15 over the whole file). */
+export const CsfValidationS = S.obj({
+  state: S.lit('running', 'done', 'failed'),
+  checked: int(0),
+  total: int(0),
+  ok: S.opt(S.bool()),
+  problems: S.arr(CsfProblemS, 1000),
+  /** Why it failed (a read error), when `state` is `failed`. */
+  error: S.opt(S.str(4096)),
+});
+export type CsfValidationInfo = Infer<typeof CsfValidationS>;
+
+/** One row of the fiber table: a fiber's heading or one of its entries (f32 value as raw bits). */
+export const CsfRowS = S.union(
+  S.obj({ kind: S.lit('fiber'), row: int(0), fiber: int(0), coord: S.arr(int(0), 64), start: int(0), end: int(0) }),
+  S.obj({ kind: S.lit('entry'), row: int(0), entry: int(0), fiber: int(0), index: int(0, 0xffffffff), bits: int(0, 0xffffffff), offset: int(0) }),
+);
+export type CsfRow = Infer<typeof CsfRowS>;
+
+export const CsfRequests = {
+  /** First message of the viewer. */
+  'csf.hello': {
+    params: S.obj({ protocol: int(1) }),
+    result: S.obj({
+      protocol: int(1),
+      title: S.str(1024),
+      /** File size in bytes. */
+      size: int(0),
+      header: S.nullable(CsfHeaderS),
+      entriesOffset: int(0),
+      pointersOffset: int(0),
+      /** Rows of the fiber table (fibers + entries); 0 when the structure allows none. */
+      rows: int(0),
+      /** Why there is no fiber table. */
+      indexProblem: S.opt(CsfProblemS),
+      validation: CsfValidationS,
+      /** Whether "Show in accelerator memory" is available. */
+      canShowInMemory: S.bool(),
+    }),
+  },
+  /** Rows [start, start+count) of the fiber table (fewer at its end). */
+  'csf.rows': {
+    params: S.obj({ start: int(0), count: int(0, CSF_MAX_ROWS) }),
+    result: S.obj({ start: int(0), rows: S.arr(CsfRowS, CSF_MAX_ROWS) }),
+  },
+  /** Bytes [offset, offset+length) of the file (shorter at its end). */
+  'csf.hex': {
+    params: S.obj({ offset: int(0), length: int(0, CSF_MAX_HEX) }),
+    result: S.obj({ offset: int(0), bytes: S.bin() }),
+  },
+  /** The table row of a fiber, an entry or a byte offset (null when none shows it). */
+  'csf.locate': {
+    params: S.obj({ fiber: S.opt(int(0)), entry: S.opt(int(0)), offset: S.opt(int(0)) }),
+    result: S.obj({ row: S.nullable(int(0)) }),
+  },
+  /** Loads the file into the accelerator's two banks and opens the memory inspector on them. */
+  'csf.showInMemory': {
+    params: S.obj({}),
+    result: S.obj({ ok: S.bool(), message: S.str(4096) }),
+  },
+} as const;
+
+/** webview → extension */
+export const CsfWebviewNotifications = {
+  'csf.log': S.obj({ level: S.lit('info', 'warn', 'error'), message: S.str(1 << 14) }),
+};
+
+/** extension → webview */
+export const CsfHostNotifications = {
+  /** Validation progressed or finished. */
+  'csf.validation': CsfValidationS,
+};
+
+export type CsfRequestMethod = keyof typeof CsfRequests;
+export type CsfParamsOf<M extends CsfRequestMethod> = Infer<(typeof CsfRequests)[M]['params']>;
+export type CsfResultOf<M extends CsfRequestMethod> = Infer<(typeof CsfRequests)[M]['result']>;
+export type CsfRequestMessage = { [M in CsfRequestMethod]: { type: 'request'; id: number; method: M; params: CsfParamsOf<M> } }[CsfRequestMethod];
+export type CsfWebviewNotification = { type: 'notify'; method: 'csf.log'; params: Infer<(typeof CsfWebviewNotifications)['csf.log']> };
+export type CsfHostNotification = { type: 'notify'; method: 'csf.validation'; params: CsfValidationInfo };
+export type CsfWebviewToHost = CsfRequestMessage | CsfWebviewNotification;
+export type CsfHostToWebview = ResponseMessage | CsfHostNotification;
+
+const has = (o: object, k: unknown): boolean => typeof k === 'string' && Object.prototype.hasOwnProperty.call(o, k);
+
+/** Why `x` is not a valid viewer → extension message; undefined when it is. */
+export function explainCsfWebviewMessage(x: unknown): string | undefined {
+  const e = envelope(x);
+  if (!e) return 'message: expected an object';
+  if (e.type === 'request') {
+    if (!has(CsfRequests, e.method)) return `request: unknown method ${JSON.stringify(e.method)}`;
+    const m = e.method as CsfRequestMethod;
+    return S.obj({ type: S.lit('request'), id: int(0), method: S.str(64), params: CsfRequests[m].params }).check(x, `request ${m}`);
+  }
+  if (e.type === 'notify') {
+    if (!has(CsfWebviewNotifications, e.method)) return `notification: unknown method ${JSON.stringify(e.method)}`;
+    return S.obj({ type: S.lit('notify'), method: S.str(64), params: CsfWebviewNotifications['csf.log'] }).check(x, 'notify csf.log');
+  }
+  return `message: unknown type ${JSON.stringify(e.type)}`;
+}
+
+/** Why `x` is not a valid extension → viewer message; a response's result is checked against `methodOf(id)`. */
+export function explainCsfHostMessage(x: unknown, methodOf?: (id: number) => CsfRequestMethod | undefined): string | undefined {
+  const e = envelope(x);
+  if (!e) return 'message: expected an object';
+  if (e.type === 'response') {
+    const err = ((x as { ok?: unknown }).ok === true ? OkResponseS : ErrResponseS).check(x, 'response');
+    if (err) return err;
+    const r = x as ResponseMessage;
+    if (r.ok && methodOf) {
+      const m = methodOf(r.id);
+      if (!m) return `response: no pending request ${r.id}`;
+      return CsfRequests[m].result.check(r.result, `response ${m}.result`);
+    }
+    return undefined;
+  }
+  if (e.type === 'notify') {
+    if (!has(CsfHostNotifications, e.method)) return `notification: unknown method ${JSON.stringify(e.method)}`;
+    return S.obj({ type: S.lit('notify'), method: S.str(64), params: CsfHostNotifications['csf.validation'] }).check(x, 'notify csf.validation');
+  }
+  return `message: unknown type ${JSON.stringify(e.type)}`;
 }

@@ -22,11 +22,20 @@ export class Machine {
   readonly globals: [number, number] = [0, 0];
   /** Number of PROG entries loaded (the `.p` program is what EXE runs). */
   progEntries = 0;
+  /**
+   * Last value stored to each memory-mapped ztachip register by host C code (`ZTAM_GREG(r2,r,vm)`,
+   * index `(r2 << 5) + r`), and the number of such stores.
+   */
+  readonly regs = new Uint32Array(1024);
+  regStores = 0;
   /** Bump pointer for host globals/statics/heap in MEM (starts after a null guard page). */
   private brk = 4096;
 
   constructor(opts: MachineOptions = {}) {
-    this.mem = new Uint8Array(opts.memBytes ?? DEFAULT_MEM_BYTES);
+    const n = opts.memBytes ?? DEFAULT_MEM_BYTES;
+    // the engine indexes memories with 32-bit integers
+    if (!(n >= 0 && n <= 2 ** 31)) throw new RangeError(`MEM size ${n} bytes is outside 0..2^31 bytes`);
+    this.mem = new Uint8Array(n);
   }
 
   alloc(size: number, align: number): number {

@@ -10,9 +10,10 @@ import { Machine } from './machine';
 import { SpaceHistory } from './history';
 import { TensorExecutor } from './engine/execute';
 import { compileProgram, type HostProgram, type WasmLoader } from './host';
+import type { DebugPort } from './host/compile';
 import { createPcoreRunner } from './pcore';
 import { callRuntime, type RuntimeState } from './runtime';
-import type { RunSummary, TraceStep } from './trace';
+import { countStatements, type RunSummary, type TraceStep } from './trace';
 import { NPY_OF, readValues, resolveWhere, SpecError, type DumpSpec, type LoadSpec } from './dump';
 import { SimError, type Budget, type HostServices } from './types';
 
@@ -33,6 +34,16 @@ export interface RunOptions {
   onProgress?: (steps: number) => void;
   /** Keep per-step memory history (for the inspector and debugger). Default true. */
   history?: boolean;
+  /** A debugger (core/debug): compiles stop points in, sees the live machine before the entry runs, and every step and output. */
+  debug?: RunDebugHooks;
+}
+
+export interface RunDebugHooks {
+  port: DebugPort;
+  /** Called right before the entry function runs (after compilation, initialisers and loads). */
+  attach(parts: { host: HostProgram; machine: Machine; executor: TensorExecutor; histories: Map<string, SpaceHistory>; trace: TraceStep[]; entry: string; pcore?: PcoreView }): void;
+  onStep?(s: TraceStep): void;
+  onOutput?(text: string): void;
 }
 
 export interface DumpResult {
@@ -126,6 +137,7 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
         return i < 0 ? undefined : (i + 1) << 4;
       },
       loadWasm: o.loadWasm,
+      debug: o.debug?.port,
     });
     result.host = host;
     const ex = new TensorExecutor({
@@ -137,10 +149,14 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
       history: (s) => histories.get(s),
       onStep: (s) => {
         trace.push(s);
+        if (o.debug?.onStep) o.debug.onStep(s);
         if (o.onProgress && (s.step & 255) === 0) o.onProgress(s.step);
       },
       onCallback: (_f, p) => state.responses.push(p),
-      print: (t) => (output += t),
+      print: (t) => {
+        output += t;
+        o.debug?.onOutput?.(t);
+      },
       kernelByAddress: (addr) => kernelNames[addr - 1],
     });
     const services: HostServices = {
@@ -148,8 +164,12 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
       alloc: (size, align) => m.alloc(size, align),
       tensor: (unit, scope) => ex.run(unit, scope),
       builtin: (name, args, scope) => callRuntime(name, args, scope, state),
-      print: (t) => (output += t),
+      print: (t) => {
+        output += t;
+        o.debug?.onOutput?.(t);
+      },
       budget,
+      ...ex.hostHooks(),
     };
     host.init(services);
     // preloads
@@ -170,8 +190,11 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
     if (!entry) throw new SimError(`no entry function: give one with --entry (functions: ${names.join(', ')})`, { file: o.file, line: 1, column: 1 }, [], 'compile');
     if (!names.includes(entry)) throw new SimError(`no function named ${entry} (functions: ${names.join(', ')})`, { file: o.file, line: 1, column: 1 }, [], 'compile');
     result.entry = entry;
+    o.debug?.attach({ host, machine: m, executor: ex, histories, trace, entry, pcore });
+    // host C writes from here on are journaled in the MEM history (initialisers and loads are the initial state)
+    services.memJournal = histories.get('MEM')?.journal;
     host.run(entry, o.args ?? [], services);
-    result.summary.statements = trace.length;
+    result.summary.statements = countStatements(trace);
     result.summary.bytesMoved = ex.bytesMoved;
     result.summary.laneOps = ex.laneOps;
     // dumps
@@ -189,7 +212,7 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
     fail(e);
   }
   result.summary.steps = startBudget - budget.steps;
-  result.summary.statements = trace.length;
+  result.summary.statements = countStatements(trace);
   result.summary.timeMs = Date.now() - t0;
   result.output = output;
   return result;

@@ -96,4 +96,32 @@ export interface HostServices {
   /** Text written by printf and friends. */
   print(text: string): void;
   budget: Budget;
+  /**
+   * Journal of MEM writes by host code (the page history of the run): the interpreter checks one page
+   * flag per store and calls `mark` before the first store to a page after a step boundary.
+   */
+  memJournal?: MemJournal;
+  /** Memory-mapped ztachip registers (`ZTAM_GREG`): loads and stores outside MEM that fall in the window. */
+  mmio?: MmioPort;
+  /** A hart reached `ztaTaskYield()` inside `ztaDualHartExecute` and is about to switch (for the trace). */
+  onYield?(at: SourceLoc, scope: HostScope): void;
+}
+
+/** See `HostServices.memJournal` (implemented by `SpaceHistory.journal`). */
+export interface MemJournal {
+  /** One flag per page (page = address >> `shift`): 0 = the next write to the page must call `mark` first. */
+  readonly flags: Uint8Array;
+  readonly shift: number;
+  /** Saves the old contents of the pages covering addresses [from, to] before they are written. */
+  mark(from: number, to: number): void;
+}
+
+/** A window of memory-mapped registers at byte addresses [base, base + size). */
+export interface MmioPort {
+  base: number;
+  size: number;
+  /** A `bytes`-wide store of `value` (already converted to the store's C type) at `addr`. */
+  store(addr: number, bytes: number, value: number, at: SourceLoc, scope: HostScope): void;
+  /** A `bytes`-wide load at `addr`. */
+  load(addr: number, bytes: number, at: SourceLoc, scope: HostScope): number;
 }

@@ -39,7 +39,7 @@ export function webviewCsp(o: Pick<WebviewHtmlOptions, 'nonce' | 'cspSource'>): 
   return [`default-src 'none'`, `img-src ${src}`, `style-src ${src}`, `font-src ${src}`, `script-src 'nonce-${o.nonce}'`, `connect-src 'none'`, `frame-src 'none'`, `worker-src 'none'`, `base-uri 'none'`, `form-action 'none'`].join('; ');
 }
 
-function page(kind: 'inspector' | 'layoutMap', o: WebviewHtmlOptions, defaultTitle: string): string {
+function page(kind: 'inspector' | 'layoutMap' | 'csfbin', o: WebviewHtmlOptions, defaultTitle: string): string {
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -66,4 +66,9 @@ export function inspectorHtml(o: WebviewHtmlOptions): string {
 /** The layout map page. */
 export function layoutMapHtml(o: WebviewHtmlOptions): string {
   return page('layoutMap', o, 'Layout Map');
+}
+
+/** The `.csfbin` viewer page (custom editor `tensorLens.csfbin`). */
+export function csfViewHtml(o: WebviewHtmlOptions): string {
+  return page('csfbin', o, '.csfbin viewer');
 }

@@ -23,5 +23,14 @@ startServer(connection, {
       return undefined;
     }
   },
+  readBinary(path) {
+    try {
+      const st = statSync(path);
+      if (!st.isFile() || st.size > MAX_FILE) return undefined;
+      return new Uint8Array(readFileSync(path));
+    } catch {
+      return undefined;
+    }
+  },
 });
 process.on('uncaughtException', (e) => connection.console.error(`[uncaught] ${e?.stack ?? e}`));

@@ -3,7 +3,9 @@
  * node.ts (stdio/IPC) and browser.ts (web worker) create the connection and the file access.
  */
 import {
+  ErrorCodes,
   InlayHint,
+  ResponseError,
   type CodeLens,
   InlayHintKind,
   TextDocumentSyncKind,
@@ -49,6 +51,8 @@ export interface ServerHost {
   simulator?: SimulatorHost;
   /** Reads a file that is not open in the editor (undefined in the browser). */
   readDisk(path: string): string | undefined;
+  /** Reads a file's bytes (`.csfbin` files of layout specs); absent in the browser. */
+  readBinary?(path: string): Uint8Array | undefined;
   loadPcore: PcoreLoader;
   version: string;
 }
@@ -87,7 +91,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
   const log = (msg: string) => connection.console.log(msg);
   const isLayout = (doc: TextDocument) => doc.languageId === LAYOUT_LANGUAGE || (doc.languageId !== TPROG_LANGUAGE && doc.languageId !== PCORE_LANGUAGE && uriToPath(doc.uri).endsWith('.tlayout'));
   const isTprog = (doc: TextDocument) => !isLayout(doc) && (doc.languageId === TPROG_LANGUAGE || (doc.languageId !== PCORE_LANGUAGE && !isPcorePath(uriToPath(doc.uri))));
-  const layouts = new LayoutDocuments();
+  const layouts = new LayoutDocuments(host.readBinary ? (path) => host.readBinary!(path) : undefined);
   const layoutOf = (uri: string) => {
     const doc = documents.get(uri);
     return doc && isLayout(doc) ? layouts.get(uri, uriToPath(uri), doc.version, doc.getText()) : undefined;
@@ -190,6 +194,12 @@ export function startServer(connection: Connection, host: ServerHost): void {
   });
 
   documents.onDidOpen((e) => schedule(e.document.uri, 0));
+  // a .csfbin a layout spec reads changed on disk: check the open specs again
+  connection.onDidChangeWatchedFiles((p) => {
+    if (!p.changes.some((c) => c.uri.toLowerCase().endsWith('.csfbin'))) return;
+    layouts.clear();
+    for (const d of documents.all()) if (isLayout(d)) schedule(d.uri);
+  });
   documents.onDidChangeContent((e) => {
     runDiagnostics.delete(e.document.uri);
     schedule(e.document.uri);
@@ -236,6 +246,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
 
   connection.onCodeLens((p) =>
     guard('codeLens', [], () => {
+      const lay = layoutOf(p.textDocument.uri);
+      if (lay) return layoutFeatures.codeLenses(lay, p.textDocument.uri);
       const a = analysis(p.textDocument.uri);
       if (!a) return [];
       const lenses: CodeLens[] = [];
@@ -350,7 +362,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
     for (const d of documents.all()) overlay[uriToPath(d.uri)] = d.getText();
     const file = uriToPath(p.uri);
     const r = await host.simulator.run(
-      { file, overlay, entry: p.entry, args: p.args, loads: p.loads, dumps: p.dumps, memBytes: p.memBytes, stepBudget: p.stepBudget },
+      { runId: id, file, overlay, entry: p.entry, args: p.args, loads: p.loads, dumps: p.dumps, memBytes: p.memBytes, stepBudget: p.stepBudget },
       (statements) => void connection.sendNotification(RunProgressMethod, { uri: p.uri, steps: statements, statements }),
       () => token.isCancellationRequested,
       (f) => token.onCancellationRequested(f),
@@ -372,7 +384,9 @@ export function startServer(connection: Connection, host: ServerHost): void {
 
   connection.onRequest(ReadMemoryMethod, async (p: ReadMemoryParams): Promise<ReadMemoryResult> => {
     if (!host.simulator) return { data: '', unit: 1, size: 0 };
-    const r = await host.simulator.read(p.space, p.start, p.length, p.step);
+    const r = await host.simulator.read(p.runId, p.space, p.start, p.length, p.step);
+    // an unknown, evicted or failed run is an error the inspector shows (not an empty memory)
+    if (r.error) throw new ResponseError(ErrorCodes.InvalidParams, r.error);
     return { data: r.data ? toBase64(r.data) : '', unit: r.unit, size: r.size };
   });
 

@@ -96,11 +96,26 @@ port.on('message', async (msg: WorkerRun | WorkerRead) => {
       dumps: r.dumps.map((d) => ({ space: d.space, where: d.where, dtype: d.dtype, values: d.values, file: d.file })),
       output: r.output,
       error: r.error,
+      globals: globalsOf(r),
     });
   } catch (e) {
     port.postMessage({ type: 'done', runId: msg.runId, entry: msg.entry ?? '', summary: { steps: 0, statements: 0, bytesMoved: 0, laneOps: 0, timeMs: 0 }, trace: [], traceTruncated: false, dumps: [], output: '', error: { file: msg.file, line: 1, column: 1, message: (e as Error).message, kind: e instanceof SpecError ? 'usage' : 'internal', stack: [] } });
   }
 });
+
+/** The host program's C globals with their MEM addresses (the inspector labels them). */
+function globalsOf(r: RunResult): { name: string; address: number; size: number; type: string; file?: string; line?: number }[] {
+  try {
+    const g = r.host?.globals();
+    if (!g) return [];
+    return [...g.entries()]
+      .filter(([name, v]) => /^[A-Za-z_][\w.]*$/.test(name) && v.address >= 0 && v.size > 0)
+      .slice(0, 4096)
+      .map(([name, v]) => ({ name, address: v.address, size: v.size, type: v.type, file: v.loc?.file, line: v.loc?.line }));
+  } catch {
+    return [];
+  }
+}
 
 function readSpace(msg: WorkerRead): { data?: Uint8Array; unit: number; size: number; error?: string } {
   if (!last) return { unit: 1, size: 0, error: 'no run yet' };

@@ -1,4 +1,9 @@
-/** The language server's handle on the simulator worker (Node): start runs, cancel them, read memory. */
+/**
+ * The language server's handle on the simulator (Node): every run gets its own worker thread, which
+ * keeps the run's machine and history afterwards to answer memory reads. The last `KEPT_RUNS` runs stay
+ * readable (one inspector panel per run); older workers are terminated and a read of their run gets a
+ * clear error. Cancelling a run terminates its worker.
+ */
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { WorkerRun } from './simWorker';
@@ -12,69 +17,118 @@ export interface SimRunResult {
   dumps: object[];
   output: string;
   error: { file: string; line: number; column: number; message: string; kind: string; stack: string[] } | null;
+  /** C globals of the host program with their MEM addresses. */
+  globals?: object[];
+}
+
+export interface SimReadResult {
+  data?: Uint8Array;
+  unit: number;
+  size: number;
+  error?: string;
 }
 
 export interface SimulatorHost {
-  run(req: Omit<WorkerRun, 'type' | 'runId'>, onProgress: (statements: number) => void, isCancelled: () => boolean, onCancel: (f: () => void) => void): Promise<SimRunResult & { cancelled?: boolean }>;
-  read(space: string, start: number, length: number, step?: number): Promise<{ data?: Uint8Array; unit: number; size: number; error?: string }>;
+  /** Starts run `req.runId` (the caller numbers runs; readMemory names them by that id). */
+  run(req: Omit<WorkerRun, 'type'>, onProgress: (statements: number) => void, isCancelled: () => boolean, onCancel: (f: () => void) => void): Promise<SimRunResult & { cancelled?: boolean }>;
+  /** Bytes of a space of run `runId` (an error when that run is unknown or no longer kept). */
+  read(runId: number, space: string, start: number, length: number, step?: number): Promise<SimReadResult>;
+  /** Run ids whose memory is still readable, oldest first. */
+  kept(): number[];
   dispose(): void;
 }
 
-export function nodeSimulator(dir: string): SimulatorHost {
-  let worker: Worker | undefined;
-  let runId = 0;
+/** Runs whose memories stay readable (each holds its MEM, pages and step history in its worker). */
+export const KEPT_RUNS = 3;
+
+interface RunWorker {
+  id: number;
+  worker: Worker;
+  /** True once the run finished without being cancelled (its memory can be read). */
+  done: boolean;
+  reads: Map<number, (r: SimReadResult) => void>;
+}
+
+export function nodeSimulator(dir: string, keep = KEPT_RUNS): SimulatorHost {
+  /** Live workers, oldest first. */
+  const runs: RunWorker[] = [];
+  const evicted = new Set<number>();
   let readId = 0;
-  const reads = new Map<number, (r: { data?: Uint8Array; unit: number; size: number; error?: string }) => void>();
-  const fresh = () => {
-    worker?.terminate();
-    worker = new Worker(join(dir, 'simWorker.js'));
-    worker.on('message', (m: { type: string; id: number }) => {
-      if (m.type === 'read') {
-        reads.get(m.id)?.(m as never);
-        reads.delete(m.id);
-      }
-    });
-    return worker;
+  let maxId = 0;
+
+  const drop = (r: RunWorker, why: string) => {
+    const i = runs.indexOf(r);
+    if (i >= 0) runs.splice(i, 1);
+    for (const [, resolve] of r.reads) resolve({ unit: 1, size: 0, error: why });
+    r.reads.clear();
+    void r.worker.terminate();
   };
+  /** Keeps at most `keep` finished runs (the running one does not count). */
+  const trim = () => {
+    const finished = runs.filter((r) => r.done);
+    for (const r of finished.slice(0, Math.max(0, finished.length - keep))) {
+      evicted.add(r.id);
+      drop(r, gone(r.id));
+    }
+  };
+  const gone = (id: number) => `run ${id} is no longer kept (only the last ${keep} runs stay readable); run the program again to inspect its memory`;
+
   return {
     run(req, onProgress, isCancelled, onCancel) {
-      const w = fresh();
-      const id = ++runId;
+      const id = req.runId;
+      maxId = Math.max(maxId, id);
+      const w = new Worker(join(dir, 'simWorker.js'));
+      const rw: RunWorker = { id, worker: w, done: false, reads: new Map() };
+      runs.push(rw);
+      w.on('message', (m: { type: string; id: number }) => {
+        if (m.type === 'read') {
+          rw.reads.get(m.id)?.(m as never);
+          rw.reads.delete(m.id);
+        }
+      });
       return new Promise((resolve) => {
         let settled = false;
-        const finish = (r: SimRunResult & { cancelled?: boolean }) => {
+        const empty = { runId: id, entry: req.entry ?? '', summary: { steps: 0, statements: 0, bytesMoved: 0, laneOps: 0, timeMs: 0 }, trace: [], traceTruncated: false, dumps: [], output: '' };
+        const finish = (r: SimRunResult & { cancelled?: boolean }, keepIt: boolean) => {
           if (settled) return;
           settled = true;
+          if (keepIt) {
+            rw.done = true;
+            trim();
+          } else drop(rw, `run ${id} has no memory to read (${r.cancelled ? 'it was cancelled' : 'the simulator stopped'})`);
           resolve(r);
         };
-        onCancel(() => {
-          void w.terminate();
-          if (worker === w) worker = undefined;
-          finish({ runId: id, entry: req.entry ?? '', summary: { steps: 0, statements: 0, bytesMoved: 0, laneOps: 0, timeMs: 0 }, trace: [], traceTruncated: false, dumps: [], output: '', error: null, cancelled: true });
-        });
+        onCancel(() => finish({ ...empty, error: null, cancelled: true }, false));
         w.on('message', (m: { type: string; runId: number; statements?: number } & SimRunResult) => {
           if (m.runId !== id) return;
           if (m.type === 'progress') onProgress(m.statements ?? 0);
-          else if (m.type === 'done') finish(m);
+          else if (m.type === 'done') finish(m, true);
         });
-        w.on('error', (e) => finish({ runId: id, entry: '', summary: { steps: 0, statements: 0, bytesMoved: 0, laneOps: 0, timeMs: 0 }, trace: [], traceTruncated: false, dumps: [], output: '', error: { file: req.file, line: 1, column: 1, message: `simulator crashed: ${e.message}`, kind: 'internal', stack: [] } }));
+        w.on('error', (e) => finish({ ...empty, error: { file: req.file, line: 1, column: 1, message: `simulator crashed: ${e.message}`, kind: 'internal', stack: [] } }, false));
         w.on('exit', (code) => {
-          if (!settled && !isCancelled()) finish({ runId: id, entry: '', summary: { steps: 0, statements: 0, bytesMoved: 0, laneOps: 0, timeMs: 0 }, trace: [], traceTruncated: false, dumps: [], output: '', error: { file: req.file, line: 1, column: 1, message: `simulator stopped (exit ${code}); the program may have used too much memory`, kind: 'internal', stack: [] } });
+          if (!settled && !isCancelled()) finish({ ...empty, error: { file: req.file, line: 1, column: 1, message: `simulator stopped (exit ${code}); the program may have used too much memory`, kind: 'internal', stack: [] } }, false);
+          else if (settled && rw.done && runs.includes(rw)) drop(rw, `run ${id}: the simulator worker stopped (exit ${code})`);
         });
-        const msg: WorkerRun = { type: 'run', runId: id, ...req };
+        const msg: WorkerRun = { type: 'run', ...req };
         w.postMessage(msg);
       });
     },
-    read(space, start, length, step) {
-      if (!worker) return Promise.resolve({ unit: 1, size: 0, error: 'no run' });
+    read(runId, space, start, length, step) {
+      const r = runs.find((x) => x.id === runId);
+      if (!r) {
+        const why = evicted.has(runId) ? gone(runId) : runId > 0 && runId <= maxId ? `run ${runId} has no memory to read (it failed to start, was cancelled or the server restarted)` : `no run ${runId}`;
+        return Promise.resolve({ unit: 1, size: 0, error: why });
+      }
+      if (!r.done) return Promise.resolve({ unit: 1, size: 0, error: `run ${runId} is still running` });
       const id = ++readId;
       return new Promise((resolve) => {
-        reads.set(id, resolve);
-        worker!.postMessage({ type: 'read', id, space, start, length, step });
+        r.reads.set(id, resolve);
+        r.worker.postMessage({ type: 'read', id, space, start, length, step });
       });
     },
+    kept: () => runs.filter((r) => r.done).map((r) => r.id),
     dispose() {
-      void worker?.terminate();
+      for (const r of [...runs]) drop(r, 'the simulator was shut down');
     },
   };
 }

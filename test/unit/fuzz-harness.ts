@@ -34,7 +34,10 @@ const read = (p: string) => readFileSync(resolve(ROOT, p), 'utf8');
 
 /** Every file of examples/ in an in-memory tree `/w/<dir>/<name>`, so `.m` files pair with their `.p` and headers. */
 export const EXAMPLE_FILES: Record<string, string> = {};
-for (const dir of readdirSync(resolve(ROOT, 'examples'))) for (const f of readdirSync(resolve(ROOT, 'examples', dir))) EXAMPLE_FILES[`/w/${dir}/${f}`] = read(`examples/${dir}/${f}`);
+for (const dir of readdirSync(resolve(ROOT, 'examples'), { withFileTypes: true })) {
+  if (!dir.isDirectory()) continue;
+  for (const f of readdirSync(resolve(ROOT, 'examples', dir.name), { withFileTypes: true })) if (f.isFile()) EXAMPLE_FILES[`/w/${dir.name}/${f.name}`] = read(`examples/${dir.name}/${f.name}`);
+}
 
 export const TPROG_SEEDS: Seed[] = Object.entries(EXAMPLE_FILES)
   .filter(([p]) => p.endsWith('.m'))

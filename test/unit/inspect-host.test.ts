@@ -217,3 +217,23 @@ test('layout maps: a 2^26-element tensor is aggregated to at most 32,768 cells',
   assert.deepEqual(q.coord, [0, 0]);
   assert.ok(ms < 5000, `took ${ms} ms`);
 });
+
+test('dumpView: the host asks the view what it renders and matches the answer by token; stepSelected is remembered', async () => {
+  const { host, out, logs } = setup();
+  assert.equal(host.selectedStep, undefined);
+  const p = host.dumpView(2000);
+  const ask = out.find((m) => m.type === 'notify' && m.method === 'dumpView') as any;
+  assert.ok(ask, 'a dumpView notification was posted');
+  assert.equal(explainHostMessage(ask), undefined);
+  const dump = { token: ask.params.token, space: 'MEM', step: 3, top: 0, cursor: 16, complete: true, rows: [{ addr: '0000000', hex: '01 02', typed: ' 01 02', ascii: '..', ov: 'A' }], status: 'ok', title: 't' };
+  // an answer with another token, or a malformed one, is not taken
+  await host.handle({ type: 'notify', method: 'viewDump', params: { ...dump, token: ask.params.token + 1 } });
+  await host.handle({ type: 'notify', method: 'viewDump', params: { ...dump, rows: 'nope' } });
+  assert.ok(logs.some((l) => /viewDump.*rows: expected an array/.test(l)), logs.join('\n'));
+  await host.handle({ type: 'notify', method: 'viewDump', params: dump });
+  assert.deepEqual(await p, dump);
+  await host.handle({ type: 'notify', method: 'stepSelected', params: { step: 2 } });
+  assert.equal(host.selectedStep, 2);
+  // no answer: a clear rejection
+  await assert.rejects(host.dumpView(30), /did not answer dumpView in 30 ms/);
+});

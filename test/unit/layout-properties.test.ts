@@ -313,3 +313,51 @@ test('fibered sparse: random fibers and bases', () => {
     { numRuns: RUNS },
   );
 });
+
+test('fibered sparse: batch mapping over many bitmap records (positions past 128, every word of a record) equals forward', () => {
+  fc.assert(
+    fc.property(fc.integer(), (seed) => {
+      const R = rng(seed);
+      const rank = R.int(1, 4);
+      const shape = Array.from({ length: rank }, (_, d) => (d === rank - 1 ? R.int(1, 300) : R.int(1, 5)));
+      const F = prod(shape, 0, rank - 1);
+      const ptr = [0];
+      const index: number[] = [];
+      const density = R.next();
+      for (let f = 0; f < F; f++) {
+        for (let j = 0; j < shape[rank - 1]; j++) if (R.next() < density) index.push(j);
+        ptr.push(index.length);
+      }
+      const m = new SparseLayout({ placement: { shape, ptr, index, mainBase: R.int(0, 10), metaBase: 0 } });
+      const all = [...coords(shape)];
+      const got = m.forwardMany(Int32Array.from(all.flat()));
+      all.forEach((c, i) => {
+        const want = m.forward(c).address;
+        if (Number.isNaN(want)) assert.ok(Number.isNaN(got[i]), `${JSON.stringify(shape)} ${c}: not stored`);
+        else assert.equal(got[i], want, `${JSON.stringify(shape)} ${c}`);
+      });
+    }),
+    { numRuns: RUNS },
+  );
+});
+
+test('TT ND sharding: batch mapping of rank-4 tensors (the general loop) equals forward, cores included', () => {
+  fc.assert(
+    fc.property(fc.integer(), (seed) => {
+      const R = rng(seed);
+      const shape = [R.int(1, 3), R.int(1, 3), R.int(1, 40), R.int(1, 40)];
+      const shard = [R.int(1, 3), R.int(1, 3), 32 * R.int(1, 2), 32 * R.int(1, 2)];
+      const spec: TTSpec = { arch: ARCHS[0], shape, dtype: 'bfloat16', layout: 'TILE', tile: [32, 32], buffer: 'L1', memory: 'ND_SHARDED', shard, grid: [{ x0: 0, y0: 0, x1: R.int(0, 4), y1: R.int(0, 1) }], base: 0, orientation: 'ROW_MAJOR' };
+      const m = new TTLayout(spec);
+      const all = [...coords(shape)];
+      const units = new Int32Array(all.length);
+      const got = m.forwardMany(Int32Array.from(all.flat()), undefined, units);
+      all.forEach((c, i) => {
+        const f = m.forward(c);
+        assert.equal(got[i], f.address, `${JSON.stringify(spec.shard)} ${c}`);
+        assert.equal(units[i], f.unit!.index, `${JSON.stringify(spec.shard)} ${c}: core`);
+      });
+    }),
+    { numRuns: RUNS },
+  );
+});

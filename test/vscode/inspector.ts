@@ -1,4 +1,139 @@
-/** Real-VS-Code tests of the memory inspector (issue 6); index.ts runs them after the foundation tests. */
-import type { TestCase } from './util';
+/**
+ * Real-VS-Code tests of the memory inspector (issue 6); index.ts runs them after the foundation tests.
+ * What the panel shows is asked from the webview itself (`tensorLens.inspector.debugState`: the page
+ * reports the text of the rows it rendered), so the assertions are about the rendered view.
+ */
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { EXTENSION_ID, TPROG, type TestCase, file, languageBecomes, log, open, positionOf, sleep, waitFor } from './util';
 
-export const TESTS: TestCase[] = [];
+interface Run {
+  runId: number;
+  error: { message: string } | null;
+  trace: unknown[];
+  globals?: { name: string; address: number; size: number; type: string }[];
+}
+interface Row {
+  addr: string;
+  hex: string;
+  typed: string;
+  ascii: string;
+  ov: string;
+}
+interface ViewDump {
+  panelTitle: string;
+  runId?: number;
+  space: string;
+  cursor: number;
+  step: number;
+  complete: boolean;
+  rows: Row[];
+  status: string;
+  title: string;
+}
+interface Api {
+  client: { sendRequest<R>(method: string, params: unknown): Promise<R> };
+}
+
+const api = () => vscode.extensions.getExtension<Api>(EXTENSION_ID)!.exports;
+
+/** int16 little-endian bytes of `values` as the hex column prints them. */
+const i16hex = (values: number[]) => values.flatMap((v) => [v & 0xff, (v >> 8) & 0xff]).map((b) => b.toString(16).padStart(2, '0'));
+const bytesOf = (r: Row) => r.hex.trim().split(/\s+/);
+
+async function runTestM(): Promise<Run> {
+  // other areas' tests may have closed it
+  const uri = await open('examples/test/test.m');
+  await languageBecomes(uri, TPROG);
+  const r = await vscode.commands.executeCommand<Run>('tensorLens.run', uri.toString());
+  assert.ok(r, 'tensorLens.run returned nothing');
+  assert.equal(r.error, null, r.error?.message);
+  return r;
+}
+
+/** Polls the panel (the last used one, or the one titled `title`) until a complete frame shows a row at byte address `addr` of MEM. */
+async function rowAt(addr: number, what: string, title?: string): Promise<{ dump: ViewDump; row: Row }> {
+  let last: ViewDump | undefined;
+  try {
+    return await waitFor(what, async () => {
+      const d = await vscode.commands.executeCommand<ViewDump>('tensorLens.inspector.debugState', title);
+      last = d;
+      if (!d || !d.complete || d.space !== 'MEM') return undefined;
+      const row = d.rows.find((r) => parseInt(r.addr, 16) === addr);
+      return row ? { dump: d, row } : undefined;
+    }, 30_000, 250);
+  } catch (e) {
+    log(`    last view: ${JSON.stringify(last && { ...last, rows: last.rows.slice(0, 4) })}`);
+    throw e;
+  }
+}
+
+async function panelShowsRunBytes(): Promise<void> {
+  const r = await runTestM();
+  const inbuf = r.globals?.find((g) => g.name === 'inbuf');
+  const outbuf = r.globals?.find((g) => g.name === 'outbuf');
+  assert.ok(inbuf && outbuf, `the run reports the C globals inbuf and outbuf (got ${JSON.stringify(r.globals?.map((g) => g.name))})`);
+  assert.equal(inbuf.type, 'int16_t [2048]');
+  const opened = await vscode.commands.executeCommand<boolean>('tensorLens.openMemoryInspector');
+  assert.equal(opened, true);
+  // the panel starts at inbuf (the global the first transfer read): inbuf[i] = i - 1000
+  const { dump, row } = await rowAt(inbuf.address, `the panel to show inbuf at 0x${inbuf.address.toString(16)}`);
+  assert.match(dump.panelTitle, /^Memory: test\.m/);
+  assert.equal(dump.runId, r.runId, 'the panel shows the run just made');
+  assert.deepEqual(bytesOf(row), i16hex([-1000, -999, -998, -997, -996, -995, -994, -993]));
+  assert.match(row.ov, /inbuf/, 'the row is labelled with the global');
+  assert.match(row.ov, /MEM\(req->input\)\[from:to\]/, 'and with the transfer term that read it');
+  // a second view of the same run: its own panel, same bytes
+  const second = await vscode.commands.executeCommand<string>('tensorLens.inspector.newView');
+  assert.equal(second, `${dump.panelTitle} · view 2`);
+  const v2 = await rowAt(inbuf.address, 'the second view to show inbuf', second);
+  assert.equal(v2.dump.runId, r.runId);
+  assert.deepEqual(bytesOf(v2.row), bytesOf(row));
+  const tab = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label === second);
+  assert.ok(tab, 'the second view has a tab');
+  await vscode.window.tabGroups.close(tab);
+}
+
+async function editorTermHighlightsBytes(): Promise<void> {
+  const uri = file('examples/test/test.m');
+  await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: false, viewColumn: vscode.ViewColumn.One });
+  // the hover provider is the tensor-program language's
+  const doc = await languageBecomes(uri, TPROG);
+  const outbuf = (await vscode.commands.executeCommand<Run>('tensorLens.run', uri.toString()))!.globals!.find((g) => g.name === 'outbuf')!;
+  // hover on MEM(req->output) of the store transfer: the panel jumps to what it wrote last (process 1's half of outbuf)
+  const pos = positionOf(doc, /^\s*>.*MEM\(req->output\).*<=/, 'MEM(req->output)').translate(0, 2);
+  await vscode.commands.executeCommand('vscode.executeHoverProvider', uri, pos);
+  const at = outbuf.address + 2048;
+  const { dump, row } = await rowAt(at, `the hovered term's bytes (outbuf+2048 = 0x${at.toString(16)}) in the panel`);
+  // outbuf = inbuf + 1 (test::add): outbuf[1024 + k] = 1024 + k - 1000 + 1
+  assert.deepEqual(bytesOf(row), i16hex([25, 26, 27, 28, 29, 30, 31, 32]));
+  assert.match(row.ov, /outbuf/);
+  assert.equal(dump.cursor, at, 'the cursor is at the start of the highlighted range');
+  // the command does the same for the cursor: on inbuf's transfer (right of <=)
+  const editor = await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.One });
+  const p2 = positionOf(doc, /^\s*>.*<=.*MEM\(req->input\)/, 'MEM(req->input)').translate(0, 1);
+  editor.selection = new vscode.Selection(p2, p2);
+  assert.equal(await vscode.commands.executeCommand<boolean>('tensorLens.inspector.showTerm'), true);
+  const inbuf = outbuf.address - 4096;
+  await rowAt(inbuf + 2048, 'the read range of the load transfer (inbuf+2048)');
+  // a launcher takes a screenshot of the workbench with the panel now (test-artifacts/vscode/inspector.png)
+  log('@screenshot inspector');
+  await sleep(1500);
+}
+
+async function runsKeptByIdWithCap(): Promise<void> {
+  const c = api().client;
+  const ids: number[] = [];
+  for (let i = 0; i < 4; i++) ids.push((await runTestM()).runId);
+  const read = (runId: number) => c.sendRequest<{ data: string; unit: number; size: number }>('tensorLens/readMemory', { runId, space: 'MEM', start: 0, length: 16 });
+  // the last three runs stay readable, each its own
+  for (const id of ids.slice(1)) assert.equal((await read(id)).data.length > 0, true, `run ${id} is readable`);
+  await assert.rejects(read(ids[0]), /run \d+ is no longer kept/, 'the oldest run was evicted with a clear error');
+  await assert.rejects(read(99999), /no run 99999/);
+}
+
+export const TESTS: TestCase[] = [
+  ['the memory inspector panel shows the run\'s bytes at inbuf, labelled with the global and the transfer term', panelShowsRunBytes],
+  ['hovering a tensor term in test.m highlights its bytes in the panel (outbuf = inbuf + 1); showTerm follows the cursor', editorTermHighlightsBytes],
+  ['readMemory serves several runs by runId and reports an evicted run clearly', runsKeptByIdWithCap],
+];

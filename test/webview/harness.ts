@@ -9,7 +9,8 @@
 import { WebviewHost, type LayoutMapProvider } from '../../core/inspect/host';
 import { createSource } from '../../core/inspect/simSource';
 import { layoutMapFromModel } from '../../core/inspect/layoutMap';
-import { bytesOf, type HostToWebview, type SourceLoc } from '../../core/protocol/webview';
+import { resolveName, traceOverlays } from '../../core/inspect/traceOverlays';
+import { bytesOf, type HostToWebview, type Overlay, type SourceLoc } from '../../core/protocol/webview';
 import { buildScenario, layoutModel, LAYOUT_CASES, MEM_BYTES, type LayoutCase } from './scenario';
 
 const params = new URLSearchParams(location.search);
@@ -54,6 +55,7 @@ const harness = {
   state: undefined as unknown,
   buildMs,
   layoutMs: 0,
+  failReads: '',
   host: undefined as unknown as WebviewHost,
   scenario,
   /** Posts a raw message to the webview as the extension would (tests use it for malformed messages). */
@@ -82,11 +84,23 @@ if (layoutName) {
   layout = harness.layoutCase(layoutName);
 }
 
+/** `overlays=trace`: the overlays the extension builds from a run (trace terms and C globals), as in VS Code. */
+const fromTrace = params.get('overlays') === 'trace';
+const traceOv = fromTrace ? traceOverlays(scenario.trace, [{ name: 'table', address: 0x5000, size: 32, type: 'int16_t [4][4]', file: 'examples/demo.tprog', line: 2 }]) : [];
+/** `overlays=many` (bench): 4096 overlapping strided tensors of 16 MiB each over MEM (32 bytes of every 64, like PCORE blocks), ~1000 on every row. */
+const manyOv: Overlay[] =
+  params.get('overlays') === 'many'
+    ? Array.from({ length: 4096 }, (_, k) => {
+        const length = Math.max(64, Math.min(16 << 20, scenario.machine.mem.length - k * 16384)) & ~63;
+        return { id: `m${k}`, name: `T${k}`, space: 'MEM', offset: k * 16384, length, kind: 'tensor' as const, type: 'u8' as const, shape: [length / 64, 32], strides: [64, 1], color: k % 8 };
+      }).filter((o) => o.offset < scenario.machine.mem.length)
+    : [];
 const source = createSource({
   title: 'demo.tprog — memory',
   spaces: scenario.spaces,
   trace: scenario.trace,
-  overlays: scenario.overlays,
+  overlays: fromTrace ? traceOv : manyOv.length ? manyOv : scenario.overlays,
+  resolve: fromTrace ? (text, space) => resolveName(traceOv, text, space) : undefined,
   initial: () => ({ space: 'MEM', offset: 0 }),
   save: (name, bytes, kind) => {
     harness.saved.push({ name, kind, bytes: bytes.slice() });
@@ -111,8 +125,24 @@ const deliver = (m: HostToWebview) => {
   if (latency > 0) setTimeout(send, latency);
   else send();
 };
-const host = new WebviewHost(source, deliver);
+// `harness.failReads = 'why'` makes every read fail with that message (an evicted run)
+const readOk = source.read;
+source.read = (space, offset, length, step) => {
+  if (harness.failReads) throw new Error(harness.failReads);
+  return readOk(space, offset, length, step);
+};
+/**
+ * `restore=1`: the page starts as a panel VS Code restores after a reload (the serializer): a host with
+ * no memory; `harness.attachRun()` then plays the next run taking the panel over (new host + refresh).
+ */
+const restoring = params.get('restore') === '1';
+let host = restoring ? new WebviewHost({ title: 'Memory: demo.tprog — run the program again to see its memory', spaces: () => [], read: () => new Uint8Array(0) }, deliver) : new WebviewHost(source, deliver);
 harness.host = host;
+(harness as any).attachRun = () => {
+  host = new WebviewHost(source, deliver);
+  harness.host = host;
+  host.refresh();
+};
 
 (window as any).acquireVsCodeApi = () => ({
   postMessage(msg: unknown) {

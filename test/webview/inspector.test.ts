@@ -216,7 +216,7 @@ test('overlays: coloured, labelled, hover shows tensor coordinate and last write
   await page.mouse.down();
   await page.mouse.up();
   await until(page, 'window.harness.revealed.length > 0');
-  assert.deepEqual(await page.evaluate('window.harness.revealed[0]'), { file: 'examples/demo.tprog', line: 10, column: 1 });
+  assert.deepEqual(await page.evaluate('window.harness.revealed[0]'), { file: 'examples/demo.tprog', line: 10, column: 1, endLine: 10 });
   assert.equal(await page.evaluate('window.tensorLens.inspector.debugInfo().cursor'), A.offset + 9);
   // the strided tensor C: a byte in its gap has no coordinate
   await page.selectOption('#tl-overlay', { label: 'C [2×2] @0x4000' });
@@ -481,5 +481,93 @@ test('slow answers (40 ms per message): placeholders first, then the bytes; no r
   for (const r of rs) assert.deepEqual(r.hex, expectedHex(parseInt(r.addr, 16)), `row ${r.addr}`);
   const reads = (await page.evaluate(`window.harness.sent.filter((m) => m.method === 'read').length`)) as number;
   assert.ok(reads < 40, `${reads} reads for 10 pages of scrolling`);
+  await page.close();
+});
+
+test('overlays the extension builds from the trace: term names, element coordinate, last writer, click reveals the statement', async () => {
+  const { page } = await open(fx(), '/inspector?state=fresh&overlays=trace');
+  await goTo(page, '0x1000');
+  // step 0 `>A[0:3][0:3] <= B[0:15];` wrote A (named by the term left of <=) and read B (the term on the right)
+  // …and steps 1 and 2 wrote A[0][1] and read A[0][0:3] in that row
+  assert.equal((await row(page, '0001000')).ov, 'A[0:3][0:3], A[0][0:3], A[0][1]');
+  assert.equal((await row(page, '0001010')).ov, 'A[0:3][0:3]');
+  assert.ok((await decos(page)).some((d) => /^tl-o\d$/.test(d.cls) && d.sec === 'b' && d.lo === A.offset && d.hi === A.offset + 16));
+  await goTo(page, '0x2000');
+  assert.equal((await row(page, '0002000')).ov, 'B[0:15]');
+  // a C global: typed int16 [4][4]
+  await goTo(page, '0x5000');
+  assert.equal((await row(page, '0005000')).ov, 'table');
+  // go to a $variable by its name: `$x[0:15]` of step 3
+  await goTo(page, '$x');
+  assert.equal(await page.evaluate('window.tensorLens.inspector.debugInfo().cursor'), X.offset);
+  assert.match((await page.textContent('#tl-status'))!, /\$x\[0:15\]: 0x3000, 16 bytes/);
+  // hover A+9: the i16 element 4 of the term's range (byte 1), last written by step 0; click reveals the statement
+  await goTo(page, '0x1000');
+  const pt = (await page.evaluate(`(() => { const vp = document.querySelector('.tl-viewport').getBoundingClientRect(); const g = window.tensorLens.inspector.geo; const row = [...document.querySelectorAll('.tl-viewport .tl-row')].find((r) => r.firstChild.textContent === '0001000'); const rr = row.getBoundingClientRect(); const j = 9; return { x: vp.left + g.hexX + (j * (g.bc + 1) + Math.floor(j / 8) + 0.8) * g.cw, y: rr.top + rr.height / 2 }; })()`)) as { x: number; y: number };
+  await page.mouse.move(pt.x, pt.y);
+  await until(page, `document.getElementById('tl-tip').textContent.includes('last written')`);
+  const tip = (await page.textContent('#tl-tip'))!;
+  assert.match(tip, /A\[0:3\]\[0:3\] \[4\] byte 1/);
+  assert.match(tip, /last written by step 0: demo\.tprog:10/);
+  await shot(page, 'inspector-trace-overlays');
+  await page.mouse.down();
+  await page.mouse.up();
+  await until(page, 'window.harness.revealed.length > 0');
+  assert.deepEqual(await page.evaluate('window.harness.revealed[0]'), { file: 'examples/demo.tprog', line: 10, column: 1, endLine: 10 });
+  await page.close();
+});
+
+test('the view reports what it renders (dumpView → viewDump), as the extension\'s debugState command asks', async () => {
+  const { page } = await open(fx(), '/inspector?state=fresh');
+  await goTo(page, '0x140');
+  const d = (await page.evaluate('window.harness.host.dumpView()')) as { space: string; step: number; complete: boolean; rows: { addr: string; hex: string; ascii: string }[]; title: string };
+  assert.equal(d.space, 'MEM');
+  assert.equal(d.step, 3);
+  assert.equal(d.complete, true);
+  assert.equal(d.title, 'demo.tprog — memory');
+  const r = d.rows.find((x) => x.addr === '0000140')!;
+  assert.ok(r, JSON.stringify(d.rows.map((x) => x.addr)));
+  assert.deepEqual(r.hex.trim().split(/\s+/), expectedHex(0x140));
+  assert.equal(r.ascii, 'Tensor Lens! :-)');
+  await page.close();
+});
+
+test('a read the extension cannot serve (an evicted run) is reported in the status line', async () => {
+  const { page } = await open(fx(), '/inspector?state=fresh');
+  await page.evaluate(`window.harness.failReads = 'run 1 is no longer kept (only the last 3 runs stay readable)'`);
+  await page.fill('#tl-goto', '0x2000000');
+  await page.press('#tl-goto', 'Enter');
+  await until(page, `/Cannot read MEM: run 1 is no longer kept/.test(document.getElementById('tl-status').textContent)`);
+  assert.equal(await page.evaluate(`document.getElementById('tl-status').classList.contains('tl-warn')`), true);
+  await page.close();
+});
+
+test('a panel restored after a window reload keeps its view and gets its memory from the next run', async () => {
+  const { page } = await open(fx(), '/inspector?state=fresh');
+  await goTo(page, '0x110');
+  await page.selectOption('#tl-type', 'bf16');
+  await settle(page);
+  await page.waitForTimeout(250); // setState is debounced
+  // the serializer's panel: no run yet
+  await page.goto(page.url().replace('?state=fresh', '?restore=1'));
+  await until(page, `/run the program again/.test(document.getElementById('tl-title').textContent)`);
+  assert.equal(await page.evaluate(`document.querySelectorAll('.tl-viewport .tl-row:not([hidden])').length`), 0);
+  // the next run of the program takes the panel over: same position and type, the new memory
+  await page.evaluate('window.harness.attachRun()');
+  await until(page, `document.getElementById('tl-title').textContent === 'demo.tprog — memory' && window.tensorLens.inspector.debugInfo().stepsLoaded`);
+  await settle(page);
+  const st = (await page.evaluate('window.tensorLens.inspector.debugInfo().state')) as { type: string; cursor: number; space: string };
+  assert.deepEqual([st.space, st.type, st.cursor], ['MEM', 'bf16', 0x110]);
+  assert.deepEqual((await row(page, '0000110')).typed, ['1', '3.14', '-Inf', '3.39e38', '0', '-0', '0.1', 'NaN']);
+  await page.close();
+});
+
+test('a strided tensor colours its elements, not the gaps between them', async () => {
+  const { page } = await open(fx(), '/inspector?state=fresh');
+  await goTo(page, '0x4000');
+  // C: f32 [2][2] with strides [4, 1] at 0x4000 → elements at bytes 0–7 and 16–23
+  const c = (await decos(page, 'tl-o3')).filter((d) => d.sec === 'b').map((d) => [d.lo - 0x4000, d.hi - 0x4000]);
+  assert.deepEqual(c, [[0, 8], [16, 24]]);
+  assert.equal((await row(page, '0004000')).ov, 'C');
   await page.close();
 });

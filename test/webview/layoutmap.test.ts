@@ -250,3 +250,30 @@ test('over a JSON channel (as VS Code serialises messages: NaN → null, buffers
   await until(page, `window.tensorLens.inspector.debugInfo().cursor === ${0x3000123}`);
   await page.close();
 });
+
+test('the same tensor redrawn (its spec edited) keeps the zoom; another tensor fits; a refresh with a reason shows it', async () => {
+  const { page } = await open(fx(), '/layoutmap?layout=cells');
+  await page.click('#lm-in');
+  await page.click('#lm-in');
+  const zoomed = (await page.evaluate('window.tensorLens.layoutMap.debugInfo()')) as { scale: number; ox: number; oy: number };
+  // the panel sends the same map id again after an edit of the spec
+  await page.evaluate(`(() => { const p = window.harness.layoutCase('cells'); window.harness.host.showLayout(p); })()`);
+  await until(page, `window.tensorLens.layoutMap.drawn > 0`);
+  await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
+  const again = (await page.evaluate('window.tensorLens.layoutMap.debugInfo()')) as { scale: number; ox: number; oy: number };
+  assert.deepEqual([again.scale, again.ox, again.oy], [zoomed.scale, zoomed.ox, zoomed.oy]);
+  // a different tensor starts fitted, not at the old zoom
+  await page.evaluate(`window.harness.host.showLayout(window.harness.layoutCase('spyre'))`);
+  await until(page, `window.tensorLens.layoutMap.debugInfo().mapId === 'spyre'`);
+  const other = (await page.evaluate('window.tensorLens.layoutMap.debugInfo()')) as { scale: number };
+  assert.notEqual(other.scale, zoomed.scale);
+  // the extension cannot draw the tensor now (a typo in the spec): the reason shows, the picture stays
+  await page.evaluate(`window.harness.host.notify('refresh', { steps: 0, step: -1, title: "'a' has no valid layout: shard [33, 32] is not a tile multiple" })`);
+  await until(page, `/no valid layout/.test(document.getElementById('lm-status').textContent)`);
+  assert.ok(await page.evaluate(`document.getElementById('lm-status').classList.contains('tl-warn')`));
+  assert.equal(await page.evaluate('window.tensorLens.layoutMap.debugInfo().mapId'), 'spyre');
+  // the next good picture clears it
+  await page.evaluate(`window.harness.host.showLayout(window.harness.layoutCase('spyre'))`);
+  await until(page, `document.getElementById('lm-status').textContent === ''`);
+  await page.close();
+});

@@ -633,7 +633,7 @@ export class TTLayout implements LayoutModel<TTForward> {
   }
 
   private fastTables?: { RT: Float64Array; CT: Float64Array; PRS?: Int32Array; PRL?: Int32Array; PCS?: Int32Array; PCL?: Int32Array; CPC?: Int32Array; CIN?: Float64Array };
-  private ndTables?: { SH: Float64Array[]; LO: Float64Array[]; IN: Float64Array[] } | null;
+  private ndTables?: { SH: Float64Array[]; LI: Float64Array[] } | null;
 
   forwardMany(coords: Int32Array, out?: Float64Array, units?: Int32Array): Float64Array {
     const r = this.shape.length;
@@ -686,57 +686,59 @@ export class TTLayout implements LayoutModel<TTForward> {
     return res;
   }
 
-  /** ND sharding: shard id, local page and in-page byte are sums of per-dim table entries. */
+  /**
+   * ND sharding: shard id and the byte inside the shard's slot are sums of per-dim table entries
+   * (`LI` = local page · aligned page + byte in the page, folded into one table); the core and the
+   * slot of a shard come from an exact division by the core count (a multiplication by 1/nc, corrected).
+   */
   private forwardManyNd(coords: Int32Array, res: Float64Array, units: Int32Array | undefined, count: number): Float64Array {
     const r = this.shape.length;
     const geo = this.geo;
     if (this.ndTables === undefined) {
       const total = this.shape.reduce((a, b) => a + b, 0);
-      if (total * 3 > TABLE_LIMIT || this.nShards >= 2 ** 31) this.ndTables = null;
+      if (total * 2 > TABLE_LIMIT || this.nShards >= 2 ** 31 || this.slotsPerUnit * this.alignedPage >= 2 ** 52) this.ndTables = null;
       else {
         const { RT, CT } = this.pageTables();
         const r2 = geo.shape2.length;
         const off = r2 - r; // a 1-D tensor is the last dim of the 2-D folding
         const gridStr = rmStrides(this.gridShape);
         const shardStr = rmStrides(this.shardPages);
+        const ap = this.alignedPage;
         const SH: Float64Array[] = [];
-        const LO: Float64Array[] = [];
-        const IN: Float64Array[] = [];
+        const LI: Float64Array[] = [];
         for (let d = 0; d < r; d++) {
           const D = d + off;
           const n = this.shape[d];
           const sh = new Float64Array(n);
-          const lo = new Float64Array(n);
-          const inn = new Float64Array(n);
+          const li = new Float64Array(n);
           for (let c = 0; c < n; c++) {
             const pc = D === r2 - 1 ? Math.floor(c / geo.pageW) : D === r2 - 2 ? Math.floor(c / geo.pageH) : c;
             sh[c] = Math.floor(pc / this.shardPages[D]) * gridStr[D];
-            lo[c] = (pc % this.shardPages[D]) * shardStr[D];
-            inn[c] = D === r2 - 1 ? CT[c % geo.pageW] : D === r2 - 2 && geo.g ? RT[c % geo.pageH] - this.expBytes : 0;
+            // byte in the page: the column's part and the row's part (RT holds the exponent-section offset once)
+            const inn = D === r2 - 1 ? CT[c % geo.pageW] + (geo.g ? this.expBytes : 0) : D === r2 - 2 && geo.g ? RT[c % geo.pageH] - this.expBytes : 0;
+            li[c] = (pc % this.shardPages[D]) * shardStr[D] * ap + inn;
           }
           SH.push(sh);
-          LO.push(lo);
-          IN.push(inn);
+          LI.push(li);
         }
-        // the exponent-section offset is part of RT; add it once
-        if (geo.g && this.expBytes) for (const t of IN.slice(-1)) for (let c = 0; c < t.length; c++) t[c] += this.expBytes;
-        this.ndTables = { SH, LO, IN };
+        this.ndTables = { SH, LI };
       }
     }
     if (!this.ndTables) return this.forwardManySlow(coords, res, units, count);
-    const { SH, LO, IN } = this.ndTables;
+    const { SH, LI } = this.ndTables;
     const nc = this.units;
-    const vol = this.shardVol;
-    const ap = this.alignedPage;
+    const slotBytes = this.shardVol * this.alignedPage;
     const base = this.base;
+    const u = units ?? new Int32Array(0);
+    const want = units !== undefined;
     if (r === 3) {
-      ndRank3(coords, res, units ?? new Int32Array(0), units !== undefined, count, SH, LO, IN, nc, vol, ap, base);
+      ndRank3(coords, res, u, want, count, SH, LI, nc, slotBytes, base);
       return res;
     }
+    const inv = 1 / nc;
     for (let i = 0, k = 0; i < count; i++) {
       let shard = 0;
       let local = 0;
-      let inPage = 0;
       let ok = true;
       for (let d = 0; d < r; d++, k++) {
         const c = coords[k];
@@ -746,17 +748,24 @@ export class TTLayout implements LayoutModel<TTForward> {
           continue;
         }
         shard += T[c];
-        local += LO[d][c];
-        inPage += IN[d][c];
+        local += LI[d][c];
       }
       if (!ok) {
         res[i] = NaN;
-        if (units) units[i] = -1;
+        if (want) u[i] = -1;
         continue;
       }
-      const unit = shard % nc;
-      res[i] = base + (((shard - unit) / nc) * vol + local) * ap + inPage;
-      if (units) units[i] = unit;
+      let q = Math.floor(shard * inv);
+      let unit = shard - q * nc;
+      if (unit < 0) {
+        q--;
+        unit += nc;
+      } else if (unit >= nc) {
+        q++;
+        unit -= nc;
+      }
+      res[i] = base + q * slotBytes + local;
+      if (want) u[i] = unit;
     }
     return res;
   }
@@ -1120,13 +1129,14 @@ function rowSharded(coords: Int32Array, res: Float64Array, units: Int32Array, wa
   }
 }
 
-function ndRank3(coords: Int32Array, res: Float64Array, units: Int32Array, wantUnits: boolean, count: number, SH: Float64Array[], LO: Float64Array[], IN: Float64Array[], nc: number, vol: number, ap: number, base: number): void {
+function ndRank3(coords: Int32Array, res: Float64Array, units: Int32Array, wantUnits: boolean, count: number, SH: Float64Array[], LI: Float64Array[], nc: number, slotBytes: number, base: number): void {
   const [S0, S1, S2] = SH;
-  const [L0, L1, L2] = LO;
-  const [I0, I1, I2] = IN;
+  const [L0, L1, L2] = LI;
   const n0 = S0.length;
   const n1 = S1.length;
   const n2 = S2.length;
+  // shard / nc by a multiplication: Math.floor(shard · (1/nc)) is off by at most one for shard < 2^31, fixed exactly below
+  const inv = 1 / nc;
   for (let i = 0, k = 0; i < count; i++, k += 3) {
     const a = coords[k];
     const b = coords[k + 1];
@@ -1137,8 +1147,16 @@ function ndRank3(coords: Int32Array, res: Float64Array, units: Int32Array, wantU
       continue;
     }
     const shard = S0[a] + S1[b] + S2[c];
-    const unit = shard % nc;
-    res[i] = base + (((shard - unit) / nc) * vol + L0[a] + L1[b] + L2[c]) * ap + I0[a] + I1[b] + I2[c];
+    let q = Math.floor(shard * inv);
+    let unit = shard - q * nc;
+    if (unit < 0) {
+      q--;
+      unit += nc;
+    } else if (unit >= nc) {
+      q++;
+      unit -= nc;
+    }
+    res[i] = base + q * slotBytes + L0[a] + L1[b] + L2[c];
     if (wantUnits) units[i] = unit;
   }
 }

@@ -6,8 +6,8 @@ import { canonicalType, LIMITS, type DataType } from '../../tprog/machine';
 import type { MemberInfo, PcoreIndexView } from '../../tprog/pcoreView';
 import type { SpaceHistory } from '../history';
 import type { Machine } from '../machine';
-import type { TraceStep } from '../trace';
-import { SimError, type Budget, type HostScope, type PcoreRunner, type SourceLoc } from '../types';
+import { YIELD_KIND, type TraceStep } from '../trace';
+import { SimError, type Budget, type HostScope, type HostServices, type MmioPort, type PcoreRunner, type SourceLoc } from '../types';
 import { fromWord } from './convert';
 import { runTransfer, type Side, type TransferStats } from './transfer';
 import { Walker } from './walk';
@@ -59,6 +59,7 @@ export class TensorExecutor {
     }
     for (const info of u.stmts) {
       try {
+        this.hostBoundary();
         this.exec(info, scope);
       } catch (e) {
         if (e instanceof SimError) {
@@ -76,8 +77,30 @@ export class TensorExecutor {
     return { file: a.file, line: p.line + 1, column: p.character + 1 };
   }
 
+  /** MEM pages written by host C code since the last step, committed before the next step runs. */
+  private hostChanged?: Record<string, number[]>;
+
+  /**
+   * Ends the host interval before the next step: MEM pages host code wrote since the previous step are
+   * kept in the history under the key `step − 0.5` and reported with the next step (`hostChanged`).
+   */
+  private hostBoundary(): void {
+    const h = this.o.history('MEM');
+    if (!h?.dirty) return;
+    const pages = h.commitHost(this.step);
+    if (!pages.length) return;
+    const prev = this.hostChanged?.MEM;
+    this.hostChanged = { MEM: prev ? [...new Set([...prev, ...pages])].sort((a, b) => a - b) : pages };
+  }
+
   private record(info: StmtInfo, scope: HostScope, kind: string, st: Partial<TransferStats> & { kernel?: string; laneOps?: number }): void {
     const loc = this.locOf(info, info.stmt.span.start);
+    const text = info.unit.buf.text.slice(info.stmt.span.start, info.stmt.span.end);
+    this.emit(loc, info.unit.buf.lastLine + 1, text, scope.process, kind, st);
+  }
+
+  /** Commits the step's memory history and reports the step. */
+  private emit(loc: SourceLoc, endLine: number, text: string, process: 0 | 1, kind: string, st: Partial<TransferStats> & { kernel?: string; laneOps?: number; register?: TraceStep['register'] }): void {
     const changed: Record<string, number[]> = {};
     for (const name of ['MEM', 'SCRATCH', 'SPU', 'PCORE0', 'PCORE0S', 'PCORE1', 'PCORE1S']) {
       const h = this.o.history(name);
@@ -85,16 +108,15 @@ export class TensorExecutor {
       const pages = h.commit(this.step);
       if (pages.length) changed[name] = pages;
     }
-    const text = info.unit.buf.text.slice(info.stmt.span.start, info.stmt.span.end);
     const s: TraceStep = {
       step: this.step++,
       kind,
       file: loc.file,
       line: loc.line,
       column: loc.column,
-      endLine: info.unit.buf.lastLine + 1,
+      endLine,
       text,
-      process: scope.process,
+      process,
       elements: st.elements ?? 0,
       padded: st.padded ?? 0,
       skipped: st.skipped ?? 0,
@@ -104,6 +126,11 @@ export class TensorExecutor {
       laneOps: st.laneOps,
       changed,
     };
+    if (this.hostChanged) {
+      s.hostChanged = this.hostChanged;
+      this.hostChanged = undefined;
+    }
+    if (st.register) s.register = st.register;
     if (st.written && (st.written.space === 'MEM' || st.written.space === 'SCRATCH')) this.bytesMoved += st.written.count;
     else if (st.written) this.bytesMoved += st.written.count * 2;
     this.o.onStep(s);
@@ -330,19 +357,129 @@ export class TensorExecutor {
       np = scope.eval(args[1].text);
       if (args[2]) nt = scope.eval(args[2].text);
     }
+    const laneOps = this.launch(kernel, np, nt, scope.process, this.locOf(info, info.stmt.span.start));
+    this.record(info, scope, 'exe', { kernel, laneOps, elements: np * nt });
+  }
+
+  /** Runs kernel `kernel` on PCOREs < np, threads < nt of the process page; returns lane operations. */
+  private launch(kernel: string, np: number, nt: number, process: 0 | 1, at: SourceLoc): number {
     if (np < 1 || np > LIMITS.numPcore) throw new SimError(`EXE_LOCKSTEP: PCORE count ${np} is outside 1..${LIMITS.numPcore}`);
     if (nt < 1 || nt > LIMITS.numThread) throw new SimError(`EXE_LOCKSTEP: thread count ${nt} is outside 1..${LIMITS.numThread}`);
     if (!this.o.runner) throw new SimError(`not simulated: EXE_LOCKSTEP(${kernel}) — no PCORE program is loaded`, undefined, [], 'not-simulated');
-    const page = this.o.m.pages[scope.process];
-    const hp = this.o.history(`PCORE${scope.process}`);
-    const hs = this.o.history(`PCORE${scope.process}S`);
+    const page = this.o.m.pages[process];
+    const hp = this.o.history(`PCORE${process}`);
+    const hs = this.o.history(`PCORE${process}S`);
     hp?.touch(0, page.priv.length - 1);
     hs?.touch(0, page.shared.length - 1);
-    const at = this.locOf(info, info.stmt.span.start);
-    const laneOps = this.o.runner.launch({ kernel, process: scope.process, numPcore: np, numThread: nt, globals: this.o.m.globals, page, budget: this.o.budget, at });
+    const laneOps = this.o.runner.launch({ kernel, process, numPcore: np, numThread: nt, globals: this.o.m.globals, page, budget: this.o.budget, at });
     this.laneOps += laneOps;
-    this.record(info, scope, 'exe', { kernel, laneOps, elements: np * nt });
+    return laneOps;
   }
+
+  // ---------------------------------------------------------------- host hooks: yields and registers
+
+  /** The services a host interpreter gives this executor besides `tensor`: process switches and the register window. */
+  hostHooks(): Pick<HostServices, 'mmio' | 'onYield'> {
+    return { mmio: this.registers, onYield: (at, scope) => this.yieldAt(at, scope) };
+  }
+
+  /** A hart reached `ztaTaskYield()` inside ztaDualHartExecute: a `yield` step at the call. */
+  yieldAt(at: SourceLoc, scope: HostScope): void {
+    this.hostBoundary();
+    this.emit(at, at.line, 'ztaTaskYield()', scope.process, YIELD_KIND, {});
+  }
+
+  /**
+   * Memory-mapped ztachip registers as host C code reaches them with `ZTAM_GREG(r2,r,vm)` (research
+   * §10.1: a 32-bit store to 0x80000000 + 4·((r2 << 5) + r)). What the research defines is simulated:
+   * `_global` parameters (PARM0/1, r = 23/24), REG_DP_RUN (r = 5) commands EXE, CALLBACK, PRINT,
+   * BARRIER, LOG_ON/LOG_OFF; descriptor template fields (r = 8) and `$v` restores (r = 13) are recorded.
+   * A transfer command (its descriptor programmed field by field), other registers and every register
+   * read stop the run with "not simulated".
+   */
+  readonly registers: MmioPort = {
+    base: REG_BASE,
+    size: REG_BYTES,
+    store: (addr, bytes, value, at, scope) => this.registerStore(addr, bytes, value, at, scope),
+    load: (addr, _bytes, at) => {
+      const { r2, r } = regOf(addr);
+      throw new SimError(`not simulated: read of ztachip register ZTAM_GREG(${r2},${r},·) (address 0x${addr.toString(16)})`, at, [], 'not-simulated');
+    },
+  };
+
+  private registerStore(addr: number, bytes: number, value: number, at: SourceLoc, scope: HostScope): void {
+    const { r2, r } = regOf(addr);
+    const name = `ZTAM_GREG(${r2},${r},·)`;
+    if (bytes !== 4 || (addr & 3) !== 0) throw new SimError(`not simulated: ${bytes}-byte store at 0x${addr.toString(16)} in the ztachip register window (registers take aligned 32-bit stores)`, at, [], 'not-simulated');
+    const v = value >>> 0;
+    const m = this.o.m;
+    m.regs[(r2 << 5) + r] = v;
+    m.regStores++;
+    const register = { r2, r, value: v };
+    const text = `${name} = 0x${v.toString(16)}`;
+    if (r === REG_DP_TEMPLATE || r === REG_DP_RESTORE) return; // recorded: a transfer command would use them
+    if (r2 === 0 && (r === REG_PARM0 || r === REG_PARM0 + 1)) {
+      m.globals[r - REG_PARM0] = v | 0;
+      this.beginRegisterStep();
+      this.emit(at, at.line, text, scope.process, 'global', { elements: 1, register });
+      return;
+    }
+    if (r2 !== 0 || r !== REG_DP_RUN) throw new SimError(`not simulated: store to ztachip register ${name} (address 0x${addr.toString(16)}, value 0x${v.toString(16)})`, at, [], 'not-simulated');
+    this.beginRegisterStep();
+    const op = v & 7;
+    if (op === 4) {
+      const dec = decodeExeWord(v);
+      const kernel = this.o.kernelByAddress(dec.func);
+      if (!kernel) throw new SimError(`REG_DP_RUN: command word 0x${v.toString(16)} runs kernel address ${dec.func}, which is not a kernel of the PCORE program`, at, [], 'fault');
+      const laneOps = this.launch(kernel, dec.np, dec.nt, scope.process, at);
+      this.emit(at, at.line, text, scope.process, 'exe', { kernel, laneOps, elements: dec.np * dec.nt, register });
+      return;
+    }
+    const [g0, g1] = m.globals;
+    if (op === 6 && v === CMD_CALLBACK) {
+      this.o.onCallback(g0, g1);
+      this.emit(at, at.line, text, scope.process, 'callback', { register });
+      return;
+    }
+    if (op === 7 && v === CMD_PRINT) {
+      this.o.print(`PRINT ${g0} ${g1}\n`);
+      this.emit(at, at.line, text, scope.process, 'print', { register });
+      return;
+    }
+    const sync = { [CMD_BARRIER]: 'barrier', [CMD_LOG_ON]: 'log_on', [CMD_LOG_OFF]: 'log_off' }[v];
+    if (sync) {
+      this.emit(at, at.line, text, scope.process, sync, { register });
+      return;
+    }
+    if (op === 1) throw new SimError(`not simulated: a tensor transfer started by a raw REG_DP_RUN store (${text}); its descriptor is programmed register by register — write the transfer as a \`>\` statement`, at, [], 'not-simulated');
+    throw new SimError(`not simulated: REG_DP_RUN command 0x${v.toString(16)} (${text})`, at, [], 'not-simulated');
+  }
+
+  /** A register store that acts like a statement: budget, cancellation and the host interval before it. */
+  private beginRegisterStep(): void {
+    if (--this.o.budget.steps < 0) throw new SimError('step budget exhausted (raise the step budget setting)', undefined, [], 'budget');
+    if (this.o.budget.cancelled) throw new SimError('run cancelled', undefined, [], 'cancelled');
+    this.hostBoundary();
+  }
+}
+
+/** The register window of `ZTAM_GREG(r2,r,vm)` (research §10.1): 32-bit registers at 0x80000000 + 4·((r2 << 5) + r). */
+export const REG_BASE = 0x80000000;
+export const REG_BYTES = 4 * 32 * 32;
+export const REG_DP_RUN = 5;
+export const REG_DP_TEMPLATE = 8;
+export const REG_DP_RESTORE = 13;
+export const REG_PARM0 = 23;
+/** REG_DP_RUN command words without operands (research §10.1). */
+export const CMD_BARRIER = 0 + (11 << 3);
+export const CMD_LOG_ON = 2 + (11 << 3);
+export const CMD_LOG_OFF = 3 + (11 << 3);
+export const CMD_CALLBACK = 6 + (11 << 3);
+export const CMD_PRINT = 7;
+
+function regOf(addr: number): { r2: number; r: number } {
+  const i = ((addr - REG_BASE) >>> 2) & 1023;
+  return { r2: i >> 5, r: i & 31 };
 }
 
 /** DP_EXE_CMD word (research §10.1): 4 + func<<7 + (np-1)<<18 + lockstep<<23 + p0<<24 + p1<<25 + (nt-1)<<26. */

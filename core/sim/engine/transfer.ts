@@ -9,7 +9,7 @@ import type { SpaceHistory } from '../history';
 import type { Machine } from '../machine';
 import { SimError } from '../types';
 import { dataValue, fromWord, remap } from './convert';
-import { Walker } from './walk';
+import { Walker, type Cursor } from './walk';
 
 export type SideSpace = 'MEM' | 'SCRATCH' | 'PCORE' | 'SPU' | 'PROG' | 'CONST';
 
@@ -116,6 +116,20 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
     stats.read = { space: spaceName(src, ctx.process), lo: b, hi: b + len - 1, count: len };
     stats.written = { space: spaceName(dst, ctx.process), lo: a, hi: a + len - 1, count: len };
     return stats;
+  }
+
+  // run-based path: byte spaces with the same element size, no partial-row rule (gathers, scatters, padding)
+  if (!sIsWord && !dIsWord && dEl === sEl && mcast.length === 1 && (dEl === 1 || (dEl === 2 && LITTLE_ENDIAN && (dBase & 1) === 0 && (sBase & 1) === 0))) {
+    const dc = dw.cursor();
+    const sc = sw ? sw.cursor() : undefined;
+    if (dc && (sc || !sw)) {
+      const dv = dEl === 1 ? dBytes! : u16(dBytes!);
+      const sv = !sBytes ? undefined : sEl === 1 ? sBytes : u16(sBytes);
+      const r = byteRuns(dw, dc, sw, sc, total, stotal, repeat, dv, sv, dEl === 1 ? dBase : dBase >> 1, sEl === 1 ? sBase : sBase >> 1, padV, constRaw, dHist, dEl, stats, spaceName(dst, ctx.process), src.space);
+      if (r.rCount) stats.read = { space: spaceName(src, ctx.process), lo: sBase + r.rLo * sEl, hi: sBase + r.rHi * sEl + sEl - 1, count: r.rCount * sEl };
+      if (r.wCount) stats.written = { space: spaceName(dst, ctx.process), lo: dBase + r.wLo * dEl, hi: dBase + r.wHi * dEl + dEl - 1, count: r.wCount * dEl };
+      return stats;
+    }
   }
 
   for (let start = 0; start < total; start += CHUNK) {
@@ -236,6 +250,179 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
   if (rCount) stats.read = { space: spaceName(src, ctx.process), lo: rLo, hi: rHi + (sIsWord ? 0 : sEl - 1), count: rCount * (sIsWord ? 1 : sEl) };
   if (wCount) stats.written = { space: spaceName(dst, ctx.process), lo: wLo, hi: wHi + (dIsWord ? 0 : dEl - 1), count: wCount * (dIsWord ? 1 : dEl) };
   return stats;
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+const views = new WeakMap<ArrayBuffer, Uint16Array>();
+
+/** A 16-bit view of a byte space (little-endian hosts: element i is bytes 2i, 2i+1). */
+function u16(b: Uint8Array): Uint16Array {
+  if (b.byteOffset === 0 && b.byteLength === b.buffer.byteLength) {
+    let v = views.get(b.buffer as ArrayBuffer);
+    if (!v) views.set(b.buffer as ArrayBuffer, (v = new Uint16Array(b.buffer, 0, b.byteLength >> 1)));
+    return v;
+  }
+  if (b.byteOffset & 1) throw new Error('internal: unaligned byte space');
+  return new Uint16Array(b.buffer, b.byteOffset, b.byteLength >> 1);
+}
+
+type View = Uint8Array | Uint16Array;
+
+interface RunStats {
+  rLo: number;
+  rHi: number;
+  rCount: number;
+  wLo: number;
+  wHi: number;
+  wCount: number;
+}
+
+/**
+ * Pairs destination runs with source runs by ordinal and moves each pair with a tight loop: a block
+ * copy, a strided copy, or a fill for padding/constants; invalid destination runs are skipped whole.
+ * `dv`/`sv` are views whose element is the transfer's element (bytes or 16-bit halfwords); `dOff`/`sOff`
+ * are the bases in those elements. Locations, ranges and counts are in elements of the views.
+ */
+function byteRuns(dw: Walker, dc: Cursor, sw: Walker | undefined, sc: Cursor | undefined, total: number, stotal: number, repeat: boolean, dv: View, sv: View | undefined, dOff: number, sOff: number, padV: number, constV: number, hist: SpaceHistory | undefined, el: number, stats: TransferStats, dName: string, sName: string): RunStats {
+  const dLen = dv.length;
+  const sLen = sv ? sv.length : 0;
+  const dFault = (at: number) => new SimError(`destination address ${at * el} is outside ${dName} (size ${dLen * el} bytes)`);
+  const sFault = (at: number) => new SimError(`source byte address 0x${(at * el).toString(16)} is outside ${sName} (size ${sLen * el} bytes)`);
+  let rLo = Infinity;
+  let rHi = -Infinity;
+  let rCount = 0;
+  let wLo = Infinity;
+  let wHi = -Infinity;
+  let wCount = 0;
+  // Ranges known from the levels: checked once; per-run checks, touches and range tracking only when needed.
+  let dPerRun = true;
+  const ds = dw.span();
+  if (ds) {
+    if (dOff + ds.lo < 0) throw dFault(dOff + ds.lo);
+    if (dOff + ds.hi >= dLen) throw dFault(dOff + ds.hi);
+    // every destination element is visited: the span is the written range
+    if (hist && ds.hi - ds.lo + 1 <= 4 * ds.count) {
+      hist.touch((dOff + ds.lo) * el, (dOff + ds.hi) * el + el - 1);
+      wLo = ds.lo;
+      wHi = ds.hi;
+      wCount = ds.count;
+      dPerRun = false;
+    } else if (!hist) {
+      wLo = ds.lo;
+      wHi = ds.hi;
+      wCount = ds.count;
+      dPerRun = false;
+    }
+  }
+  let sCheck = true;
+  let sTrack = true;
+  const ss = sw?.span();
+  if (ss) {
+    if (sOff + ss.lo >= 0 && sOff + ss.hi < sLen) sCheck = false;
+    if (total >= stotal) {
+      // every source element is read at least once
+      sTrack = false;
+      rLo = ss.lo;
+      rHi = ss.hi;
+    }
+  }
+  let padded = 0;
+  let skipped = 0;
+  let dRun = 0;
+  let dLoc = -1;
+  let dInc = 0;
+  let sRun = 0;
+  let sLoc = -1;
+  let sInc = 0;
+  let left = total;
+  while (left > 0) {
+    if (dRun === 0) {
+      dRun = dc.next();
+      dLoc = dc.loc;
+      dInc = dc.inc;
+      dc.skip(dRun);
+    }
+    if (sRun === 0) {
+      if (!sc) {
+        sRun = Infinity;
+        sLoc = -3; // constant source
+      } else {
+        if (sc.pos >= stotal) {
+          if (repeat) sc.seek(0);
+          else {
+            sRun = Infinity;
+            sLoc = -2; // exhausted: PAD
+          }
+        }
+        if (sRun === 0) {
+          sRun = sc.next();
+          sLoc = sc.loc;
+          sInc = sc.inc;
+          sc.skip(sRun);
+        }
+      }
+    }
+    let n = dRun < sRun ? dRun : sRun;
+    if (n > left) n = left;
+    if (sLoc >= 0) {
+      if (sCheck || sTrack) {
+        const last = sLoc + (n - 1) * sInc;
+        const lo = last < sLoc ? last : sLoc;
+        const hi = last < sLoc ? sLoc : last;
+        if (sCheck && (sOff + lo < 0 || sOff + hi >= sLen)) throw sFault(sOff + lo < 0 ? sOff + lo : sOff + hi);
+        if (lo < rLo) rLo = lo;
+        if (hi > rHi) rHi = hi;
+      }
+      rCount += n;
+    } else if (sLoc !== -3) padded += n;
+    if (dLoc < 0) skipped += n;
+    else {
+      if (dPerRun) {
+        const last = dLoc + (n - 1) * dInc;
+        const lo = last < dLoc ? last : dLoc;
+        const hi = last < dLoc ? dLoc : last;
+        if (dOff + lo < 0 || dOff + hi >= dLen) throw dFault(dOff + lo < 0 ? dOff + lo : dOff + hi);
+        hist?.touch((dOff + lo) * el, (dOff + hi) * el + el - 1);
+        if (lo < wLo) wLo = lo;
+        if (hi > wHi) wHi = hi;
+        wCount += n;
+      }
+      // indexes are below 2^31 (typed arrays are smaller): int32 arithmetic keeps the loops on the fast path
+      const d0 = (dOff + dLoc) | 0;
+      const di = dInc | 0;
+      if (sLoc >= 0) {
+        if (n === 1) dv[d0] = sv![(sOff + sLoc) | 0];
+        else copyRun(dv, d0, di, sv!, (sOff + sLoc) | 0, sInc | 0, n | 0);
+      } else {
+        const v = sLoc === -3 ? constV : padV;
+        if (di === 1 && n >= 16) dv.fill(v, d0, d0 + n);
+        else for (let k = 0, d = d0; k < n; k++, d = (d + di) | 0) dv[d] = v;
+      }
+      dLoc += dInc * n;
+    }
+    if (sLoc >= 0) sLoc += sInc * n;
+    dRun -= n;
+    sRun -= n;
+    left -= n;
+  }
+  stats.padded += padded;
+  stats.skipped += skipped;
+  return { rLo, rHi, rCount, wLo, wHi, wCount };
+}
+
+/** Copies n elements in ordinal order (a destination element written earlier is seen by a later read). */
+function copyRun(dv: View, d: number, dInc: number, sv: View, s: number, sInc: number, n: number): void {
+  if (dInc === 1 && sInc === 1 && n >= 32) {
+    if (dv !== sv) {
+      dv.set(sv.subarray(s, s + n), d);
+      return;
+    }
+    if (d <= s || d >= s + n) {
+      dv.copyWithin(d, s, s + n);
+      return;
+    }
+  }
+  for (let k = 0; k < n; k++, d = (d + dInc) | 0, s = (s + sInc) | 0) dv[d] = sv[s];
 }
 
 /** The hot loop of byte-space transfers, kept small so the JIT optimises it. Returns [padded, skipped, written]. */

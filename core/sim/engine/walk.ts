@@ -1,7 +1,10 @@
 /**
  * Element enumeration at run time: a resolved descriptor becomes, per level, an arithmetic progression of
- * offsets and the closed range of iteration numbers that pass the bounds check; chunks of element
- * locations (−1 for an element that fails a check) are then produced in engine order without tables.
+ * offsets and the closed range of iteration numbers that pass the bounds check. Adjacent levels that
+ * together form one progression (the inner one fully valid and contiguous with the outer one, or a
+ * level of count 1) are merged, and elements are produced as RUNS: maximal stretches of consecutive
+ * ordinals whose locations are one progression and which are all valid or all invalid (−1). The
+ * transfer loops consume runs directly (`Cursor`); `fill` expands them into location arrays.
  */
 import type { Descriptor } from '../../tprog/descriptor';
 import { SimError } from '../types';
@@ -16,12 +19,28 @@ interface Lvl {
   jmax: number;
 }
 
+const full = (l: Lvl) => l.jmin === 0 && l.jmax === l.count - 1;
+const valid0 = (l: Lvl) => l.jmin <= 0 && l.jmax >= 0;
+
+/** Merges level `o` (outer) with the next level `i` (inner) when the pair enumerates as one level. */
+function merge(o: Lvl, i: Lvl): Lvl | undefined {
+  if (o.count === 1) return valid0(o) ? { ...i, off0: o.off0 + i.off0 } : { ...i, off0: o.off0 + i.off0, jmin: i.count, jmax: -1 };
+  if (i.count === 1) return valid0(i) ? { ...o, off0: o.off0 + i.off0 } : { ...o, off0: o.off0 + i.off0, jmin: o.count, jmax: -1 };
+  if (!full(i) || o.inc !== i.inc * i.count) return undefined;
+  const c = i.count;
+  if (o.jmin > o.jmax) return { count: o.count * c, off0: o.off0 + i.off0, inc: i.inc, jmin: o.count * c, jmax: -1 };
+  return { count: o.count * c, off0: o.off0 + i.off0, inc: i.inc, jmin: o.jmin * c, jmax: o.jmax * c + c - 1 };
+}
+
 export class Walker {
   readonly total: number;
   private readonly L: Lvl[];
-  private readonly base: number;
-  private readonly limit: number;
-  private readonly partial?: { r: number; c: number; rows: number; lastRow: number; rBegin: number; rStep: number; cBegin: number; cStep: number };
+  /** Merged levels (at least one) that the cursors walk. */
+  readonly M: Lvl[];
+  readonly base: number;
+  readonly limit: number;
+  readonly partial?: { r: number; c: number; rows: number; lastRow: number; rBegin: number; rStep: number; cBegin: number; cStep: number };
+  private cur?: Cursor;
 
   constructor(d: Descriptor, what: string) {
     for (const l of d.levels) {
@@ -50,6 +69,15 @@ export class Walker {
       const c = L.findIndex((l) => l.kind === 'dim' && l.dim === d.partial!.colLevelDim);
       if (r >= 0 && c >= 0) this.partial = { r, c, rows: d.partial.rows, lastRow: d.partial.lastRow, rBegin: L[r].begin!, rStep: L[r].step!, cBegin: L[c].begin!, cStep: L[c].step! };
     }
+    const M: Lvl[] = [];
+    for (const l of this.L) {
+      const last = M[M.length - 1];
+      const m = last && merge(last, l);
+      if (m) M[M.length - 1] = m;
+      else M.push({ ...l });
+    }
+    if (M.length === 0) M.push({ count: 1, off0: 0, inc: 0, jmin: 0, jmax: 0 });
+    this.M = M;
   }
 
   /** When every element is valid and element n is at `first + n`, returns `first`; otherwise undefined. */
@@ -67,62 +95,53 @@ export class Walker {
     return first;
   }
 
-  /** Fills `out[0..n)` with the locations of elements `start..start+n` (n ≤ total − start). */
+  /**
+   * Smallest and largest valid location and the number of valid elements, computed from the levels
+   * (exact when there is no buffer limit or partial-row rule; undefined then, and when nothing is valid).
+   */
+  span(): { lo: number; hi: number; count: number } | undefined {
+    if (this.limit !== Infinity || this.partial) return undefined;
+    let lo = this.base;
+    let hi = this.base;
+    let count = 1;
+    for (const l of this.M) {
+      if (l.jmin > l.jmax) return undefined;
+      const a = l.off0 + l.jmin * l.inc;
+      const b = l.off0 + l.jmax * l.inc;
+      lo += Math.min(a, b);
+      hi += Math.max(a, b);
+      count *= l.jmax - l.jmin + 1;
+    }
+    return { lo, hi, count };
+  }
+
+  /** A new cursor positioned at element `start`. Undefined when runs cannot describe the walk (partial last row). */
+  cursor(start = 0): Cursor | undefined {
+    if (this.partial) return undefined;
+    const c = new Cursor(this);
+    c.seek(start);
+    return c;
+  }
+
+  /** Fills `out[0..n)` with the locations of elements `start..start+n` (n ≤ total − start); −1 = invalid. */
   fill(start: number, n: number, out: Int32Array): void {
-    const L = this.L;
-    const k = L.length;
-    if (k === 0) {
-      out.fill(this.base, 0, n);
-      return;
-    }
-    const digits = new Array<number>(k);
-    let rest = start;
-    for (let q = k - 1; q >= 0; q--) {
-      digits[q] = rest % L[q].count;
-      rest = Math.floor(rest / L[q].count);
-    }
-    const inner = L[k - 1];
+    let c = this.cur;
+    if (!c) c = this.cur = new Cursor(this);
+    c.seek(start);
     let i = 0;
     while (i < n) {
-      let outer = this.base;
-      let ok = true;
-      for (let q = 0; q < k - 1; q++) {
-        const l = L[q];
-        const j = digits[q];
-        outer += l.off0 + j * l.inc;
-        if (j < l.jmin || j > l.jmax) ok = false;
+      let r = c.next();
+      if (r > n - i) r = n - i;
+      const loc = c.loc;
+      if (loc < 0) out.fill(-1, i, i + r);
+      else {
+        const inc = c.inc;
+        if (inc === 1) for (let k = 0, v = loc; k < r; k++, v++) out[i + k] = v;
+        else for (let k = 0, v = loc; k < r; k++, v += inc) out[i + k] = v;
       }
-      let j = digits[k - 1];
-      const stop = Math.min(inner.count, j + (n - i));
-      if (!ok) {
-        out.fill(-1, i, i + (stop - j));
-        i += stop - j;
-      } else {
-        const a = Math.min(stop, inner.jmin);
-        if (j < a) {
-          out.fill(-1, i, i + (a - j));
-          i += a - j;
-          j = a;
-        }
-        const b = Math.min(stop, inner.jmax + 1);
-        let loc = outer + inner.off0 + j * inner.inc;
-        const inc = inner.inc;
-        for (; j < b; j++, loc += inc) out[i++] = loc;
-        if (j < stop) {
-          out.fill(-1, i, i + (stop - j));
-          i += stop - j;
-          j = stop;
-        }
-      }
-      j = stop;
-      digits[k - 1] = j;
-      for (let q = k - 1; q >= 0; q--) {
-        if (digits[q] < L[q].count) break;
-        digits[q] = 0;
-        if (q > 0) digits[q - 1]++;
-      }
+      i += r;
+      if (i < n) c.skip(r);
     }
-    if (this.limit !== Infinity) for (let x = 0; x < n; x++) if (out[x] >= this.limit) out[x] = -1;
     if (this.partial) this.applyPartial(start, n, out);
   }
 
@@ -141,5 +160,193 @@ export class Walker {
       }
       if (rIdx === p.rows - 1 && cIdx >= p.lastRow) out[x] = -1;
     }
+  }
+}
+
+/**
+ * Walks the merged levels of a walker run by run (ignores the partial-row rule: callers use `fill`
+ * when the walker has one). `next()` describes the run that starts at the current element without
+ * moving; `skip(n)` moves n elements forward (n ≤ the run's length moves within the run).
+ */
+export class Cursor {
+  /** Location of the run's first element, or −1 when the run is invalid. */
+  loc = -1;
+  /** Location increment per element within the run. */
+  inc = 0;
+  /** Current element ordinal. */
+  pos = 0;
+  private readonly K: number;
+  /** Per merged level: count, offset of iteration 0, increment, valid iterations jmin..jmax, elements per iteration. */
+  private readonly cnt: Float64Array;
+  private readonly off: Float64Array;
+  private readonly stp: Float64Array;
+  private readonly lo: Float64Array;
+  private readonly hi: Float64Array;
+  private readonly blk: Float64Array;
+  private readonly dig: Float64Array;
+  private readonly total: number;
+  private readonly limit: number;
+  private readonly base: number;
+  /** Location of the current row's iteration 0 of the inner level (outer levels' offsets + base). */
+  private outer = 0;
+  /** Outermost level (among the outer ones) whose iteration fails its check, or −1. */
+  private bad = -1;
+  /** Inner-level iteration of the current element. */
+  private j = 0;
+  private readonly ic: number;
+  private readonly ioff: number;
+  private readonly iinc: number;
+  private readonly ijmin: number;
+  private readonly ijmax: number;
+
+  constructor(w: Walker) {
+    const M = w.M;
+    const K = M.length;
+    this.K = K;
+    this.cnt = Float64Array.from(M.map((l) => l.count));
+    this.off = Float64Array.from(M.map((l) => l.off0));
+    this.stp = Float64Array.from(M.map((l) => l.inc));
+    this.lo = Float64Array.from(M.map((l) => l.jmin));
+    this.hi = Float64Array.from(M.map((l) => l.jmax));
+    this.blk = new Float64Array(K);
+    let b = 1;
+    for (let q = K - 1; q >= 0; q--) {
+      this.blk[q] = b;
+      b *= M[q].count;
+    }
+    this.dig = new Float64Array(K);
+    this.total = w.total;
+    this.limit = w.limit;
+    this.base = w.base;
+    const I = M[K - 1];
+    this.ic = I.count;
+    this.ioff = I.off0;
+    this.iinc = I.inc;
+    this.ijmin = I.jmin;
+    this.ijmax = I.jmax;
+  }
+
+  /** Moves to element `p` (0 ≤ p ≤ total). */
+  seek(p: number): void {
+    this.pos = p;
+    let rest = p;
+    const K = this.K;
+    for (let q = K - 1; q >= 0; q--) {
+      const c = this.cnt[q];
+      const d = rest % c;
+      this.dig[q] = d;
+      rest = (rest - d) / c;
+    }
+    this.j = this.dig[K - 1];
+    this.row();
+  }
+
+  /** Recomputes the outer offset and validity from the outer digits. */
+  private row(): void {
+    let o = this.base;
+    let bad = -1;
+    for (let q = 0; q < this.K - 1; q++) {
+      const d = this.dig[q];
+      o += this.off[q] + d * this.stp[q];
+      if (bad < 0 && (d < this.lo[q] || d > this.hi[q])) bad = q;
+    }
+    this.outer = o;
+    this.bad = bad;
+  }
+
+  /** Length of the run starting at the current element (≥ 1; call only while pos < total); sets loc and inc. */
+  next(): number {
+    const j = this.j;
+    if (this.bad >= 0) {
+      // invalid until the digit of the outermost failing level changes
+      const b = this.blk[this.bad];
+      this.loc = -1;
+      return b - (this.pos % b);
+    }
+    if (j < this.ijmin) {
+      this.loc = -1;
+      return (this.ijmin < this.ic ? this.ijmin : this.ic) - j;
+    }
+    if (j > this.ijmax) {
+      this.loc = -1;
+      return this.ic - j;
+    }
+    const n = this.ijmax + 1 - j;
+    const loc = this.outer + this.ioff + j * this.iinc;
+    const inc = this.iinc;
+    this.inc = inc;
+    if (this.limit === Infinity) {
+      this.loc = loc;
+      return n;
+    }
+    return this.limited(loc, inc, n);
+  }
+
+  /** A valid stretch under a buffer limit: locations ≥ limit are invalid. */
+  private limited(loc: number, inc: number, n: number): number {
+    const lim = this.limit;
+    if (inc > 0) {
+      if (loc >= lim) {
+        // invalid to the end of the stretch (locations only grow)
+        this.loc = -1;
+        return n;
+      }
+      const ok = Math.ceil((lim - loc) / inc);
+      this.loc = loc;
+      return ok < n ? ok : n;
+    }
+    if (inc === 0) {
+      this.loc = loc < lim ? loc : -1;
+      return n;
+    }
+    // decreasing locations: an invalid prefix, then valid
+    if (loc < lim) {
+      this.loc = loc;
+      return n;
+    }
+    const bad = Math.floor((loc - lim) / -inc) + 1;
+    this.loc = -1;
+    return bad < n ? bad : n;
+  }
+
+  /** Moves `n` elements forward. */
+  skip(n: number): void {
+    const j = this.j + n;
+    this.pos += n;
+    if (this.bad < 0) {
+      if (j < this.ic) {
+        this.j = j;
+        return;
+      }
+      if (j === this.ic && this.K > 1) {
+        // next row: bump the outer digits with carry
+        let q = this.K - 2;
+        const d = this.dig[q] + 1;
+        if (d < this.cnt[q]) {
+          this.dig[q] = d;
+          this.j = 0;
+          this.outer += this.stp[q];
+          if (d < this.lo[q] || d > this.hi[q]) this.bad = q;
+          return;
+        }
+        if (this.pos >= this.total) {
+          this.j = this.ic;
+          return;
+        }
+        this.dig[q] = 0;
+        for (q--; q >= 0; q--) {
+          if (++this.dig[q] < this.cnt[q]) break;
+          this.dig[q] = 0;
+        }
+        this.j = 0;
+        this.row();
+        return;
+      }
+    }
+    if (this.pos >= this.total) {
+      this.j = this.ic;
+      return;
+    }
+    this.seek(this.pos);
   }
 }

@@ -44,6 +44,46 @@ export interface CompilerOptions {
   maxCallDepth?: number;
   nullGuard?: number;
   charSigned?: boolean;
+  /**
+   * Debugger stop points (core/debug). Only when this is set does every statement closure get a
+   * wrapper that records where each hart is and asks the port whether to stop; without it the
+   * compiled code is exactly the same as before (no cost for plain runs).
+   */
+  debug?: DebugPort;
+}
+
+/**
+ * The debugger's side of the statement hooks. Pausing blocks the thread inside `stop()` (the
+ * debugger runs the simulator in a worker thread and waits with Atomics.wait while paused): the
+ * compiled closures, the JS stack and both harts' generators stay exactly as they are, so no
+ * statement has to be compiled as a generator and a debug run costs one small wrapper per statement.
+ */
+export interface DebugPort {
+  /** Per statement id (set after compilation): non-zero = call `stop` before the statement runs. */
+  hit: Uint8Array;
+  /** `ctl[0]` non-zero = call `stop` before every statement (stepping, pause or messages pending). */
+  ctl: Int32Array;
+  /** Id of the statement each hart is at, indexed by call depth (`hart.n`): [hart 0, hart 1]; length ≥ 3·maxCallDepth + 3. */
+  pos: [Int32Array, Int32Array];
+  stop(id: number, fr: Frame): void;
+  /** A run-time error raised by a service (tensor statement, runtime call), before it unwinds. */
+  fault?(e: SimError): void;
+  /** Called once at the end of compileProgram with the statement table filled in. */
+  compiled?(c: Compiler): void;
+}
+
+/** A stop point: one compiled statement (a C statement or a `>` statement's placeholder call). */
+export interface DebugStmt {
+  id: number;
+  loc: SourceLoc;
+  /** C function it belongs to. */
+  fn: string;
+  /** The generator version of the function (inside ztaDualHartExecute). */
+  gen: boolean;
+  /** A `>` statement. */
+  tensor: boolean;
+  /** Scope of the statement for evaluating expressions (conditions, watches, hovers). */
+  ec: EvalCtx;
 }
 
 /** An expression: its C type, its closure, its value when constant. */
@@ -119,6 +159,9 @@ export class Compiler {
   private yieldMemo = new Map<number, boolean>();
   private fnNodes = new Map<FnRec, N>();
   private macrosForEval: Map<string, import('./preprocess').Macro>;
+  /** Stop points, by id (debug compilation only). */
+  readonly dbgStmts: DebugStmt[] = [];
+  private readonly dbgWrapped = new WeakSet<object>();
 
   constructor(private parser: Parser, private opts: CompilerOptions) {
     this.rt = new Runtime(opts.nullGuard ?? 16, opts.maxCallDepth ?? 400, opts.stackBytes ?? 256 * 1024);
@@ -181,6 +224,13 @@ export class Compiler {
     }
     this.computeYields();
     for (const f of this.defs.keys()) this.plainOf(f);
+    const port = this.opts.debug;
+    if (port) {
+      // every stop point must exist before breakpoints are set: compile the generator versions now
+      for (const f of this.defs.keys()) if (f.mayYield) this.genOf(f);
+      port.hit = new Uint8Array(this.dbgStmts.length);
+      port.compiled?.(this);
+    }
   }
 
   private topLevel(n: N): void {
@@ -529,6 +579,7 @@ export class Compiler {
         out.push({
           sf: (fr) => {
             const base = fr[0] + off;
+            rt.writing(base, size);
             if (size > 0 && (t.k === 'arr' || t.k === 'struct')) rt.mem.fill(0, base, base + size);
             for (let i = 0; i < ops.length; i++) ops[i](fr, base);
             return 0;
@@ -615,7 +666,10 @@ export class Compiler {
         const data = new Uint8Array(n);
         data.set(bytes.subarray(0, n));
         const rt: Runtime = this.rt;
-        ops.push((_fr, base) => rt.mem.set(data, base + off));
+        ops.push((_fr, base) => {
+          rt.writing(base + off, data.length);
+          rt.mem.set(data, base + off);
+        });
         return;
       }
       bad(cx.src.loc(init), 'array initialiser must be a list or a string');
@@ -813,6 +867,7 @@ export class Compiler {
         if (bp < h.lo) rt.fault(`stack overflow: the ${rt.stackBytes}-byte C stack in MEM is full`, site ?? loc);
         h.sp = bp;
         nf[0] = bp;
+        rt.writing(bp, frameSize);
         rt.mem.fill(0, bp, sp0);
         for (const p of stores) {
           if (p.t.k === 'struct') rt.memcpy(bp + p.off, nf[p.slot], p.size, site ?? loc);
@@ -974,7 +1029,8 @@ export class Compiler {
 
   private stmt(n: N, cx: Cx): SF | null {
     try {
-      return this.stmtInner(n, cx);
+      const f = this.stmtInner(n, cx);
+      return f && this.opts.debug && n.type !== 'compound_statement' ? this.dbgStmt(f, n, cx) : f;
     } catch (e) {
       if (e instanceof SimError) return this.thrower(e);
       throw e;
@@ -1325,6 +1381,93 @@ export class Compiler {
     };
   }
 
+  // ----------------------------------------------------------------- debugger stop points
+
+  private dbgInfo(n: N, cx: Cx): DebugStmt {
+    // the scope chain as it is here (later declarations of enclosing blocks stay invisible)
+    const snap = (s: Scope): Scope => {
+      if (s === this.global || !s.parent) return s;
+      const c = new Scope(snap(s.parent));
+      c.syms = new Map(s.syms);
+      c.tags = s.tags;
+      return c;
+    };
+    const loc = cx.src.loc(n);
+    const tensor = n.type === 'expression_statement' && this.text(n, cx).startsWith(PLACEHOLDER + '(');
+    const st: DebugStmt = { id: this.dbgStmts.length, loc, fn: cx.fx.name, gen: cx.fx.gen, tensor, ec: { scope: snap(cx.scope), fx: cx.fx, loc, macros: this.macrosForEval, cache: new Map() } };
+    this.dbgStmts.push(st);
+    return st;
+  }
+
+  /** Wraps a statement closure with its stop point. */
+  private dbgStmt(f: SF, n: N, cx: Cx): SF {
+    if (this.dbgWrapped.has(f)) return f;
+    const port = this.opts.debug!;
+    const id = this.dbgInfo(n, cx).id;
+    const rt: Runtime = this.rt;
+    const [pos0, pos1] = port.pos;
+    const ctl = port.ctl;
+    const w: SF = (fr) => {
+      const h = rt.cur;
+      if (h.id === 0) pos0[h.n] = id;
+      else pos1[h.n] = id;
+      if ((port.hit[id] | ctl[0]) !== 0) port.stop(id, fr);
+      return f(fr);
+    };
+    this.dbgWrapped.add(w);
+    return w;
+  }
+
+  private dbgStmtG(it: Item, n: N, cx: Cx): Item {
+    if (!it.g) return { g: false, f: this.dbgStmt(it.f, n, cx) };
+    if (this.dbgWrapped.has(it.f)) return it;
+    const port = this.opts.debug!;
+    const id = this.dbgInfo(n, cx).id;
+    const rt: Runtime = this.rt;
+    const [pos0, pos1] = port.pos;
+    const ctl = port.ctl;
+    const g = it.f;
+    const w: GSF = function* (fr: Frame): Generator<void, unknown, void> {
+      const h = rt.cur;
+      if (h.id === 0) pos0[h.n] = id;
+      else pos1[h.n] = id;
+      if ((port.hit[id] | ctl[0]) !== 0) port.stop(id, fr);
+      return yield* g(fr);
+    };
+    this.dbgWrapped.add(w);
+    return { g: true, f: w };
+  }
+
+  /**
+   * Compiles a C expression typed in a debugger (watch, hover, console, breakpoint condition) in the
+   * scope of a stop point. Unlike `>` expressions it may have any type: aggregates evaluate to their
+   * MEM address. `lvalue` tells whether it can be assigned.
+   */
+  debugExpr(ec: EvalCtx, text: string): { t: CType; f: EF; slot?: number } {
+    const fail = (msg: string): never => {
+      throw new SimError(msg, ec.loc, [], 'compile');
+    };
+    let wrapped: string;
+    try {
+      const pp = new Preprocessor({ reserved: YIELD_NAMES, knownHeaders: KNOWN_HEADERS });
+      for (const [k, v] of ec.macros) pp.macros.set(k, v);
+      const out = emitTokens(pp.expandList(lexFile(makeSrc('<expr>', text))), this.pp.kernels, this.kernelIds);
+      wrapped = `void __tl_eval(void){(\n${out.text}\n);}`;
+    } catch (e) {
+      return fail(e instanceof Error ? e.message : String(e));
+    }
+    const root = parseToNodes(this.parser, wrapped);
+    if (firstError(root)) fail('syntax error');
+    const fn = named(root)[0];
+    const stmt = fn && field(fn, 'body') ? named(field(fn, 'body')!)[0] : undefined;
+    const par = stmt?.type === 'expression_statement' ? named(stmt)[0] : undefined;
+    const expr = par?.type === 'parenthesized_expression' && named(par).length === 1 ? named(par)[0] : undefined;
+    if (!expr) return fail('not a single C expression');
+    const cx: Cx = { fx: { ...ec.fx, noFrame: 'a debugger expression' }, scope: ec.scope, hoist: null, src: { text: wrapped, loc: () => ec.loc } };
+    const E = this.rvalNoDecay(expr, cx);
+    return { t: E.t, f: E.f, slot: E.slot };
+  }
+
   // ----------------------------------------------------------------- generator statements
 
   private stmtG(n: N, cx: Cx): Item | null {
@@ -1333,7 +1476,8 @@ export class Compiler {
       return f ? { g: false, f } : null;
     }
     try {
-      return this.stmtGInner(n, cx);
+      const it = this.stmtGInner(n, cx);
+      return this.opts.debug && n.type !== 'compound_statement' ? this.dbgStmtG(it, n, cx) : it;
     } catch (e) {
       if (e instanceof SimError) return { g: false, f: this.thrower(e) };
       throw e;
@@ -2650,6 +2794,7 @@ export class Compiler {
       cx.hoist!.push(function* (fr: Frame): Generator<void, void, void> {
         for (let j = 0; j < na; j++) AF[j](fr);
         fr[tmp] = 0;
+        rt.yielded(loc);
         yield;
       });
       return { t: ret.k === 'void' ? VOID : ret, f: (fr) => fr[tmp] };
@@ -2677,6 +2822,7 @@ export class Compiler {
         fr[tmp] = yield* c.run(frameFor(g, c, vals), loc);
       } else if (g && !g.hasBody && YIELD_NAMES.has(g.name)) {
         fr[tmp] = 0;
+        rt.yielded(loc);
         yield;
       } else fr[tmp] = callAddr(addr, vals, fr);
     });
@@ -2776,6 +2922,7 @@ export class Compiler {
     if (e instanceof SimError) {
       if (!e.loc) e.loc = loc;
       if (e.stack_.length === 0) e.stack_ = this.rt.stack(loc);
+      this.opts.debug?.fault?.(e);
     }
     return e;
   }

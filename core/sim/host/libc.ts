@@ -28,6 +28,7 @@ export function installLibc(c: Compiler): void {
     const n = Math.min(bytes.length, Math.max(0, max - 1));
     if (max > 0) {
       rt.check(dst, n + 1, loc, 'write');
+      rt.writing(dst, n + 1);
       rt.mem.set(bytes.subarray(0, n), dst);
       rt.mem[dst + n] = 0;
     }
@@ -37,6 +38,7 @@ export function installLibc(c: Compiler): void {
   def('memset', fn(P, [P, INT, UINT]), ([d, v, n], loc) => {
     if (n > 0) {
       rt.check(d, n, loc, 'write');
+      rt.writing(d, n);
       rt.mem.fill(v & 255, d, d + n);
     }
     return d;
@@ -81,6 +83,7 @@ export function installLibc(c: Compiler): void {
     for (let i = 0; ; i++) {
       rt.check(s + i, 1, loc, 'read');
       rt.check(d + i, 1, loc, 'write');
+      rt.writing(d + i, 1);
       rt.mem[d + i] = rt.mem[s + i];
       if (rt.mem[s + i] === 0) return d;
     }
@@ -89,6 +92,7 @@ export function installLibc(c: Compiler): void {
     let end = false;
     for (let i = 0; i < n; i++) {
       rt.check(d + i, 1, loc, 'write');
+      rt.writing(d + i, 1);
       if (!end) {
         rt.check(s + i, 1, loc, 'read');
         rt.mem[d + i] = rt.mem[s + i];
@@ -107,6 +111,7 @@ export function installLibc(c: Compiler): void {
     for (let i = 0; ; i++) {
       rt.check(s + i, 1, loc, 'read');
       rt.check(e + i, 1, loc, 'write');
+      rt.writing(e + i, 1);
       rt.mem[e + i] = rt.mem[s + i];
       if (rt.mem[s + i] === 0) return d;
     }
@@ -136,6 +141,7 @@ export function installLibc(c: Compiler): void {
   const malloc = (n: number, loc: SourceLoc): number => {
     const a = rt.sv.alloc(Math.max(1, n), 8);
     if (!(a >= 0 && a + n <= rt.size)) rt.fault(`malloc(${n}): MEM allocation failed`, loc);
+    rt.writing(a, n);
     rt.mem.fill(0, a, a + n);
     return a;
   };

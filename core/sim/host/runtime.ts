@@ -2,7 +2,7 @@
  * Run-time state shared by the compiled closures of one program: simulated MEM, the two harts
  * (call stacks and MEM stacks), the step budget, faults with their C call stack.
  */
-import { SimError, type Budget, type HostServices, type SourceLoc } from '../types';
+import { SimError, type Budget, type HostScope, type HostServices, type MemJournal, type SourceLoc } from '../types';
 import type { CType } from './ctypes';
 
 /**
@@ -104,6 +104,12 @@ export class Runtime {
   fns: FnRec[] = [];
   maxCalls = 3 * 1000;
   stackBytes = 256 * 1024;
+  /**
+   * MEM write journal flags, one per 4 KiB page: a store to a page whose flag is 0 calls `wrote` first
+   * (the page history saves the page). All 1 when no journal is attached.
+   */
+  jf: Uint8Array = new Uint8Array(0);
+  private journal?: MemJournal;
 
   constructor(nullGuard: number, maxDepth: number, stackBytes: number) {
     this.lo = nullGuard;
@@ -117,6 +123,12 @@ export class Runtime {
       this.mem = sv.mem;
       this.dv = new DataView(sv.mem.buffer, sv.mem.byteOffset, sv.mem.byteLength);
       this.size = sv.mem.length;
+    }
+    if (sv.memJournal !== this.journal || (!sv.memJournal && this.jf.length !== (this.size >>> 12) + 1)) {
+      const j = sv.memJournal;
+      if (j && j.shift !== 12) throw new SimError(`internal: MEM journal pages of 2^${j.shift} bytes (the interpreter checks 4 KiB pages)`);
+      this.journal = j;
+      this.jf = j ? j.flags : new Uint8Array((this.size >>> 12) + 1).fill(1);
     }
     this.b = sv.budget;
     if (!(this.b.steps <= Number.MAX_SAFE_INTEGER)) this.b.steps = Number.MAX_SAFE_INTEGER;
@@ -195,7 +207,69 @@ export class Runtime {
     if (n <= 0) return;
     this.check(src, n, loc, 'read');
     this.check(dst, n, loc, 'write');
+    this.journal?.mark(dst, dst + n - 1);
     this.mem.copyWithin(dst, src, src + n);
+  }
+
+  /** Journals a store of `n` bytes at `a` (called before the store when a page flag is 0). */
+  wrote(a: number, n: number): void {
+    this.journal?.mark(a, a + n - 1);
+  }
+
+  /** Journals a bulk write of `n` bytes at `a` (fills, string copies): call before writing. */
+  writing(a: number, n: number): void {
+    if (n > 0) this.journal?.mark(a, a + n - 1);
+  }
+
+  /** The running hart as a scope for services outside a `>` statement (no C evaluation). */
+  private scopeAt(loc: SourceLoc): HostScope {
+    const h = this.cur;
+    return { eval: () => this.fault('scope.eval is not available here', loc), process: h.id, stack: () => this.stack(loc, h) };
+  }
+
+  private mmioAt(a: number, n: number): boolean {
+    const io = this.sv?.mmio;
+    return !!io && a >= io.base && a + n <= io.base + io.size;
+  }
+
+  /** A store that failed the MEM bounds check: a memory-mapped register when the services map it, else a fault. */
+  storeOutside(a: number, n: number, v: number, loc: SourceLoc): void {
+    if (!this.mmioAt(a, n)) this.badAddr(a, n, loc, 'write');
+    try {
+      this.sv.mmio!.store(a >>> 0, n, v, loc, this.scopeAt(loc));
+    } catch (e) {
+      throw this.adopt(e, loc);
+    }
+  }
+
+  /** A load that failed the MEM bounds check: a memory-mapped register when the services map it, else a fault. */
+  loadOutside(a: number, n: number, loc: SourceLoc): number {
+    if (!this.mmioAt(a, n)) this.badAddr(a, n, loc, 'read');
+    try {
+      return this.sv.mmio!.load(a >>> 0, n, loc, this.scopeAt(loc));
+    } catch (e) {
+      throw this.adopt(e, loc);
+    }
+  }
+
+  /** Reports a hart switch at `ztaTaskYield()` (inside ztaDualHartExecute) to the services. */
+  yielded(loc: SourceLoc): void {
+    const f = this.sv?.onYield;
+    if (!f) return;
+    try {
+      f(loc, this.scopeAt(loc));
+    } catch (e) {
+      throw this.adopt(e, loc);
+    }
+  }
+
+  /** A SimError from a service gets the location and C call stack of the C code that called it. */
+  private adopt(e: unknown, loc: SourceLoc): unknown {
+    if (e instanceof SimError) {
+      if (!e.loc) e.loc = loc;
+      if (!e.stack_.length) e.stack_ = this.stack(loc);
+    }
+    return e;
   }
 }
 

@@ -20,6 +20,7 @@ import { ELEM_BYTES, ELEM_LABEL, RADIXES, type Radix, addressDigits, decode, asc
 import { Rpc, type VsCodeApi } from '../common/rpc';
 import { canvasPng, debounce, h, option, setClass, setText } from '../common/dom';
 import { PageCache } from './pages';
+import { overlayCovers, overlayTouches } from '../../../core/inspect/traceOverlays';
 
 export interface InspectorState {
   v: 1;
@@ -43,6 +44,9 @@ const WIDTHS = [4, 8, 16, 32, 64];
 /** Largest scroll height the page uses; taller memories scale the scrollbar (wheel and keys stay exact). */
 const MAX_SCROLL_PX = 8_000_000;
 const OVERLAY_COLORS = 8;
+/** Overlays a row colours and names, at most. */
+const MAX_ROW_OVERLAYS = 16;
+const MAX_ROW_CANDIDATES = 256;
 
 interface RowEls {
   row: HTMLDivElement;
@@ -165,7 +169,7 @@ export class Inspector {
     private readonly api: VsCodeApi<InspectorState>,
   ) {
     this.root = root;
-    this.cache = new PageCache(rpc, () => this.schedule());
+    this.cache = new PageCache(rpc, () => this.schedule(), undefined, (msg) => this.say(msg, true));
     const saved = api.getState();
     this.st = saved && saved.v === 1 ? saved : { v: 1, space: '', part: [], top: 0, cursor: 0, anchor: null, type: 'u8', bigEndian: false, radix: 'hex', width: 16, ascii: true, step: -1, since: null, findText: '', findMode: 'hex' };
     this.build();
@@ -268,7 +272,19 @@ export class Inspector {
       }
       case 'showLayout':
         break;
+      case 'dumpView':
+        this.rpc.notify('viewDump', this.viewDump(n.params.token));
+        break;
     }
+  }
+
+  /** What the grid shows now: the visible rows' text (the extension's tests and diagnostics ask for it). */
+  viewDump(token: number) {
+    if (this.info && !this.frame) this.renderNow();
+    const rows = this.rows
+      .filter((r) => !r.row.hidden && r.off >= 0)
+      .map((r) => ({ addr: r.addr.textContent ?? '', hex: r.hex.textContent ?? '', typed: r.typed.textContent ?? '', ascii: r.ascii.textContent ?? '', ov: r.ov.textContent ?? '' }));
+    return { token, space: this.info?.id ?? '', step: this.st.step, top: this.st.top, cursor: this.st.cursor, complete: document.body.dataset.complete === '1', rows, status: this.status.textContent ?? '', title: this.el.title.textContent ?? '' };
   }
 
   // =============================================================================================
@@ -1067,8 +1083,14 @@ export class Inspector {
       setText(R.typed, ty);
       setClass(R.row, cur ? 'tl-row' : 'tl-row tl-pending');
       // overlay names
-      const ovs = this.overlaysIn(off, off + n);
-      setText(R.ov, ovs.length ? ovs.map((x) => x.name).join(', ') : '');
+      // at most MAX_ROW_OVERLAYS per row, of the first MAX_ROW_CANDIDATES ranges over it (a long trace can stack many)
+      const ovs: Overlay[] = [];
+      const cands = this.overlaysIn(off, off + n);
+      for (let k = 0; k < cands.length && k < MAX_ROW_CANDIDATES && ovs.length < MAX_ROW_OVERLAYS; k++) {
+        const x = cands[k];
+        if (!x.strides || overlayTouches(x, off, off + n)) ovs.push(x);
+      }
+      setText(R.ov, ovs.length ? [...new Set(ovs.map((x) => x.name))].join(', ') : '');
       setClass(R.ov, ovs.length ? `tl-ov tl-t${this.ovColor(ovs[0])}` : 'tl-ov');
       if (ovs.length) R.ov.title = ovs.map((x) => `${x.name}${x.detail ? ': ' + x.detail : ''}`).join('\n');
       else if (R.ov.title) R.ov.removeAttribute('title');
@@ -1081,7 +1103,8 @@ export class Inspector {
       }
       for (const x of ovs) {
         const f = (this.ovColor(x) + 1) << OV_SHIFT;
-        for (let j = Math.max(0, x.offset - off); j < Math.min(n, x.offset + x.length - off); j++) if (!(flags[j] & OV_MASK)) flags[j] |= f;
+        // a strided tensor (a PCORE block, a strided view) colours its elements, not its gaps
+        for (let j = Math.max(0, x.offset - off); j < Math.min(n, x.offset + x.length - off); j++) if (!(flags[j] & OV_MASK) && (!x.strides || overlayCovers(x, off + j))) flags[j] |= f;
       }
       tflags.fill(0);
       for (let t = 0; t < g.nT; t++) for (let k = 0; k < eb && t * eb + k < n; k++) tflags[t] |= flags[t * eb + k];

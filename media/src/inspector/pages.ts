@@ -22,21 +22,26 @@ export class PageCache {
     private readonly rpc: Rpc,
     private readonly onLoad: () => void,
     private readonly maxPages = 2048,
+    /** A read failed (e.g. the run is no longer kept): the message to show. */
+    private readonly onError?: (message: string) => void,
   ) {}
 
   /** Builds the page-change index from the complete trace (until then every step is its own version). */
   index(steps: readonly StepRecord[]): void {
     const m = new Map<string, Map<number, number[]>>();
-    for (const s of steps) {
-      for (const [space, pages] of Object.entries(s.changed)) {
-        let sp = m.get(space);
-        if (!sp) m.set(space, (sp = new Map()));
-        for (const p of pages) {
-          let l = sp.get(p);
-          if (!l) sp.set(p, (l = []));
-          l.push(s.step);
-        }
+    const add = (space: string, pages: number[], at: number) => {
+      let sp = m.get(space);
+      if (!sp) m.set(space, (sp = new Map()));
+      for (const p of pages) {
+        let l = sp.get(p);
+        if (!l) sp.set(p, (l = []));
+        l.push(at);
       }
+    };
+    for (const s of steps) {
+      // host C writes before step s: a version between s − 1 and s (so viewing step s does not reuse step s − 1's page)
+      if (s.hostChanged) for (const [space, pages] of Object.entries(s.hostChanged)) add(space, pages, s.step - 0.5);
+      for (const [space, pages] of Object.entries(s.changed)) add(space, pages, s.step);
     }
     this.changes = m;
     this.indexed = true;
@@ -123,7 +128,9 @@ export class PageCache {
           this.inflight.delete(k);
           this.pages.set(k, FAILED);
         }
-        console.warn(`[tensor-lens] read ${space} ${offset}+${length}: ${e instanceof Error ? e.message : e}`);
+        const msg = e instanceof Error ? e.message : String(e);
+        console.warn(`[tensor-lens] read ${space} ${offset}+${length}: ${msg}`);
+        this.onError?.(`Cannot read ${space}: ${msg}`);
         this.onLoad();
       },
     );

@@ -110,8 +110,30 @@ export class LayoutMapView {
     this.root = root;
     this.build();
     rpc.onNotification((n) => {
-      if (n.method === 'showLayout') this.setMap(n.params.layout, false);
-      else if (n.method === 'refresh') void this.start();
+      if (n.method === 'showLayout') {
+        // the same tensor redrawn (its spec was edited): keep the zoom and position
+        const same = this.map?.id === n.params.layout.id;
+        const view = { scale: this.scale, ox: this.ox, oy: this.oy };
+        this.status.classList.remove('tl-warn');
+        setText(this.status, '');
+        this.setMap(n.params.layout, false);
+        if (same) {
+          this.scale = view.scale;
+          this.ox = view.ox;
+          this.oy = view.oy;
+          this.changed();
+        }
+      }
+      else if (n.method === 'refresh') {
+        // the extension says why the tensor cannot be drawn now (the last picture stays)
+        const why = n.params.title;
+        void this.start().then(() => {
+          if (why) {
+            setText(this.status, why);
+            this.status.classList.add('tl-warn');
+          }
+        });
+      }
     });
   }
 

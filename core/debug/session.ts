@@ -1,0 +1,225 @@
+/**
+ * The `tensor-lens` debug adapter: a DebugSession (Debug Adapter Protocol) that runs the program in
+ * a debug target worker (target.ts) and relays requests to it. It answers `initialize`, `launch`,
+ * `threads`, `pause`, `terminate` and `disconnect` itself; everything else (breakpoints, stepping,
+ * stack, variables, evaluate, memory, the custom `tensorTrace` request) is answered by the target,
+ * which serves them from its blocked thread while the program is paused.
+ *
+ * No `vscode` import: the extension runs it inline (client/src/debug.ts), tests drive it with a
+ * DAP client over a socket or stdio (main.ts).
+ */
+import { DebugSession, Event, ExitedEvent, InitializedEvent, OutputEvent, Response, TerminatedEvent } from '@vscode/debugadapter';
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import { CTL, MSG, PAUSE, SHARED_INTS, WAKE, type FromTarget, type LaunchArgs, type TargetProcess, type TargetSpawner } from './protocol';
+
+export interface SessionOptions {
+  /** Starts the debug target worker (nodeWorker.ts). */
+  spawn: TargetSpawner;
+}
+
+interface Port {
+  postMessage(m: unknown): void;
+  on(ev: 'message', cb: (m: FromTarget) => void): unknown;
+  close(): void;
+}
+
+/** Requests answered by the target. */
+const FORWARDED = new Set([
+  'setBreakpoints', 'setExceptionBreakpoints', 'configurationDone', 'stackTrace', 'scopes', 'variables', 'evaluate', 'setVariable', 'setExpression',
+  'continue', 'next', 'stepIn', 'stepOut', 'readMemory', 'writeMemory', 'dataBreakpointInfo', 'setDataBreakpoints', 'exceptionInfo', 'tensorTrace', 'stopPoints',
+]);
+
+export class TensorLensDebugSession extends DebugSession {
+  private target?: TargetProcess;
+  private port?: Port;
+  private sh?: Int32Array;
+  private pending = new Map<number, DebugProtocol.Request>();
+  private ended = false;
+  private launchResponse?: DebugProtocol.LaunchResponse;
+
+  constructor(private readonly opts: SessionOptions) {
+    super();
+    this.setDebuggerLinesStartAt1(true);
+    this.setDebuggerColumnsStartAt1(true);
+  }
+
+  protected override dispatchRequest(request: DebugProtocol.Request): void {
+    if (!FORWARDED.has(request.command)) {
+      super.dispatchRequest(request);
+      return;
+    }
+    if (!this.port || this.ended) {
+      const r: DebugProtocol.Response = new Response(request);
+      if (request.command === 'stackTrace') {
+        r.body = { stackFrames: [], totalFrames: 0 };
+        this.sendResponse(r);
+      } else if (request.command === 'setBreakpoints' || request.command === 'setExceptionBreakpoints' || request.command === 'setDataBreakpoints' || request.command === 'configurationDone') {
+        r.body = request.command === 'setBreakpoints' || request.command === 'setDataBreakpoints' ? { breakpoints: [] } : undefined;
+        this.sendResponse(r);
+      } else this.sendErrorResponse(r, 1, this.ended ? 'the program has ended' : 'the program is not running');
+      return;
+    }
+    this.pending.set(request.seq, request);
+    this.toTarget({ t: 'req', seq: request.seq, command: request.command, args: request.arguments ?? {} });
+  }
+
+  private toTarget(m: unknown): void {
+    const sh = this.sh!;
+    this.port!.postMessage(m);
+    Atomics.or(sh, CTL, MSG);
+    Atomics.add(sh, WAKE, 1);
+    Atomics.notify(sh, WAKE);
+  }
+
+  protected override initializeRequest(response: DebugProtocol.InitializeResponse): void {
+    response.body = {
+      supportsConfigurationDoneRequest: true,
+      supportsConditionalBreakpoints: true,
+      supportsHitConditionalBreakpoints: true,
+      supportsLogPoints: true,
+      supportsEvaluateForHovers: true,
+      supportsSetVariable: true,
+      supportsSetExpression: true,
+      supportsReadMemoryRequest: true,
+      supportsWriteMemoryRequest: true,
+      supportsDataBreakpoints: true,
+      supportsTerminateRequest: true,
+      supportsExceptionInfoRequest: true,
+      supportsValueFormattingOptions: true,
+      supportsDelayedStackTraceLoading: true,
+      exceptionBreakpointFilters: [{ filter: 'faults', label: 'Run-time faults', description: 'Stop where the simulator reports a fault (bad address, division by zero, budget exhausted, …).', default: true }],
+    };
+    this.sendResponse(response);
+  }
+
+  protected override async launchRequest(response: DebugProtocol.LaunchResponse, args: DebugProtocol.LaunchRequestArguments & Partial<LaunchArgs>): Promise<void> {
+    if (typeof args.program !== 'string' || !args.program) {
+      this.sendErrorResponse(response, 1, 'launch: "program" (the tensor program to debug) is required');
+      return;
+    }
+    const launch: LaunchArgs = {
+      program: args.program,
+      entry: args.entry || undefined,
+      args: args.args,
+      load: args.load,
+      dump: args.dump,
+      memBytes: args.memBytes,
+      stepBudget: args.stepBudget,
+      stopOnEntry: !!args.stopOnEntry,
+      trace: args.trace,
+      cwd: args.cwd,
+      overlay: args.overlay,
+    };
+    const sab = new SharedArrayBuffer(SHARED_INTS * 4);
+    this.sh = new Int32Array(sab);
+    const { port1, port2 } = new MessageChannel();
+    this.port = port1 as unknown as Port;
+    this.launchResponse = response;
+    this.port.on('message', (m) => this.fromTarget(m));
+    try {
+      this.target = await this.opts.spawn({ sab, port: port2, launch }, [port2]);
+    } catch (e) {
+      this.failLaunch(`cannot start the simulator: ${(e as Error).message}`);
+      return;
+    }
+    this.target.on('error', (e) => {
+      this.sendEvent(new OutputEvent(`simulator crashed: ${e.stack ?? e.message}\n`, 'stderr'));
+      if (this.launchResponse) this.failLaunch(`simulator crashed: ${e.message}`);
+      else this.end(1);
+    });
+    this.target.on('exit', () => {
+      if (this.launchResponse) this.failLaunch('the simulator stopped before the program started');
+      else this.end(1);
+    });
+  }
+
+  private failLaunch(message: string): void {
+    const r = this.launchResponse;
+    this.launchResponse = undefined;
+    if (r) this.sendErrorResponse(r, 1, message);
+    this.end(1, false);
+  }
+
+  private fromTarget(m: FromTarget): void {
+    switch (m.t) {
+      case 'ready': {
+        const r = this.launchResponse;
+        this.launchResponse = undefined;
+        if (r) this.sendResponse(r);
+        this.sendEvent(new InitializedEvent());
+        return;
+      }
+      case 'launchError':
+        this.failLaunch(m.message);
+        return;
+      case 'res': {
+        const req = this.pending.get(m.seq);
+        if (!req) return;
+        this.pending.delete(m.seq);
+        const r: DebugProtocol.Response = new Response(req);
+        if (m.error !== undefined) this.sendErrorResponse(r, 1, m.error.replace(/[{}]/g, ''));
+        else {
+          if (m.body !== undefined) r.body = m.body;
+          this.sendResponse(r);
+        }
+        return;
+      }
+      case 'event':
+        this.sendEvent(new Event(m.event, m.body));
+        return;
+      case 'end':
+        this.end(m.exitCode);
+        return;
+    }
+  }
+
+  /** The program has ended (or the target is gone): answer what is pending, report exit, stop the worker. */
+  private end(exitCode: number, exited = true): void {
+    if (this.ended) return;
+    this.ended = true;
+    for (const req of this.pending.values()) this.sendErrorResponse(new Response(req), 1, 'the program has ended');
+    this.pending.clear();
+    if (exited) this.sendEvent(new ExitedEvent(exitCode));
+    this.sendEvent(new TerminatedEvent());
+    this.kill();
+  }
+
+  private kill(): void {
+    const t = this.target;
+    this.target = undefined;
+    if (t) void t.terminate();
+    this.port?.close();
+  }
+
+  protected override threadsRequest(response: DebugProtocol.ThreadsResponse): void {
+    response.body = { threads: [{ id: 1, name: 'pid 0' }, { id: 2, name: 'pid 1' }] };
+    this.sendResponse(response);
+  }
+
+  protected override pauseRequest(response: DebugProtocol.PauseResponse): void {
+    if (this.sh && !this.ended) {
+      Atomics.or(this.sh, CTL, PAUSE);
+      Atomics.add(this.sh, WAKE, 1);
+    }
+    this.sendResponse(response);
+  }
+
+  protected override terminateRequest(response: DebugProtocol.TerminateResponse): void {
+    this.sendResponse(response);
+    this.end(1);
+  }
+
+  protected override disconnectRequest(response: DebugProtocol.DisconnectResponse): void {
+    this.sendResponse(response);
+    if (!this.ended) {
+      this.ended = true;
+      this.pending.clear();
+      this.kill();
+    }
+    this.shutdown();
+  }
+
+  protected override customRequest(command: string, response: DebugProtocol.Response): void {
+    this.sendErrorResponse(response, 1, `unknown request '${command}'`);
+  }
+}
