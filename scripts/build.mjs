@@ -1,7 +1,8 @@
 // Bundles the extension with esbuild: client and server for the Node extension host and for the
 // browser (web worker server), the CLI, and the integration-test module.
 import * as esbuild from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const production = process.argv.includes('--production');
@@ -33,5 +34,9 @@ if (watch) {
   console.log('[build] watching…');
 } else {
   await Promise.all(builds.map((b) => esbuild.build(b)));
+  // the simulator's C parser: web-tree-sitter's runtime and the C grammar, beside the bundles
+  const req = createRequire(import.meta.url);
+  mkdirSync(new URL('../dist/wasm', import.meta.url), { recursive: true });
+  for (const f of ['web-tree-sitter/web-tree-sitter.wasm', 'tree-sitter-c/tree-sitter-c.wasm']) copyFileSync(req.resolve(f), new URL(`../dist/wasm/${f.split('/')[1]}`, import.meta.url));
   console.log(`[build] ${builds.length} bundles in ${Date.now() - t0} ms${production ? ' (production)' : ''}`);
 }

@@ -25,6 +25,7 @@ import { registerDebugger } from './debug';
 import { InspectorPanel } from './inspectorPanel';
 import { registerLayoutMap } from './layoutMapPanel';
 import { findRunConfig } from './runConfig';
+import { registerWalkthrough } from './walkthrough';
 
 export const TPROG = 'tensor-program';
 export const PCORE = 'pcore';
@@ -91,6 +92,7 @@ export async function activateWith(context: vscode.ExtensionContext, factory: Cl
   registerLayoutMap(context, output);
   inspector.register(context);
   registerCsfEditor(context, inspector, output);
+  registerWalkthrough(context);
 
   context.subscriptions.push(
     vscode.workspace.onDidOpenTextDocument((d) => void maybeAdoptDocument(d)),
@@ -107,6 +109,10 @@ export async function activateWith(context: vscode.ExtensionContext, factory: Cl
       const target = uri ? vscode.Uri.parse(uri) : vscode.window.activeTextEditor?.document.uri;
       if (!target) {
         void vscode.window.showWarningMessage('Open a tensor program to run it.');
+        return undefined;
+      }
+      if (!vscode.workspace.isTrusted) {
+        void vscode.window.showWarningMessage('Tensor Lens: running a program needs a trusted workspace (a run reads the files its run configuration names and writes its dumps). Checking and hovers work in Restricted Mode.');
         return undefined;
       }
       await ready;

@@ -3,8 +3,9 @@
  * installed (for the CLI, the language server and tests). Browser workers fetch the files
  * themselves and pass their bytes to `compileProgram` instead.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import type { WasmLoader, WasmSources } from './syntax';
 
 declare const __filename: string | undefined;
@@ -15,8 +16,18 @@ function nodeRequire(): NodeRequire {
   return createRequire(typeof __filename === 'string' ? __filename : process.cwd() + '/');
 }
 
-/** Absolute paths of the two wasm files. */
+declare const __dirname: string | undefined;
+
+/** Absolute paths of the two wasm files: the copies the build puts in `dist/wasm/` (the packaged
+ * extension has no node_modules), else the installed packages. */
 export function nodeWasmPaths(): { runtime: string; c: string } {
+  if (typeof __dirname === 'string') {
+    for (const dir of [join(__dirname, 'wasm'), join(__dirname, '..', 'wasm')]) {
+      const runtime = join(dir, 'web-tree-sitter.wasm');
+      const c = join(dir, 'tree-sitter-c.wasm');
+      if (existsSync(runtime) && existsSync(c)) return { runtime, c };
+    }
+  }
   const req = nodeRequire();
   return {
     runtime: req.resolve('web-tree-sitter/web-tree-sitter.wasm'),

@@ -1,0 +1,65 @@
+#!/usr/bin/env node
+// `npm run package`: production bundles (minified, no source maps), then `tensor-lens.vsix` with
+// @vscode/vsce. The bundles carry every dependency, so the package holds no node_modules
+// (`--no-dependencies`); .vscodeignore lists what goes in. Prints the size and the file count, and fails
+// when the package holds a file it must not (source maps, sources, tests, node_modules) or lacks one
+// the manifest needs.
+//
+// Usage: node scripts/package.mjs [--out FILE] [--skip-build]
+import { spawnSync } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { listVsixAsync } from './lib/vsix.mjs';
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const argv = process.argv.slice(2);
+const outIdx = argv.indexOf('--out');
+const OUT = resolve(outIdx >= 0 && argv[outIdx + 1] ? argv[outIdx + 1] : join(REPO, 'tensor-lens.vsix'));
+const LIMIT = 3 * 1024 * 1024;
+
+function run(cmd, args) {
+  const r = spawnSync(cmd, args, { cwd: REPO, stdio: 'inherit' });
+  if (r.status !== 0) {
+    console.error(`[package] ${[cmd, ...args].join(' ')} failed (exit ${r.status ?? r.signal})`);
+    process.exit(1);
+  }
+}
+
+const t0 = Date.now();
+if (!argv.includes('--skip-build')) run(process.execPath, ['scripts/build.mjs', '--production']);
+run(process.execPath, [
+  join(REPO, 'node_modules', '@vscode', 'vsce', 'vsce'),
+  'package',
+  '--no-dependencies',
+  '--allow-missing-repository',
+  '--no-rewrite-relative-links',
+  '--skip-license',
+  '--out',
+  OUT,
+]);
+
+const entries = await listVsixAsync(OUT);
+const files = entries.filter((e) => e.name.startsWith('extension/')).map((e) => e.name.slice('extension/'.length));
+const forbidden = files.filter((f) => /\.map$|\.ts$|^node_modules\/|^test\/|^bench\/|^core\/|^client\/|^server\/|^scripts\/|^\.ci\//.test(f));
+const required = ['package.json', 'dist/client/node.js', 'dist/client/browser.js', 'dist/server/node.js', 'dist/server/browser.js', 'dist/server/simWorker.js', 'dist/debug/worker.js', 'dist/media/inspector.js', 'dist/wasm/tree-sitter-c.wasm', 'dist/wasm/web-tree-sitter.wasm', 'media/icon/icon.png', 'syntaxes/tprog.tmLanguage.json', 'examples/test/test.m'];
+const missing = required.filter((f) => !files.includes(f));
+const size = statSync(OUT).size;
+const unpacked = entries.reduce((s, e) => s + e.size, 0);
+console.log(`[package] ${OUT}: ${(size / 1024).toFixed(0)} KiB (${(unpacked / 1024).toFixed(0)} KiB unpacked), ${files.length} files, in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+const biggest = entries.filter((e) => e.name.startsWith('extension/')).sort((a, b) => b.size - a.size).slice(0, 6);
+for (const e of biggest) console.log(`[package]   ${(e.size / 1024).toFixed(0).padStart(6)} KiB  ${e.name.slice('extension/'.length)}`);
+let bad = false;
+if (forbidden.length) {
+  console.error(`[package] files that must not be packaged: ${forbidden.join(', ')}`);
+  bad = true;
+}
+if (missing.length) {
+  console.error(`[package] files missing from the package: ${missing.join(', ')}`);
+  bad = true;
+}
+if (size > LIMIT) {
+  console.error(`[package] ${(size / 1024 / 1024).toFixed(2)} MiB is over the ${LIMIT / 1024 / 1024} MiB budget`);
+  bad = true;
+}
+process.exit(bad ? 1 : 0);
