@@ -1,5 +1,5 @@
 /**
- * The webview end of the protocol: typed requests with ids, notifications both ways, and validation
+ * The webview end of the protocols: typed requests with ids, notifications both ways, and validation
  * of everything that arrives (malformed messages are logged and ignored, never acted on).
  */
 import {
@@ -36,35 +36,50 @@ export function vscodeApi<State>(): VsCodeApi<State> {
 export class RequestError extends Error {}
 
 interface Pending {
-  method: RequestMethod;
+  method: string;
   resolve(v: unknown): void;
   reject(e: Error): void;
   timer?: ReturnType<typeof setTimeout>;
 }
 
-/** Messages the page dropped, newest last (also on `console.warn`); tests read it. */
-export const droppedMessages: string[] = [];
+/** What one protocol contributes to the page's RPC: how to validate what arrives and how to log. */
+export interface PageProtocol {
+  /** Why a message from the extension is malformed (undefined when it is valid). */
+  explain(data: unknown, methodOf: (id: number) => string | undefined): string | undefined;
+  /** The notification that reports a dropped message to the extension. */
+  logMessage(level: 'info' | 'warn' | 'error', message: string): unknown;
+  /** Messages this page dropped, newest last (tests read it). */
+  dropped: string[];
+  /** Name in console messages. */
+  name: string;
+}
 
-export class Rpc {
+/**
+ * The webview end of a protocol: requests with ids and timeouts, notifications from the extension, and
+ * validation of everything that arrives (malformed messages are recorded, reported and never acted on;
+ * a malformed answer to a pending request rejects it instead of leaving it hanging).
+ */
+export class PageRpc<N> {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
-  private readonly listeners: ((n: HostNotification) => void)[] = [];
+  private readonly listeners: ((n: N) => void)[] = [];
 
   constructor(
-    private readonly api: VsCodeApi,
+    protected readonly api: VsCodeApi,
+    private readonly protocol: PageProtocol,
     private readonly timeoutMs = 30000,
   ) {
     window.addEventListener('message', (ev: MessageEvent) => this.receive(ev.data));
   }
 
-  onNotification(f: (n: HostNotification) => void): void {
+  onNotification(f: (n: N) => void): void {
     this.listeners.push(f);
   }
 
-  request<M extends RequestMethod>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>> {
+  protected send(method: string, params: unknown): Promise<unknown> {
     const id = this.nextId++;
-    return new Promise<ResultOf<M>>((resolve, reject) => {
-      const p: Pending = { method, resolve: resolve as (v: unknown) => void, reject };
+    return new Promise<unknown>((resolve, reject) => {
+      const p: Pending = { method, resolve, reject };
       if (this.timeoutMs > 0)
         p.timer = setTimeout(() => {
           this.pending.delete(id);
@@ -75,21 +90,17 @@ export class Rpc {
     });
   }
 
-  notify<M extends WebviewNotifyMethod>(method: M, params: WebviewNotifyParams<M>): void {
-    this.api.postMessage({ type: 'notify', method, params });
-  }
-
   /** Requests still waiting for an answer. */
   get inFlight(): number {
     return this.pending.size;
   }
 
   private receive(data: unknown): void {
-    const why = explainHostMessage(data, (id) => this.pending.get(id)?.method);
+    const d = data as { type?: unknown; id?: unknown; ok?: unknown; result?: unknown; error?: unknown };
+    let why = this.protocol.explain(data, (id) => this.pending.get(id)?.method);
+    if (!why && d.type === 'response' && !this.pending.has(d.id as number)) why = `response: no pending request ${String(d.id)}`;
     if (why) {
       this.drop(why);
-      // a response that names a pending request but is malformed must not leave it hanging
-      const d = data as { type?: unknown; id?: unknown };
       if (d && typeof d === 'object' && d.type === 'response' && typeof d.id === 'number') {
         const p = this.pending.get(d.id);
         if (p) {
@@ -100,33 +111,51 @@ export class Rpc {
       }
       return;
     }
-    const m = data as import('../../../core/protocol/webview').HostToWebview;
-    if (m.type === 'response') {
-      const p = this.pending.get(m.id)!;
-      this.pending.delete(m.id);
+    if (d.type === 'response') {
+      const p = this.pending.get(d.id as number)!;
+      this.pending.delete(d.id as number);
       if (p.timer) clearTimeout(p.timer);
-      if (m.ok) p.resolve(m.result);
-      else p.reject(new RequestError(m.error));
+      if (d.ok) p.resolve(d.result);
+      else p.reject(new RequestError(String(d.error)));
       return;
     }
     for (const f of this.listeners) {
       try {
-        f(m);
+        f(data as N);
       } catch (e) {
-        console.error('[tensor-lens] notification handler failed', e);
+        console.error(`[tensor-lens] ${this.protocol.name} notification handler failed`, e);
       }
     }
   }
 
   private drop(why: string): void {
     const text = `ignored malformed message: ${why}`;
-    droppedMessages.push(text);
-    if (droppedMessages.length > 100) droppedMessages.shift();
-    console.warn(`[tensor-lens] ${text}`);
+    const dropped = this.protocol.dropped;
+    dropped.push(text);
+    if (dropped.length > 100) dropped.shift();
+    console.warn(`[tensor-lens] ${this.protocol.name}: ${text}`);
     try {
-      this.api.postMessage({ type: 'notify', method: 'log', params: { level: 'warn', message: text.slice(0, 4000) } });
+      this.api.postMessage(this.protocol.logMessage('warn', text.slice(0, 4000)));
     } catch {
       /* nothing more to do */
     }
+  }
+}
+
+/** Messages the memory inspector / layout map page dropped, newest last (also on `console.warn`). */
+export const droppedMessages: string[] = [];
+
+/** The protocol of the memory inspector and the layout map (core/protocol/webview.ts). */
+export class Rpc extends PageRpc<HostNotification> {
+  constructor(api: VsCodeApi, timeoutMs = 30000) {
+    super(api, { explain: (d, m) => explainHostMessage(d, m as (id: number) => RequestMethod | undefined), logMessage: (level, message) => ({ type: 'notify', method: 'log', params: { level, message } }), dropped: droppedMessages, name: 'webview' }, timeoutMs);
+  }
+
+  request<M extends RequestMethod>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>> {
+    return this.send(method, params) as Promise<ResultOf<M>>;
+  }
+
+  notify<M extends WebviewNotifyMethod>(method: M, params: WebviewNotifyParams<M>): void {
+    this.api.postMessage({ type: 'notify', method, params });
   }
 }
