@@ -12,6 +12,7 @@ import { CsfViewHost } from '../../core/csf/viewHost';
 import { createCsfSource, loadCsfAt } from '../../core/inspect/csfSource';
 import { csfViewHtml, makeNonce } from '../../media/src/html';
 import { openNodeFileSource } from './csfEditorFs';
+import { cspSourceFor } from './webviewCsp';
 import type { InspectorPanel } from './inspectorPanel';
 
 export const CSF_VIEW_TYPE = 'tensorLens.csfbin';
@@ -40,10 +41,6 @@ class CsfDocument implements vscode.CustomDocument {
   }
 }
 
-/** One host token for the CSP (webview.cspSource may list several). */
-function cspSourceFor(webview: vscode.Webview): string {
-  return webview.cspSource.split(/\s+/).find((t) => t && !t.startsWith("'")) ?? webview.cspSource;
-}
 
 class CsfEditorProvider implements vscode.CustomReadonlyEditorProvider<CsfDocument> {
   /** The document of the most recently active viewer. */

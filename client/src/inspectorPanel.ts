@@ -13,7 +13,8 @@ import { createRemoteSource } from '../../core/inspect/remoteSource';
 import { rangeAtPoint, resolveName, traceOverlays } from '../../core/inspect/traceOverlays';
 import type { ReadMemoryParams, ReadMemoryResult, RunResultMessage } from '../../core/protocol/lspExt';
 import type { Overlay, SourceLoc, StepRecord } from '../../core/protocol/webview';
-import { inspectorHtml } from '../../media/src/html';
+import { inspectorHtml, makeNonce } from '../../media/src/html';
+import { cspSourceFor } from './webviewCsp';
 
 export const INSPECTOR_VIEW_TYPE = 'tensorLens.inspector';
 /** Test/diagnostic command: what the active inspector panel renders (its visible rows' text). */
@@ -23,35 +24,12 @@ export const SHOW_TERM_COMMAND = 'tensorLens.inspector.showTerm';
 /** Another panel on the run the last used panel shows. */
 export const NEW_VIEW_COMMAND = 'tensorLens.inspector.newView';
 
-function nonce(): string {
-  const b = new Uint8Array(24);
-  globalThis.crypto.getRandomValues(b);
-  let s = '';
-  for (const x of b) s += String.fromCharCode(x);
-  return btoa(s).replace(/\+/g, '-').replace(/\//g, '_');
-}
 
 /** A trace `file` is a path or a URI. */
 function fileUri(file: string): vscode.Uri {
   return /^[a-z][\w+.-]+:/i.test(file) && !/^[a-z]:[\\/]/i.test(file) ? vscode.Uri.parse(file) : vscode.Uri.file(file);
 }
 
-/**
- * The source to allow in the CSP. `webview.cspSource` may hold several tokens (`'self' https://*.vscode-cdn.net`)
- * that `webviewCsp` cannot take (it strips quotes and spaces), so pass its one host token (else the
- * origin the bundles come from, when that is a valid CSP host).
- */
-function cspSourceFor(webview: vscode.Webview, resource: string): string {
-  const token = webview.cspSource.split(/\s+/).find((t) => t && !t.startsWith("'"));
-  if (token) return token;
-  try {
-    const u = new URL(resource);
-    if (/^https?:$/.test(u.protocol) && /^[\w.-]+(:\d+)?$/.test(u.host)) return u.origin;
-  } catch {
-    /* fall through */
-  }
-  return webview.cspSource;
-}
 
 interface View {
   key: string;
@@ -248,7 +226,7 @@ export class InspectorPanel {
     panel.webview.html = inspectorHtml({
       scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(media, 'inspector.js')).toString(),
       styleUri,
-      nonce: nonce(),
+      nonce: makeNonce(),
       cspSource: cspSourceFor(panel.webview, styleUri),
       title: panel.title,
     });

@@ -17,33 +17,15 @@ import { WebviewHost, type InspectorSource, type LayoutMapProvider } from '../..
 import { layoutMapFromModel } from '../../core/inspect/layoutMap';
 import { analyzeLayout, type LayoutAnalysis } from '../../core/layout';
 import { csfSparseLoader, resolveSpecPath } from '../../core/layout/csfLoader';
-import { layoutMapHtml } from '../../media/src/html';
+import { layoutMapHtml, makeNonce } from '../../media/src/html';
+import { cspSourceFor } from './webviewCsp';
 
 export const LAYOUT_MAP_VIEW_TYPE = 'tensorLens.layoutMap';
 export const OPEN_LAYOUT_MAP_COMMAND = 'tensorLens.openLayoutMap';
 /** Longest map id the webview protocol carries (S.str(256)). */
 const MAX_ID = 256;
 
-function nonce(): string {
-  const b = new Uint8Array(24);
-  globalThis.crypto.getRandomValues(b);
-  let s = '';
-  for (const x of b) s += String.fromCharCode(x);
-  return btoa(s).replace(/\+/g, '-').replace(/\//g, '_');
-}
 
-/** The one host token of `webview.cspSource` that `webviewCsp` accepts (see inspectorPanel.ts). */
-function cspSourceFor(webview: vscode.Webview, resource: string): string {
-  const token = webview.cspSource.split(/\s+/).find((t) => t && !t.startsWith("'"));
-  if (token) return token;
-  try {
-    const u = new URL(resource);
-    if (/^https?:$/.test(u.protocol) && /^[\w.-]+(:\d+)?$/.test(u.host)) return u.origin;
-  } catch {
-    /* fall through */
-  }
-  return webview.cspSource;
-}
 
 /** Map id of a tensor: it is what the webview saves in its state, so the serializer can reopen the tensor. */
 export function mapIdOf(uri: string, tensor: string): string | undefined {
@@ -193,7 +175,7 @@ class LayoutMapPanel {
     webview.html = layoutMapHtml({
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(media, 'layoutmap.js')).toString(),
       styleUri,
-      nonce: nonce(),
+      nonce: makeNonce(),
       cspSource: cspSourceFor(webview, styleUri),
       title: `Layout map: ${this.tensor}`,
     });
