@@ -36,7 +36,7 @@ export class ParseCache {
   nextMemo = new Map<ParseResult, UnitMemo[]>();
   env?: MemoEnv;
   /** The previous document and its C context, for edits confined to one `>` line. */
-  prev?: { text: string; c: CContext; fingerprint: string };
+  prev?: { text: string; c: CContext; fingerprint: string; values: ValueScope; headers: MacroDef[] };
   get(text: string): ParseResult {
     let r = this.next.get(text);
     if (r) return r;
@@ -71,8 +71,12 @@ interface MemoEnv {
 }
 
 function sameEnv(a: MemoEnv | undefined, b: MemoEnv): boolean {
-  if (!a || a.fingerprint !== b.fingerprint || a.pcore !== b.pcore || a.dialect !== b.dialect || a.headers.length !== b.headers.length) return false;
-  for (let i = 0; i < b.headers.length; i++) if (a.headers[i] !== b.headers[i]) return false;
+  return !!a && a.fingerprint === b.fingerprint && a.pcore === b.pcore && a.dialect === b.dialect && sameList(a.headers, b.headers);
+}
+
+function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < b.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
 
@@ -167,15 +171,27 @@ export interface TprogAnalysis {
 function dialectUse(units: Unit[]): { guide: boolean; compiler: boolean } {
   let guide = false;
   let compiler = false;
-  for (const u of units)
+  const seen = new Set<ParseResult>();
+  const term = (t: Term | undefined) => {
+    if (!t) return;
+    if (t.space === 'DDR') guide = true;
+    else if (t.space === 'MEM') compiler = true;
+    for (const p of t.prefixes) {
+      if (p.kind === 'CAST' || p.kind === 'SCATTER') guide = true;
+      else if (p.kind === 'DTYPE' || p.kind === 'CONCURRENT' || p.kind === 'REMAP') compiler = true;
+    }
+  };
+  for (const u of units) {
+    // units with the same text share their parse result
+    if (seen.has(u.parsed)) continue;
+    seen.add(u.parsed);
     for (const s of u.parsed.stmts) {
       if (s.proc) guide = true;
-      for (const t of [s.dst, s.src]) {
-        if (!t) continue;
-        if (t.space === 'DDR' || t.prefixes.some((p) => p.kind === 'CAST' || p.kind === 'SCATTER')) guide = true;
-        if (t.space === 'MEM' || t.prefixes.some((p) => p.kind === 'DTYPE' || p.kind === 'CONCURRENT' || p.kind === 'REMAP')) compiler = true;
-      }
+      term(s.dst);
+      term(s.src);
     }
+    if (guide && compiler) break;
+  }
   return { guide, compiler };
 }
 
@@ -197,9 +213,10 @@ export function analyzeTprog(text: string, opts: AnalyzeOptions = {}): TprogAnal
   }
   if (!c) c = scanC(text, scan.tensorLines, file);
   const headerMacros = typeof opts.headerMacros === 'function' ? opts.headerMacros(c) : (opts.headerMacros ?? []);
-  const values = new ValueScope(c, headerMacros);
+  // the same C context and headers give the same values (and the scope's caches stay valid)
+  const values = prev && prev.c === c && sameList(prev.headers, headerMacros) ? prev.values : new ValueScope(c, headerMacros);
   fingerprint ??= values.globalPrint();
-  cache.prev = { text, c, fingerprint };
+  cache.prev = { text, c, fingerprint, values, headers: headerMacros };
   const units: Unit[] = scan.statements.map((buf) => ({ buf, parsed: cache.get(buf.text), stmts: [] }));
   cache.sweep();
   const use = dialectUse(units);
@@ -228,18 +245,21 @@ export function analyzeTprog(text: string, opts: AnalyzeOptions = {}): TprogAnal
     rangeOf: (unit, span) => lines.range(bufToDoc(unit.buf, span.start), bufToDoc(unit.buf, span.end)),
     docSpan: (unit, span) => ({ start: bufToDoc(unit.buf, span.start), end: bufToDoc(unit.buf, span.end) }),
   };
-  const memoOf = (parsed: ParseResult, fnPrint: string, from: number, to: number, unterminated: boolean, map: Map<ParseResult, UnitMemo[]>) =>
-    map.get(parsed)?.find((m) => m.from === from && m.to === to && m.unterminated === unterminated && m.fnPrint === fnPrint);
+  const memoOf = (parsed: ParseResult, fnPrint: string, from: number, to: number, unterminated: boolean, map: Map<ParseResult, UnitMemo[]>) => {
+    const list = map.get(parsed);
+    if (list) for (const m of list) if (m.from === from && m.to === to && m.unterminated === unterminated && m.fnPrint === fnPrint) return m;
+    return undefined;
+  };
   for (const unit of units) {
     const buf = unit.buf;
     const offset = buf.markerOffset;
     const fnAt = values.functionAt(offset);
-    const resolve = values.resolverAt(offset, undefined, fnAt);
     const fn = fnAt?.fn.name;
     let memoable = true;
     const segs = buf.segments;
     const fnPrint = values.functionPrint(fnAt);
     const from = values.localsBefore(offset, fnAt);
+    const resolve = values.sharedResolver(offset, fnAt, from);
     const to = segs.length > 1 ? values.localsBefore(segs[segs.length - 1].docStart, values.functionAt(segs[segs.length - 1].docStart)) : from;
     {
       const hit = memoOf(unit.parsed, fnPrint, from, to, buf.unterminated, cache.nextMemo) ?? memoOf(unit.parsed, fnPrint, from, to, buf.unterminated, cache.memo);

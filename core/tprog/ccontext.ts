@@ -64,31 +64,80 @@ const TYPE_WORDS = new Set([
 ]);
 const KEYWORDS = new Set(['if', 'for', 'while', 'switch', 'return', 'sizeof', 'do', 'else', 'case', 'goto', 'break', 'continue', 'default', 'typedef', 'struct', 'union', 'enum']);
 
-const TWO_OPS = new Set(['++', '--', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '==', '!=', '<=', '>=', '->', '&&', '||', '<<', '>>']);
-const TWO_CHAR = new Set([...TWO_OPS].map((o) => o.charCodeAt(0)));
+const TWO_OPS = ['++', '--', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '==', '!=', '<=', '>=', '->', '&&', '||', '<<', '>>'];
+const TWO_CHAR = new Set(TWO_OPS.map((o) => o.charCodeAt(0)));
 const isIdStart = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
 const isIdPart = (c: number) => isIdStart(c) || (c >= 48 && c <= 57);
 
-/** Tokens as parallel arrays (one object per token made the scan allocation-bound). */
+/**
+ * Token kinds: a punctuation character is its character code, a two-character operator
+ * 0x10000 + its two codes; the others are negative.
+ */
+const K_ID = -1;
+const K_NUM = -2;
+const K_STR = -3;
+const K_CHR = -4;
+/** `$cls::kernel` (an address: a number to the C code). */
+const K_KREF = -5;
+const op = (o: string) => (o.length === 1 ? o.charCodeAt(0) : 0x10000 + o.charCodeAt(0) * 256 + o.charCodeAt(1));
+const TWO_CODES = new Set(TWO_OPS.map(op));
+const [LPAREN, RPAREN, LBRACK, RBRACK, LBRACE, RBRACE, SEMI, COMMA, STAR, DOT, AMP, ASSIGN, ARROW, INC, DEC] = ['(', ')', '[', ']', '{', '}', ';', ',', '*', '.', '&', '=', '->', '++', '--'].map(op);
+const ASSIGN_OPS = new Set(['=', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '++', '--'].map(op));
+/** Word classes of identifiers. */
+const W_TYPE = 1;
+const W_KEYWORD = 2;
+const WORDS = new Map<string, number>([...[...TYPE_WORDS].map((w) => [w, W_TYPE] as const), ...[...KEYWORDS].map((w) => [w, W_KEYWORD] as const)]);
+
+/**
+ * Tokens as parallel typed arrays (one object or string per token made the scan allocation-bound):
+ * kind, start, end and the class of identifiers; texts are sliced from the document when needed.
+ */
 class Toks {
-  readonly t: string[] = [];
-  readonly s: number[] = [];
-  readonly e: number[] = [];
-  readonly id: boolean[] = [];
-  get length(): number {
-    return this.t.length;
+  k = new Int32Array(1024);
+  s = new Int32Array(1024);
+  e = new Int32Array(1024);
+  w = new Uint8Array(1024);
+  length = 0;
+  constructor(readonly text: string) {}
+  push(kind: number, s: number, e: number, word = 0): void {
+    const n = this.length;
+    if (n === this.k.length) {
+      const grow = <A extends Int32Array | Uint8Array>(a: A): A => {
+        const b = new (a.constructor as new (n: number) => A)(n * 2);
+        b.set(a);
+        return b;
+      };
+      this.k = grow(this.k);
+      this.s = grow(this.s);
+      this.e = grow(this.e);
+      this.w = grow(this.w);
+    }
+    this.k[n] = kind;
+    this.s[n] = s;
+    this.e[n] = e;
+    this.w[n] = word;
+    this.length = n + 1;
   }
-  push(t: string, s: number, e: number, id: boolean): void {
-    this.t.push(t);
-    this.s.push(s);
-    this.e.push(e);
-    this.id.push(id);
+  /** Kind of token `q` (0 outside the list). */
+  kind(q: number): number {
+    return q >= 0 && q < this.length ? this.k[q] : 0;
+  }
+  /** Text of token `q` as the scan reads it (string and character literals and `$` references abstracted). */
+  str(q: number): string {
+    const k = this.k[q];
+    return k === K_STR ? '"str"' : k === K_CHR ? "'c'" : k === K_KREF ? '0' : this.text.slice(this.s[q], this.e[q]);
+  }
+  isType(q: number): boolean {
+    return q >= 0 && q < this.length && this.w[q] === W_TYPE;
+  }
+  isKeyword(q: number): boolean {
+    return q >= 0 && q < this.length && this.w[q] === W_KEYWORD;
   }
 }
 
 export function scanC(text: string, tensorLines: Set<number>, file = ''): CContext {
   const ctx: CContext = { macros: [], includes: [], functions: [], vars: [], mutated: new Map(), kernelRefs: [], calls: [] };
-  const toks = new Toks();
+  const toks = new Toks(text);
   let line = 0;
   let i = 0;
   const n = text.length;
@@ -152,7 +201,7 @@ export function scanC(text: string, tensorLines: Set<number>, file = ''): CConte
     if (c === '"' || c === "'") {
       let k = i + 1;
       while (k < n && text[k] !== c && text[k] !== '\n') k += text[k] === '\\' ? 2 : 1;
-      toks.push(c === '"' ? '"str"' : "'c'", i, k + 1, false);
+      toks.push(c === '"' ? K_STR : K_CHR, i, k + 1);
       i = k + 1;
       continue;
     }
@@ -160,7 +209,7 @@ export function scanC(text: string, tensorLines: Set<number>, file = ''): CConte
       let k = i + 1;
       while (k < n && /[A-Za-z0-9_.:$]/.test(text[k])) k++;
       ctx.kernelRefs.push({ name: text.slice(i + 1, k), span: { start: i, end: k } });
-      toks.push('0', i, k, false);
+      toks.push(K_KREF, i, k);
       i = k;
       continue;
     }
@@ -168,24 +217,26 @@ export function scanC(text: string, tensorLines: Set<number>, file = ''): CConte
     if (isIdStart(cc)) {
       let k = i + 1;
       while (k < n && isIdPart(text.charCodeAt(k))) k++;
-      toks.push(text.slice(i, k), i, k, true);
+      toks.push(K_ID, i, k, WORDS.get(text.slice(i, k)) ?? 0);
       i = k;
       continue;
     }
     if (cc >= 48 && cc <= 57) {
       let k = i + 1;
       while (k < n && (isIdPart(text.charCodeAt(k)) || text.charCodeAt(k) === 46)) k++;
-      toks.push(text.slice(i, k), i, k, false);
+      toks.push(K_NUM, i, k);
       i = k;
       continue;
     }
-    const two = TWO_CHAR.has(cc) ? text.slice(i, i + 2) : '';
-    if (two && TWO_OPS.has(two)) {
-      toks.push(two, i, i + 2, false);
-      i += 2;
-      continue;
+    if (TWO_CHAR.has(cc) && i + 1 < n) {
+      const two = 0x10000 + cc * 256 + text.charCodeAt(i + 1);
+      if (TWO_CODES.has(two)) {
+        toks.push(two, i, i + 2);
+        i += 2;
+        continue;
+      }
     }
-    toks.push(c, i, i + 1, false);
+    toks.push(cc, i, i + 1);
     i++;
   }
   structure(toks, ctx);
@@ -215,15 +266,14 @@ function directive(text: string, start: number, end: number, ctx: CContext, file
   }
 }
 
-const ASSIGN_OPS = new Set(['=', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '++', '--']);
 
 function structure(toks: Toks, ctx: CContext): void {
   // matching ')' of every '(' in one pass (unclosed ones match nothing)
   const close = new Int32Array(toks.length).fill(-1);
   const open: number[] = [];
   for (let q = 0; q < toks.length; q++) {
-    if (toks.t[q] === '(') open.push(q);
-    else if (toks.t[q] === ')' && open.length) close[open.pop()!] = q;
+    if (toks.k[q] === LPAREN) open.push(q);
+    else if (toks.k[q] === RPAREN && open.length) close[open.pop()!] = q;
   }
   let depth = 0;
   let fn = -1;
@@ -233,13 +283,14 @@ function structure(toks: Toks, ctx: CContext): void {
     if (!set) ctx.mutated.set(fn, (set = new Set()));
     set.add(name);
   };
+  const span = (q: number): Span => ({ start: toks.s[q], end: toks.e[q] });
   for (let k = 0; k < toks.length; k++) {
-    const tt = toks.t[k];
-    if (tt === '{') {
+    const kk = toks.k[k];
+    if (kk === LBRACE) {
       depth++;
       continue;
     }
-    if (tt === '}') {
+    if (kk === RBRACE) {
       depth--;
       if (fn >= 0 && depth === fnDepth) {
         ctx.functions[fn].span.end = toks.e[k];
@@ -248,22 +299,24 @@ function structure(toks: Toks, ctx: CContext): void {
       }
       continue;
     }
-    if (!toks.id[k]) continue;
-    const next = toks.t[k + 1] as string | undefined;
+    if (kk !== K_ID) continue;
+    const next = toks.kind(k + 1);
     // function definition at top level: type words, name '(' ... ')' '{'
-    if (fn < 0 && depth === 0 && next === '(' && !KEYWORDS.has(tt)) {
+    if (fn < 0 && depth === 0 && next === LPAREN && !toks.isKeyword(k)) {
       const j = close[k + 1];
-      if (j > 0 && toks.t[j + 1] === '{') {
+      if (j > 0 && toks.kind(j + 1) === LBRACE) {
         let b = k;
-        while (b > 0 && (toks.id[b - 1] || toks.t[b - 1] === '*') && !KEYWORDS.has(toks.t[b - 1])) b--;
-        ctx.functions.push({ name: tt, nameSpan: { start: toks.s[k], end: toks.e[k] }, span: { start: toks.s[b], end: toks.e[j + 1] }, bodySpan: { start: toks.s[j + 1], end: toks.e[j + 1] } });
+        while (b > 0 && (toks.k[b - 1] === K_ID || toks.k[b - 1] === STAR) && !toks.isKeyword(b - 1)) b--;
+        ctx.functions.push({ name: toks.str(k), nameSpan: span(k), span: { start: toks.s[b], end: toks.e[j + 1] }, bodySpan: span(j + 1) });
         fn = ctx.functions.length - 1;
         fnDepth = depth;
         // parameters are variables of unknown value
         for (let q = k + 2; q < j; q++) {
-          if (toks.id[q] && !TYPE_WORDS.has(toks.t[q]) && (toks.t[q + 1] === ',' || toks.t[q + 1] === ')' || toks.t[q + 1] === '[')) {
-            ctx.vars.push({ name: toks.t[q], nameSpan: { start: toks.s[q], end: toks.e[q] }, fn, isArray: toks.t[q + 1] === '[', type: 'param' });
-            mutated(toks.t[q]);
+          const after = toks.kind(q + 1);
+          if (toks.k[q] === K_ID && !toks.isType(q) && (after === COMMA || after === RPAREN || after === LBRACK)) {
+            const name = toks.str(q);
+            ctx.vars.push({ name, nameSpan: span(q), fn, isArray: after === LBRACK, type: 'param' });
+            mutated(name);
           }
         }
         k = j + 1;
@@ -271,35 +324,37 @@ function structure(toks: Toks, ctx: CContext): void {
         continue;
       }
     }
-    if (next === '(' && !KEYWORDS.has(tt) && !TYPE_WORDS.has(tt)) {
-      ctx.calls.push({ name: tt, span: { start: toks.s[k], end: toks.e[k] }, fn });
+    if (next === LPAREN && !toks.isKeyword(k) && !toks.isType(k)) {
+      ctx.calls.push({ name: toks.str(k), span: span(k), fn });
       continue;
     }
-    const prev = k > 0 ? toks.t[k - 1] : undefined;
+    const prev = toks.kind(k - 1);
     // declaration: type words then name
-    if (TYPE_WORDS.has(tt)) continue;
-    const declared = prev !== undefined && (TYPE_WORDS.has(prev) || (prev === '*' && k >= 2 && TYPE_WORDS.has(toks.t[k - 2])) || (prev === ',' && inDecl(toks, k)));
-    if (declared && prev !== '.' && prev !== '->') {
+    if (toks.isType(k)) continue;
+    const declared = k > 0 && (toks.isType(k - 1) || (prev === STAR && k >= 2 && toks.isType(k - 2)) || (prev === COMMA && inDecl(toks, k)));
+    if (declared && prev !== DOT && prev !== ARROW) {
       const type = declType(toks, k);
-      const isArray = next === '[';
+      const isArray = next === LBRACK;
       let init: string | undefined;
-      if (next === '=') {
+      if (next === ASSIGN) {
         let d = 0;
         let j = k + 2;
         const from = j;
         for (; j < toks.length; j++) {
-          const x = toks.t[j];
-          if (x === '(' || x === '[' || x === '{') d++;
-          else if (x === ')' || x === ']' || x === '}') d--;
-          if (d < 0 || (d === 0 && (x === ';' || x === ','))) break;
+          const x = toks.k[j];
+          if (x === LPAREN || x === LBRACK || x === LBRACE) d++;
+          else if (x === RPAREN || x === RBRACK || x === RBRACE) d--;
+          if (d < 0 || (d === 0 && (x === SEMI || x === COMMA))) break;
         }
-        init = toks.t.slice(from, j).join(' ');
+        const parts: string[] = [];
+        for (let q = from; q < j; q++) parts.push(toks.str(q));
+        init = parts.join(' ');
       }
-      ctx.vars.push({ name: tt, init, nameSpan: { start: toks.s[k], end: toks.e[k] }, fn, isArray, type });
+      ctx.vars.push({ name: toks.str(k), init, nameSpan: span(k), fn, isArray, type });
       continue;
     }
-    if (next !== undefined && ASSIGN_OPS.has(next) && prev !== '.' && prev !== '->') mutated(tt);
-    else if (prev === '++' || prev === '--' || prev === '&') mutated(tt);
+    if (ASSIGN_OPS.has(next) && prev !== DOT && prev !== ARROW) mutated(toks.str(k));
+    else if (prev === INC || prev === DEC || prev === AMP) mutated(toks.str(k));
   }
 }
 
@@ -307,18 +362,21 @@ function inDecl(toks: Toks, k: number): boolean {
   // walk back over `name = expr ,` pieces to a type word at statement start
   let d = 0;
   for (let j = k - 1; j >= 0; j--) {
-    const x = toks.t[j];
-    if (x === ')' || x === ']') d++;
-    else if (x === '(' || x === '[') d--;
+    const x = toks.k[j];
+    if (x === RPAREN || x === RBRACK) d++;
+    else if (x === LPAREN || x === LBRACK) d--;
     if (d < 0) return false;
-    if (d === 0 && (x === ';' || x === '{' || x === '}')) return false;
-    if (d === 0 && TYPE_WORDS.has(x) && (j === 0 || [';', '{', '}', '(', ','].includes(toks.t[j - 1]) || TYPE_WORDS.has(toks.t[j - 1]))) return true;
+    if (d === 0 && (x === SEMI || x === LBRACE || x === RBRACE)) return false;
+    if (d === 0 && toks.isType(j)) {
+      const before = toks.kind(j - 1);
+      if (j === 0 || before === SEMI || before === LBRACE || before === RBRACE || before === LPAREN || before === COMMA || toks.isType(j - 1)) return true;
+    }
   }
   return false;
 }
 
 function declType(toks: Toks, k: number): string {
   const words: string[] = [];
-  for (let j = k - 1; j >= 0 && (TYPE_WORDS.has(toks.t[j]) || toks.t[j] === '*'); j--) words.unshift(toks.t[j]);
+  for (let j = k - 1; j >= 0 && (toks.isType(j) || toks.k[j] === STAR); j--) words.unshift(toks.str(j));
   return words.join(' ') || 'int';
 }

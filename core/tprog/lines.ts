@@ -76,15 +76,19 @@ export function scanTensorLines(text: string): TensorLineScan {
   const problems: LineProblem[] = [];
   const tensorLines = new Set<number>();
   let pending: StatementBuffer | undefined;
+  /** The last piece appended to `pending` (its last character ends the buffer). */
+  let lastPiece = '';
   let depth = 0;
   let minDepth = 0;
   let inBlockComment = false;
   let line = 0;
   let pos = 0;
   const n = text.length;
-  // brace positions come from one native regex pass (a per-character loop dominated the scan)
-  const braceRe = /[{}]/g;
-  let brace = braceRe.exec(text)?.index ?? Infinity;
+  // brace positions come from native searches (a per-character loop dominated the scan)
+  let open = text.indexOf('{');
+  let close = text.indexOf('}');
+  if (open < 0) open = Infinity;
+  if (close < 0) close = Infinity;
   while (pos <= n) {
     let end = text.indexOf('\n', pos);
     if (end < 0) end = n;
@@ -92,45 +96,59 @@ export function scanTensorLines(text: string): TensorLineScan {
     if (lineEnd > pos && text.charCodeAt(lineEnd - 1) === 13) lineEnd--;
     // first non-blank
     let i = pos;
-    while (i < lineEnd && (text[i] === ' ' || text[i] === '\t')) i++;
-    if (i < lineEnd && text[i] === '>') {
+    while (i < lineEnd && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++;
+    if (i < lineEnd && text.charCodeAt(i) === 62 /* > */) {
       tensorLines.add(line);
       if (inBlockComment) problems.push({ kind: 'in-block-comment', docStart: i, docEnd: lineEnd });
       if (lineEnd - pos >= 8000) problems.push({ kind: 'line-too-long', docStart: pos, docEnd: lineEnd });
       const pieceStart = i + 1;
-      let body = text.slice(pieceStart, lineEnd);
-      // blank /* ... */ pairs on this line
-      let c = body.indexOf('/*');
-      while (c >= 0) {
-        const close = body.indexOf('*/', c + 2);
-        if (close < 0) {
-          problems.push({ kind: 'invalid-comment', docStart: pieceStart + c, docEnd: lineEnd });
-          body = body.slice(0, c);
-          break;
+      let piece: string;
+      let a: number;
+      const slash = text.indexOf('/', pieceStart);
+      if (slash < 0 || slash >= lineEnd) {
+        // no comment on the line: trim in the document text, one slice
+        a = pieceStart;
+        let b = lineEnd;
+        while (a < b && isSpace(text.charCodeAt(a))) a++;
+        while (b > a && isSpace(text.charCodeAt(b - 1))) b--;
+        piece = text.slice(a, b);
+        a -= pieceStart;
+      } else {
+        let body = text.slice(pieceStart, lineEnd);
+        // blank /* ... */ pairs on this line
+        let c = body.indexOf('/*');
+        while (c >= 0) {
+          const close = body.indexOf('*/', c + 2);
+          if (close < 0) {
+            problems.push({ kind: 'invalid-comment', docStart: pieceStart + c, docEnd: lineEnd });
+            body = body.slice(0, c);
+            break;
+          }
+          body = body.slice(0, c) + ' '.repeat(close + 2 - c) + body.slice(close + 2);
+          c = body.indexOf('/*', close + 2);
         }
-        body = body.slice(0, c) + ' '.repeat(close + 2 - c) + body.slice(close + 2);
-        c = body.indexOf('/*', close + 2);
+        const sl = body.indexOf('//');
+        if (sl >= 0) body = body.slice(0, sl);
+        // trim
+        a = 0;
+        let b = body.length;
+        while (a < b && isSpace(body.charCodeAt(a))) a++;
+        while (b > a && isSpace(body.charCodeAt(b - 1))) b--;
+        piece = body.slice(a, b);
       }
-      const sl = body.indexOf('//');
-      if (sl >= 0) body = body.slice(0, sl);
-      // trim
-      let a = 0;
-      let b = body.length;
-      while (a < b && isSpace(body.charCodeAt(a))) a++;
-      while (b > a && isSpace(body.charCodeAt(b - 1))) b--;
-      const piece = body.slice(a, b);
       if (piece.length > 0) {
         if (!pending) {
           pending = { text: '', segments: [], firstLine: line, lastLine: line, markerOffset: i, depth, minDepthBefore: minDepth, unterminated: false };
           minDepth = depth;
-        } else if (pending.text.length > 0 && NAME.test(pending.text[pending.text.length - 1]) && NAME.test(piece[0])) {
+        } else if (NAME.test(lastPiece[lastPiece.length - 1]) && NAME.test(piece[0])) {
           const last = pending.segments[pending.segments.length - 1];
           problems.push({ kind: 'glued-names', docStart: last.docStart + last.length - 1, docEnd: pieceStart + a + 1 });
         }
         pending.segments.push({ bufStart: pending.text.length, docStart: pieceStart + a, length: piece.length, line });
-        pending.text += piece;
+        pending.text = pending.text.length === 0 ? piece : pending.text + piece;
         pending.lastLine = line;
-        if (pending.text.endsWith(';')) {
+        lastPiece = piece;
+        if (piece.charCodeAt(piece.length - 1) === 59 /* ; */) {
           statements.push(pending);
           pending = undefined;
         }
@@ -139,13 +157,17 @@ export function scanTensorLines(text: string): TensorLineScan {
       inBlockComment = updateCState(text, i, lineEnd, inBlockComment);
     }
     // brace depth counts every line, textually (as the compiler does)
-    while (brace < lineEnd) {
-      if (text.charCodeAt(brace) === 123) depth++;
-      else {
+    while (open < lineEnd || close < lineEnd) {
+      if (open < close) {
+        depth++;
+        open = text.indexOf('{', open + 1);
+        if (open < 0) open = Infinity;
+      } else {
         depth--;
         if (depth < minDepth) minDepth = depth;
+        close = text.indexOf('}', close + 1);
+        if (close < 0) close = Infinity;
       }
-      brace = braceRe.exec(text)?.index ?? Infinity;
     }
     if (end >= n) break;
     pos = end + 1;

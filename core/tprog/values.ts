@@ -132,6 +132,31 @@ export class ValueScope {
     return this.globals.get(name);
   }
 
+  private readonly shared = new Map<number, ((name: string) => number | undefined)[]>();
+
+  /**
+   * The resolver of a statement at `offset` in function `at`, after `before` of its locals
+   * (`localsBefore`): every such offset resolves every name alike, so statements share one
+   * resolver, which remembers its answers.
+   */
+  sharedResolver(offset: number, at: { fn: CFunction; index: number } | undefined, before: number): (name: string) => number | undefined {
+    const index = at?.index ?? -1;
+    let list = this.shared.get(index);
+    if (!list) this.shared.set(index, (list = []));
+    let r = list[before];
+    if (!r) {
+      const inner = this.resolverAt(offset, undefined, at);
+      const known = new Map<string, number | undefined>();
+      r = (name) => {
+        let v = known.get(name);
+        if (v === undefined && !known.has(name)) known.set(name, (v = inner(name)));
+        return v;
+      };
+      list[before] = r;
+    }
+    return r;
+  }
+
   /** A resolver for expressions of a statement at document offset `offset`. */
   resolverAt(offset: number, extra?: Map<string, number>, at?: { fn: CFunction; index: number }): (name: string) => number | undefined {
     const f = at ?? this.functionAt(offset);
