@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, extname, normalize } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { inspectorHtml, layoutMapHtml, makeNonce } from '../../media/src/html';
+import { csfViewHtml, inspectorHtml, layoutMapHtml, makeNonce } from '../../media/src/html';
 
 const root = resolve(__dirname, '../..');
 
@@ -22,25 +22,31 @@ export interface WebviewServer {
 
 const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.map': 'application/json', '.html': 'text/html; charset=utf-8', '.png': 'image/png' };
 
-/** Builds into a fresh temporary folder (never dist/, which the main build wipes). */
-export async function buildForTests(production = false): Promise<string> {
+/** Builds into a fresh temporary folder (never dist/, which the main build wipes); `harness` is the test's side of the protocol. */
+export async function buildForTests(production = false, harness = 'test/webview/harness.ts'): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'tl-webview-'));
   const { buildWebview } = await import(pathToFileURL(join(root, 'scripts/build-webview.mjs')).href);
   await buildWebview({ outdir: join(dir, 'media'), production });
-  await esbuild.build({ absWorkingDir: root, entryPoints: [join(root, 'test/webview/harness.ts')], outfile: join(dir, 'harness.js'), bundle: true, format: 'iife', platform: 'browser', target: ['chrome114'], sourcemap: 'inline', logLevel: 'warning' });
+  await esbuild.build({ absWorkingDir: root, entryPoints: [join(root, harness)], outfile: join(dir, 'harness.js'), bundle: true, format: 'iife', platform: 'browser', target: ['chrome114'], sourcemap: 'inline', logLevel: 'warning' });
   return dir;
 }
 
-export async function startServer(opts: { production?: boolean } = {}): Promise<WebviewServer> {
-  const dir = await buildForTests(opts.production);
+const PAGES: Record<string, { view: string; html: typeof inspectorHtml }> = {
+  '/inspector': { view: 'inspector', html: inspectorHtml },
+  '/layoutmap': { view: 'layoutmap', html: layoutMapHtml },
+  '/csfview': { view: 'csfview', html: csfViewHtml },
+};
+
+export async function startServer(opts: { production?: boolean; harness?: string } = {}): Promise<WebviewServer> {
+  const dir = await buildForTests(opts.production, opts.harness);
   const server: Server = createServer((req, res) => {
     const u = new URL(req.url ?? '/', 'http://localhost');
     const origin = `http://${req.headers.host}`;
-    const page = u.pathname === '/inspector' ? inspectorHtml : u.pathname === '/layoutmap' ? layoutMapHtml : undefined;
+    const page = PAGES[u.pathname];
     if (page) {
       const nonce = makeNonce();
-      const view = u.pathname === '/inspector' ? 'inspector' : 'layoutmap';
-      let html = page({ scriptUri: `${origin}/media/${view}.js`, styleUri: `${origin}/media/${view}.css`, nonce, cspSource: origin, title: 'Tensor Lens test' });
+      const view = page.view;
+      let html = page.html({ scriptUri: `${origin}/media/${view}.js`, styleUri: `${origin}/media/${view}.css`, nonce, cspSource: origin, title: 'Tensor Lens test' });
       html = html.replace('</head>', `<link rel="stylesheet" href="${origin}/theme.css">\n</head>`);
       html = html.replace(/<script nonce/, `<script nonce="${nonce}" src="${origin}/harness.js"></script>\n<script nonce`);
       if (u.searchParams.get('theme') === 'light') html = html.replace('<body ', '<body class="vscode-light" ');
