@@ -13,6 +13,7 @@ import type { PcoreView } from '../project/pcoreAdapter';
 import type { Project } from '../project/project';
 import { parseDump, parseLoad, SpecError, type DumpSpec, type LoadSpec } from '../sim/dump';
 import type { TensorExecutor } from '../sim/engine/execute';
+import type { ElementAt, SteppedTransfer } from '../sim/engine/stepped';
 import type { Compiler, DebugPort, DebugStmt } from '../sim/host/compile';
 import { normalizer, sizeOf, typeName as cTypeName, type CType, type StructT } from '../sim/host/ctypes';
 import type { WasmLoader } from '../sim/host';
@@ -22,6 +23,7 @@ import type { Machine } from '../sim/machine';
 import { runProgram, type RunDebugHooks, type RunResult } from '../sim/run';
 import type { TraceStep } from '../sim/trace';
 import { SimError } from '../sim/types';
+import { pcoreAddr } from '../tprog/explain';
 import { LIMITS } from '../tprog/machine';
 import type { MemberInfo } from '../tprog/pcoreView';
 import { CTL, MSG, PAUSE, STEP, WATCH, type DumpArg, type FromTarget, type LaunchArgs, type LoadArg, type ToTarget } from './protocol';
@@ -66,6 +68,7 @@ type VarRef =
   | { k: 'deref'; t: CType; a: number; expr: string; f?: FrameRef }
   | { k: 'list'; items: DebugProtocol.Variable[] }
   | { k: 'pcore'; hid: 0 | 1 }
+  | { k: 'xfer' }
   | { k: 'pmem'; hid: 0 | 1; m: MemberInfo; pcore?: number; thread?: number };
 
 interface Bp {
@@ -99,6 +102,9 @@ const SPACES = ['MEM', 'SCRATCH', 'PCORE0', 'PCORE0S', 'PCORE1', 'PCORE1S', 'SPU
 const POS_LEN = 1 << 14;
 const MAX_TRACE_LINES = 5000;
 
+/** Frame id of the transfer being stepped through (above the C frames of its process). */
+const XFER_FRAME = 999_999;
+
 const hex8 = (v: number) => '0x' + (v >>> 0).toString(16).padStart(8, '0');
 
 /** Runs one debug session's program; resolves when the program has ended (or failed to start). */
@@ -131,6 +137,15 @@ export class DebugTarget {
   private lastFault?: SimError;
   private dataBps: DataBp[] = [];
   private traceLines = 0;
+  /** Paused at a stop point, before its statement runs. */
+  private atStmt = false;
+  /** The process whose next transfer runs in batches (a stepIn on a `>` statement). */
+  private enterXfer: 0 | 1 | undefined;
+  /** The transfer being stepped through, while paused between its batches. */
+  private xfer?: { t: SteppedTransfer; at: { loc: { file: string; line: number; column: number }; text: string; process: 0 | 1 } };
+  /** After a stop inside a transfer: move the next batch and stop again, or the rest of it. */
+  private xferMode: 'batch' | 'finish' = 'batch';
+  private xferStepIn = false;
   private readonly file: string;
   private readonly base: string;
 
@@ -175,6 +190,7 @@ export class DebugTarget {
         this.trace = p.trace;
         this.pcore = p.pcore;
         this.attached = true;
+        p.executor.stepHook = { enter: (process) => this.enterTransfer(process), between: (t, at) => this.betweenBatches(t, at) };
         this.ch.post({ t: 'ready', entry: p.entry });
         this.serveUntil(() => this.configured);
         if (L.stopOnEntry) this.setStep({ kind: 'in', hart: 0, depth: 0, reason: 'entry' });
@@ -276,20 +292,20 @@ export class DebugTarget {
     const h = c.rt.cur;
     if (bits & PAUSE) {
       Atomics.and(ctl, CTL, ~PAUSE);
-      this.pause('pause', h.id);
+      this.pause('pause', h.id, {}, true);
       return;
     }
     if (this.port.hit[id]) {
       const ids = this.checkBreakpoints(id, fr);
       if (ids) {
-        this.pause('breakpoint', h.id, { hitBreakpointIds: ids });
+        this.pause('breakpoint', h.id, { hitBreakpointIds: ids }, true);
         return;
       }
     }
     if (bits & WATCH) {
       const d = this.changedData();
       if (d) {
-        this.pause('data breakpoint', h.id, { hitBreakpointIds: [d.id], description: `${d.what} changed` });
+        this.pause('data breakpoint', h.id, { hitBreakpointIds: [d.id], description: `${d.what} changed` }, true);
         return;
       }
     }
@@ -298,8 +314,36 @@ export class DebugTarget {
       let done: boolean;
       if (h.id !== s.hart) done = !c.rt.inDual; // the stepped process has finished its part
       else done = s.kind === 'in' || (s.kind === 'over' ? h.n <= s.depth : h.n < s.depth);
-      if (done) this.pause(s.reason, h.id);
+      if (done) this.pause(s.reason, h.id, {}, true);
     }
+  }
+
+  /** The executor asks before each transfer: run it in batches when a stepIn entered it. */
+  private enterTransfer(process: 0 | 1): boolean {
+    if (this.evaluating || this.enterXfer !== process) return false;
+    this.enterXfer = undefined;
+    this.xferMode = 'batch';
+    return true;
+  }
+
+  /**
+   * Before the first batch and between batches of a transfer being stepped through: stops (the
+   * stack shows the transfer and its progress) unless a continue or stepOut said to finish it, and
+   * returns the size of the next batch.
+   */
+  private betweenBatches(t: SteppedTransfer, at: NonNullable<DebugTarget['xfer']>['at']): number {
+    if (this.xferMode === 'finish') return Infinity;
+    this.xfer = { t, at };
+    try {
+      this.pause('step', at.process);
+    } finally {
+      this.xfer = undefined;
+    }
+    if ((this.xferMode as string) === 'finish') return Infinity;
+    const n = t.nextBatch();
+    // stepping in past the last batch: a following transfer of the same `>` statement is entered too
+    if (this.xferStepIn && t.done + n >= t.total) this.enterXfer = at.process;
+    return n;
   }
 
   private onFault(e: SimError): void {
@@ -372,8 +416,10 @@ export class DebugTarget {
   }
 
   /** Stops: tells the adapter, then serves requests on this (blocked) thread until a resume. */
-  private pause(reason: string, hid: 0 | 1, extra: { hitBreakpointIds?: number[]; description?: string; text?: string } = {}): void {
+  private pause(reason: string, hid: 0 | 1, extra: { hitBreakpointIds?: number[]; description?: string; text?: string } = {}, atStmt = false): void {
     this.clearStep();
+    this.enterXfer = undefined;
+    this.atStmt = atStmt;
     this.paused = true;
     this.stoppedHart = hid;
     this.ch.post({ t: 'event', event: 'stopped', body: { reason, threadId: hid + 1, allThreadsStopped: true, ...extra } });
@@ -381,6 +427,7 @@ export class DebugTarget {
       this.serveUntil(() => !this.paused);
     } finally {
       this.paused = false;
+      this.atStmt = false;
       this.handles.clear();
     }
   }
@@ -427,15 +474,30 @@ export class DebugTarget {
         return { threads: [{ id: 1, name: 'pid 0' }, { id: 2, name: 'pid 1' }] };
       case 'continue':
         this.clearStep();
+        this.xferMode = 'finish';
         this.paused = false;
         return { allThreadsContinued: true };
       case 'next':
       case 'stepIn':
       case 'stepOut': {
         needPause();
+        if (this.xfer) {
+          // inside a transfer: next/stepIn move the next batch (after the last one, the next statement), stepOut the rest
+          const hid = this.xfer.at.process;
+          this.xferMode = command === 'stepOut' ? 'finish' : 'batch';
+          this.xferStepIn = command === 'stepIn';
+          this.setStep({ kind: command === 'stepIn' ? 'in' : 'over', hart: hid, depth: this.hart(hid).n, reason: 'step' });
+          this.paused = false;
+          return undefined;
+        }
         let hid = (Number(a.threadId ?? 1) - 1) as 0 | 1;
         if (hid !== 1 || !this.c!.rt.inDual) hid = 0;
         const h = this.hart(hid);
+        // stepIn on a `>` statement enters its transfer
+        if (command === 'stepIn' && this.atStmt && hid === this.stoppedHart) {
+          const f = this.frameRefs(hid)[0];
+          if (f && this.stmtOf(f)?.tensor) this.enterXfer = hid;
+        }
         this.setStep({ kind: command === 'next' ? 'over' : command === 'stepIn' ? 'in' : 'out', hart: hid, depth: h.n, reason: 'step' });
         this.paused = false;
         return undefined;
@@ -639,6 +701,7 @@ export class DebugTarget {
   }
 
   private frameOf(id: number): FrameRef | undefined {
+    if (id === XFER_FRAME) return this.xfer ? this.frameRefs(this.xfer.at.process)[0] : undefined;
     const hid = (id >= 100_000 ? 1 : 0) as 0 | 1;
     const i = ((id - hid * 100_000 - 1) | 0) * 3;
     if (i < 0 || i >= this.hart(hid).n) return undefined;
@@ -648,10 +711,12 @@ export class DebugTarget {
   private stackTrace(a: DebugProtocol.StackTraceArguments): DebugProtocol.StackTraceResponse['body'] {
     if (!this.paused) return { stackFrames: [], totalFrames: 0 };
     const hid = (a.threadId === 2 ? 1 : 0) as 0 | 1;
-    const refs = this.frameRefs(hid);
+    const refs: (FrameRef | 'xfer')[] = this.frameRefs(hid);
+    if (this.xfer && this.xfer.at.process === hid) refs.unshift('xfer');
     const start = a.startFrame ?? 0;
     const levels = a.levels ? a.levels : refs.length;
     const frames = refs.slice(start, start + levels).map((f) => {
+      if (f === 'xfer') return this.xferFrame();
       const code = this.hart(f.hid).calls[f.i] as FnCode;
       const loc = this.frameLoc(f);
       const sf: DebugProtocol.StackFrame = { id: this.frameId(f), name: code.name, line: loc?.line ?? 0, column: loc?.column ?? 0 };
@@ -662,9 +727,37 @@ export class DebugTarget {
     return { stackFrames: frames, totalFrames: refs.length };
   }
 
+  /** The frame of the transfer being stepped through: its progress as the name, at its `>` statement. */
+  private xferFrame(): DebugProtocol.StackFrame {
+    const { t, at } = this.xfer!;
+    return { id: XFER_FRAME, name: `transfer ${t.done}/${t.total} elements`, line: at.loc.line, column: at.loc.column, source: { name: baseName(at.loc.file), path: at.loc.file } };
+  }
+
+  /** The Transfer scope: progress, the next batch, the next element of each side, what has been written. */
+  private xferVars(): DebugProtocol.Variable[] {
+    const { t, at } = this.xfer!;
+    const n = t.nextBatch();
+    const st = t.stats;
+    const v = (name: string, value: string, memoryReference?: string): DebugProtocol.Variable => ({ name, value, variablesReference: 0, ...(memoryReference ? { memoryReference } : {}) });
+    const out = [
+      v('statement', at.text),
+      v('done', `${t.done} of ${t.total} elements`),
+      v('next batch', `elements ${t.done}..${t.done + n - 1} (${n})`),
+      v('last batch', t.done ? `elements ${t.lastFrom}..${t.done - 1} (${t.done - t.lastFrom})` : '(none yet)'),
+      elementVar('destination', t.dstAt(t.done)),
+      elementVar('source', t.srcAt(t.done)),
+    ];
+    const w = st.written;
+    const words = w && (w.space.startsWith('PCORE') || w.space === 'SPU');
+    out.push(w ? v('written so far', `${w.count} ${words ? 'words' : 'bytes'} within ${w.space} ${words ? w.lo : hex8(w.lo)}..${words ? w.hi : hex8(w.hi)}`, memRefOf(w.space, w.lo)) : v('written so far', 'nothing'));
+    out.push(v('padded', String(st.padded)), v('skipped', String(st.skipped)));
+    return out;
+  }
+
   private scopes(frameId: number): DebugProtocol.ScopesResponse['body'] {
     const f = this.frameOf(frameId);
     const scopes: DebugProtocol.Scope[] = [];
+    if (frameId === XFER_FRAME && this.xfer) scopes.push({ name: 'Transfer', presentationHint: 'locals', variablesReference: this.handle({ k: 'xfer' }), expensive: false });
     if (f) scopes.push({ name: 'Locals', presentationHint: 'locals', variablesReference: this.handle({ k: 'locals', f }), expensive: false });
     scopes.push({ name: 'Globals', variablesReference: this.handle({ k: 'globals' }), expensive: false });
     scopes.push({ name: 'Tensor variables', variablesReference: this.handle({ k: 'tensor', hid: f?.hid ?? this.stoppedHart }), expensive: false });
@@ -770,6 +863,8 @@ export class DebugTarget {
         return this.machineVars();
       case 'list':
         return r.items;
+      case 'xfer':
+        return this.xfer ? this.xferVars() : [];
       case 'pcore':
       case 'pmem':
         return this.pcoreVars(r, hex);
@@ -1173,6 +1268,24 @@ export function hitMatches(cond: string, hits: number): boolean {
     case '%': return n > 0 && hits % n === 0;
     default: return hits === n;
   }
+}
+
+/** A memory reference (readMemory) at an element of a space: bytes of MEM/SCRATCH, words (2 bytes each) of PCORE/SPU. */
+function memRefOf(space: string, at: number): string {
+  return space.startsWith('PCORE') || space === 'SPU' ? `${space}:${at * 2}` : `${space}:${hex8(at)}`;
+}
+
+/** The next element of one side of a transfer being stepped through. */
+function elementVar(name: string, e: ElementAt): DebugProtocol.Variable {
+  let where: string;
+  if (e.note === 'constant') where = '(constant)';
+  else if (e.note === 'exhausted') where = '(source exhausted: PAD)';
+  else if (e.address === undefined) where = name === 'source' ? '(out of bound: PAD)' : '(out of bound: write skipped)';
+  else if (e.space.startsWith('PCORE')) where = `${e.space} word ${e.address} ${pcoreAddr(e.address, e.space.endsWith('S'))}`;
+  else where = e.space === 'SPU' ? `SPU word ${e.address}` : `${e.space} ${hex8(e.address)}`;
+  const v: DebugProtocol.Variable = { name, value: `${e.coord} @ ${where}`, variablesReference: 0 };
+  if (e.address !== undefined) v.memoryReference = memRefOf(e.space, e.address);
+  return v;
 }
 
 function spaceRef(space: string, base: number, shared?: boolean): string {

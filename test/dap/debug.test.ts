@@ -7,6 +7,11 @@
  *   data[i] = 3i − 8                       → −8 −5 −2 1 4 7 10 13 16 19 22 25 28 31 34 37
  *   counter = sum_squares(5) = 0+1+4+9+16  = 30, pt.y = counter + 1
  *   line 35: SCRATCH[0..15] = data; line 36: data[0..7] = SCRATCH[8..15]; counter *= 2.
+ * and from test/dap/fixtures/xfer.m:
+ *   src[i] = 100 + i (a 4×6 matrix), dst[i] = −1; line 12 writes the 6×4 dst in ordinal n = 4r + c
+ *   from src[R][C] with FOR(C) FOR(R), i.e. R = n mod 4, C = n div 4: dst[n] = 100 + 6·(n mod 4) + n div 4
+ *   → 100 106 112 118 101 107 113 119 102 108 114 120 103 … 123 (the transpose); dst rows are 4
+ *   elements, so stepping moves 8 elements (two rows) per batch; line 13 adds 1 to dst[0]; line 14 copies dst to src.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -20,6 +25,7 @@ const DBG = join(ROOT, 'test', 'dap', 'fixtures', 'dbg.m');
 const FAULT = join(ROOT, 'test', 'dap', 'fixtures', 'fault.m');
 const SPIN = join(ROOT, 'test', 'dap', 'fixtures', 'spin.m');
 const TEST_M = join(ROOT, 'examples', 'test', 'test.m');
+const XFER = join(ROOT, 'test', 'dap', 'fixtures', 'xfer.m');
 
 let h: Harness;
 before(async () => {
@@ -289,6 +295,85 @@ test('data breakpoints: a C global changed by C code, a SCRATCH range written by
   await dc.setDataBreakpointsRequest({ breakpoints: [] });
   await dc.continueRequest({ threadId: 1 });
   await ended(dc);
+});
+
+test('step into a > transfer: batches of elements, progress in the stack, partial memory, step out, continue', { timeout: 60_000 }, async () => {
+  const dc = await client();
+  const out = collectOutput(dc);
+  await launch(dc, { program: XFER, trace: false, dump: ['MEM:src:24:i16'] }, async () => {
+    await dc.setBreakpointsRequest({ source: { path: XFER }, breakpoints: [{ line: 12 }, { line: 14 }] });
+  });
+  assert.equal((await stopped(dc)).reason, 'breakpoint');
+  let f = await top(dc);
+  assert.deepEqual([f.name, f.line], ['kernel_xfer', 12]);
+  const glob = await scopeVars(dc, f.id, 'Globals');
+  const dstRef = glob.get('dst')!.memoryReference!;
+  const dstAddr = Number(dstRef.split(':')[1]);
+  const srcAddr = Number(glob.get('src')!.memoryReference!.split(':')[1]);
+  const want = Array.from({ length: 24 }, (_, n) => 100 + 6 * (n % 4) + Math.floor(n / 4));
+  const written = (k: number) => want.map((v, n) => (n < k ? v : -1));
+  const frames = async () => (await dc.stackTraceRequest({ threadId: 1 })).body.stackFrames.map((x) => [x.name, x.line]);
+  const dstNow = async () => i16((await readMem(dc, dstRef, 48)).bytes);
+
+  // stepIn enters the transfer before its first element: nothing written yet
+  await dc.stepInRequest({ threadId: 1 });
+  assert.deepEqual(await stopped(dc), { reason: 'step', threadId: 1, allThreadsStopped: true });
+  assert.deepEqual(await frames(), [['transfer 0/24 elements', 12], ['kernel_xfer', 12]]);
+  f = await top(dc);
+  let tv = values(await scopeVars(dc, f.id, 'Transfer'));
+  assert.equal(tv.statement, 'DTYPE(INT16)MEM((uint32_t)&dst[0],6,4)[0:5][0:3] <= FOR(C=0:5) FOR(R=0:3) DTYPE(INT16)MEM((uint32_t)&src[0],4,6)[R][C]');
+  assert.equal(tv.done, '0 of 24 elements');
+  assert.equal(tv['next batch'], 'elements 0..7 (8)');
+  assert.equal(tv['written so far'], 'nothing');
+  assert.deepEqual(await dstNow(), written(0));
+  // the enclosing C frame still evaluates
+  assert.equal((await dc.evaluateRequest({ expression: 'src[23]', frameId: f.id })).body.result, '123');
+
+  // each stepIn / next moves one batch of 8 (two 4-element rows) and stops again
+  await dc.stepInRequest({ threadId: 1 });
+  await stopped(dc);
+  assert.deepEqual(await frames(), [['transfer 8/24 elements', 12], ['kernel_xfer', 12]]);
+  assert.deepEqual(await dstNow(), written(8));
+  f = await top(dc);
+  const tvars = await scopeVars(dc, f.id, 'Transfer');
+  tv = values(tvars);
+  assert.equal(tv.done, '8 of 24 elements');
+  assert.equal(tv['last batch'], 'elements 0..7 (8)');
+  assert.equal(tv['next batch'], 'elements 8..15 (8)');
+  // element 8: dst row 2, column 0 ← src row 0, column 2 (FOR(C) outer)
+  const hex = (a: number) => '0x' + a.toString(16).padStart(8, '0');
+  assert.match(tv.destination, new RegExp(`\\[2\\]\\[0\\] @ MEM ${hex(dstAddr + 16)}$`));
+  assert.match(tv.source, new RegExp(`\\[0\\]\\[2\\] @ MEM ${hex(srcAddr + 4)}$`));
+  assert.equal(tvars.get('destination')!.memoryReference, `MEM:${hex(dstAddr + 16)}`);
+  assert.equal(tv['written so far'], `16 bytes within MEM ${hex(dstAddr)}..${hex(dstAddr + 15)}`);
+  assert.deepEqual([tv.padded, tv.skipped], ['0', '0']);
+
+  await dc.nextRequest({ threadId: 1 });
+  await stopped(dc);
+  assert.deepEqual(await frames(), [['transfer 16/24 elements', 12], ['kernel_xfer', 12]]);
+  assert.deepEqual(await dstNow(), written(16));
+  // the trace has no record of the statement until it has finished
+  assert.equal(((await dc.customRequest('tensorTrace', {})) as DebugProtocol.Response).body.total, 0);
+
+  // stepOut finishes the transfer and stops at the next statement
+  await dc.stepOutRequest({ threadId: 1 });
+  await stopped(dc);
+  assert.deepEqual(await frames(), [['kernel_xfer', 13]]);
+  assert.deepEqual(await dstNow(), want);
+  const tr = ((await dc.customRequest('tensorTrace', {})) as DebugProtocol.Response).body;
+  assert.equal(tr.total, 1);
+  assert.deepEqual([tr.steps[0].elements, tr.steps[0].written, tr.steps[0].read], [24, { space: 'MEM', lo: dstAddr, hi: dstAddr + 47, count: 48 }, { space: 'MEM', lo: srcAddr, hi: srcAddr + 47, count: 48 }]);
+
+  // line 14: enter the contiguous copy (one batch of 24: its single row), then continue finishes it normally
+  await dc.continueRequest({ threadId: 1 });
+  assert.equal((await stopped(dc)).reason, 'breakpoint');
+  await dc.stepInRequest({ threadId: 1 });
+  await stopped(dc);
+  assert.deepEqual(await frames(), [['transfer 0/24 elements', 14], ['kernel_xfer', 14]]);
+  assert.equal(values(await scopeVars(dc, (await top(dc)).id, 'Transfer'))['next batch'], 'elements 0..23 (24)');
+  await dc.continueRequest({ threadId: 1 });
+  assert.equal(await ended(dc), 0);
+  assert.match(out.text('console'), new RegExp(`MEM:src:i16 = ${[want[0] + 1, ...want.slice(1)].join(' ')}\\n`));
 });
 
 test('pause a running program, evaluate, terminate', { timeout: 60_000 }, async () => {

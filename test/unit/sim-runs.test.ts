@@ -11,6 +11,7 @@ import { analyze } from '../helpers/tprog';
 import { readI16, runStatic, writeI16 } from '../helpers/sim';
 import { Walker } from '../../core/sim/engine/walk';
 import { runTransfer, type Side } from '../../core/sim/engine/transfer';
+import { SteppedTransfer } from '../../core/sim/engine/stepped';
 import { Machine } from '../../core/sim/machine';
 import { SpaceHistory } from '../../core/sim/history';
 import type { Descriptor, Level } from '../../core/tprog/descriptor';
@@ -325,6 +326,41 @@ describe('run-based enumeration matches the naive model', () => {
       const before = h.read(0, 0x4000, -1);
       for (let i = 0; i < 0x4000; i++) if (i < 0x800 || i >= 0x800 + 0x3000) assert.equal(before[i], 0);
       assert.ok(before.every((v) => v === 0), `history before, case ${iter}`);
+    }
+  });
+
+  test('stepped transfers (the debugger\'s batches) end exactly as one runTransfer call, 300 random pairs and overlapping copies', () => {
+    const r = rng(4242);
+    for (let iter = 0; iter < 300; iter++) {
+      const el = r() < 0.5 ? 1 : 2;
+      const dtype = el === 1 ? 'UINT8' : 'INT16';
+      const ds = randomSpec(r, 200);
+      const ss = iter % 3 === 0 ? { base: 0, levels: [{ begin: 0, step: 1, count: ds.levels.reduce((x, l) => x * l.count, 1), stride: 1, size: 1 << 14, check: true }] } : randomSpec(r, 200);
+      ds.base = 0x800;
+      // every third case a contiguous source overlapping the destination (in-place moves, both directions)
+      ss.base = iter % 3 === 0 ? 0x800 + (Math.floor(r() * 9) - 4) * el : 0x4000;
+      const repeat = r() < 0.3;
+      const pad = Math.floor(r() * 500);
+      const side = (s: typeof ds): Side => ({ desc: descOf(s, el), space: 'MEM', dtype });
+      const run = (stepped: boolean) => {
+        const m = new Machine({ memBytes: 1 << 16 });
+        for (let i = 0; i < 0x8000; i++) m.mem[0x400 + i] = (i * 13 + 5) & 0xff;
+        const h = new SpaceHistory('MEM', m.mem);
+        const ctx = { m, process: 0 as const, history: () => h };
+        if (!stepped) return { mem: m.mem, st: runTransfer(ctx, side(ds), side(ss), pad, repeat) };
+        const t = new SteppedTransfer(ctx, side(ds), side(ss), pad, repeat);
+        let batches = 0;
+        while (!t.finished) {
+          const n = batches++ % 2 ? t.nextBatch() : 1 + Math.floor(r() * 40);
+          t.run(n);
+          assert.ok(t.done <= t.total);
+        }
+        return { mem: m.mem, st: t.stats };
+      };
+      const a = run(false);
+      const b = run(true);
+      assert.deepEqual(b.st, a.st, `stats, case ${iter}: ${JSON.stringify({ ds, ss, repeat, el })}`);
+      assert.ok(a.mem.every((v, i) => v === b.mem[i]), `memory, case ${iter}: ${JSON.stringify({ ds, ss, repeat, el })}`);
     }
   });
 });

@@ -9,7 +9,8 @@ import type { Machine } from '../machine';
 import { YIELD_KIND, type TraceStep } from '../trace';
 import { SimError, type Budget, type HostScope, type HostServices, type MmioPort, type PcoreRunner, type SourceLoc } from '../types';
 import { fromWord } from './convert';
-import { runTransfer, type Side, type TransferStats } from './transfer';
+import { SteppedTransfer } from './stepped';
+import { runTransfer, type EngineContext, type Side, type TransferStats } from './transfer';
 import { Walker } from './walk';
 
 const TYPE_CODES: Record<number, DataType> = { 3: 'INT16', 2: 'INT8', 4: 'UINT8' };
@@ -41,10 +42,20 @@ export interface ExecOptions {
   kernelByAddress: (addr: number) => string | undefined;
 }
 
+/** The debugger's hook on `>` transfers (debug runs only: plain runs leave `TensorExecutor.stepHook` unset). */
+export interface TransferStepHook {
+  /** Before a transfer of process `process` runs: run it in batches (through `between`)? */
+  enter(process: 0 | 1): boolean;
+  /** Before the first batch and between batches: how many elements to move before the next call (Infinity: the rest). */
+  between(t: SteppedTransfer, at: { loc: SourceLoc; text: string; process: 0 | 1 }): number;
+}
+
 export class TensorExecutor {
   private readonly slots: [Map<string, VarSlot>, Map<string, VarSlot>] = [new Map(), new Map()];
   step = 0;
   bytesMoved = 0;
+  /** Set by a debugger to step into transfers. */
+  stepHook?: TransferStepHook;
   laneOps = 0;
 
   constructor(private readonly o: ExecOptions) {}
@@ -309,11 +320,20 @@ export class TensorExecutor {
       this.record(info, scope, 'prog', { elements: d.side.desc.total });
       return;
     }
-    const h = this.o.history;
-    const stats = runTransfer({ m: this.o.m, process: scope.process, history: h }, d.side, src.side, src.pad, src.repeat);
+    const ctx: EngineContext = { m: this.o.m, process: scope.process, history: this.o.history };
+    const hook = this.stepHook;
+    const stats = hook?.enter(scope.process) ? this.stepped(hook, info, ctx, d.side, src) : runTransfer(ctx, d.side, src.side, src.pad, src.repeat);
     const conc = [...dstT.prefixes, ...srcT.prefixes].some((p) => p.kind === 'CONCURRENT' || p.kind === 'SCATTER');
     if (conc) this.clobberScratch(d.side.space === 'PCORE' ? d.side : src.side, scope.process);
     this.record(info, scope, 'transfer', stats);
+  }
+
+  /** A transfer moved batch by batch, the hook deciding (and pausing) before each batch. */
+  private stepped(hook: TransferStepHook, info: StmtInfo, ctx: EngineContext, dst: Side, src: { side: Side; pad: number; repeat: boolean }): TransferStats {
+    const t = new SteppedTransfer(ctx, dst, src.side, src.pad, src.repeat);
+    const at = { loc: this.locOf(info, info.stmt.span.start), text: info.unit.buf.text.slice(info.stmt.span.start, info.stmt.span.end), process: ctx.process };
+    while (!t.finished) t.run(Math.max(1, hook.between(t, at)));
+    return t.stats;
   }
 
   /** CONCURRENT passes the data through SCRATCH from address 0 (research §6.4.4): those bytes are overwritten. */

@@ -50,7 +50,8 @@ export interface EngineContext {
 
 const CHUNK = 1 << 16;
 
-function spaceName(s: Side, process: number): string {
+/** The memory space name of a side (`MEM`, `SCRATCH`, `SPU`, `PCORE0`, `PCORE1S`, …). */
+export function spaceName(s: Side, process: number): string {
   if (s.space === 'PCORE') return `PCORE${process}${s.shared ? 'S' : ''}`;
   return s.space;
 }
@@ -65,16 +66,54 @@ function wordBuf(ctx: EngineContext, s: Side): Int16Array {
   return s.shared ? page.shared : page.priv;
 }
 
-export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: number, repeat: boolean): TransferStats {
+/**
+ * Part of a transfer for stepped (debug) runs: the elements with ordinals `from..to-1`, always on the
+ * element-by-element path. `srcBytes` (a copy of source bytes `srcOffset..`) is read instead of the
+ * source space: a snapshot taken before the first part keeps the whole-transfer semantics of an
+ * overlapping contiguous copy (see `contiguousCopy`).
+ */
+export interface TransferRange {
+  from: number;
+  to: number;
+  srcBytes?: Uint8Array;
+  srcOffset?: number;
+}
+
+/**
+ * When a transfer is one contiguous block copy between byte spaces (runTransfer's fast path, with
+ * move semantics for overlapping blocks): its destination and source buffers, byte addresses and
+ * length, bounds checked (a fault before any byte moves).
+ */
+export function contiguousCopy(m: Machine, dst: Side, src: Side, dw: Walker, sw: Walker | undefined): { d: Uint8Array; s: Uint8Array; a: number; b: number; len: number } | undefined {
+  const total = dw.total;
+  if (!sw || dst.space === 'PCORE' || dst.space === 'SPU' || src.space === 'PCORE' || (dst.mcast ?? [0]).length !== 1) return undefined;
+  const el = dst.desc.elemBytes || 1;
+  if (el !== (src.desc.elemBytes || 1)) return undefined;
+  const dLin = dw.linearStart();
+  const sLin = sw.total >= total ? sw.linearStart() : undefined;
+  if (dLin === undefined || sLin === undefined) return undefined;
+  const d = byteBuf(m, dst);
+  const s = byteBuf(m, src);
+  const a = (dst.desc.base ?? 0) + dLin * el;
+  const b = (src.desc.base ?? 0) + sLin * el;
+  const len = total * el;
+  if (a < 0 || a + len > d.length) throw new SimError(`destination bytes 0x${a.toString(16)}..0x${(a + len - 1).toString(16)} are outside ${dst.space} (size ${d.length} bytes)`);
+  if (b < 0 || b + len > s.length) throw new SimError(`source bytes 0x${b.toString(16)}..0x${(b + len - 1).toString(16)} are outside ${src.space} (size ${s.length} bytes)`);
+  return { d, s, a, b, len };
+}
+
+export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: number, repeat: boolean, range?: TransferRange): TransferStats {
   const dw = new Walker(dst.desc, 'destination');
   const total = dw.total;
+  const from = range ? range.from : 0;
+  const to = range ? range.to : total;
   const sw = src.space === 'CONST' ? undefined : new Walker(src.desc, 'source');
   const stotal = sw ? sw.total : 0;
   const dtype = dst.dtype;
   const padV = dataValue(pad, src.dtype);
-  const stats: TransferStats = { elements: total, padded: 0, skipped: 0 };
-  const dLocs = new Int32Array(Math.min(CHUNK, total));
-  const sLocs = new Int32Array(Math.min(CHUNK, total));
+  const stats: TransferStats = { elements: to - from, padded: 0, skipped: 0 };
+  const dLocs = new Int32Array(Math.min(CHUNK, to - from));
+  const sLocs = new Int32Array(Math.min(CHUNK, to - from));
   const dIsWord = dst.space === 'PCORE' || dst.space === 'SPU';
   const sIsWord = src.space === 'PCORE';
   const dEl = dIsWord ? 1 : dst.desc.elemBytes || 1;
@@ -102,24 +141,19 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
   const sLimit = sIsWord ? sWords!.length : sBytes ? sBytes.length - sEl : 0;
 
   // fast path: raw contiguous copy between MEM/SCRATCH of the same element size
-  const dLin = dIsWord ? undefined : dw.linearStart();
-  const sLin = sw && !sIsWord && sw.total >= total ? sw.linearStart() : undefined;
-  if (dLin !== undefined && sLin !== undefined && !sIsWord && !dIsWord && dEl === sEl && mcast.length === 1) {
-    const a = dBase + dLin * dEl;
-    const b = sBase + sLin * sEl;
-    const len = total * dEl;
-    if (a < 0 || a + len > dBytes!.length) throw new SimError(`destination bytes 0x${a.toString(16)}..0x${(a + len - 1).toString(16)} are outside ${dst.space} (size ${dBytes!.length} bytes)`);
-    if (b < 0 || b + len > sBytes!.length) throw new SimError(`source bytes 0x${b.toString(16)}..0x${(b + len - 1).toString(16)} are outside ${src.space} (size ${sBytes!.length} bytes)`);
+  const lin = range ? undefined : contiguousCopy(ctx.m, dst, src, dw, sw);
+  if (lin) {
+    const { a, b, len } = lin;
     dHist?.touch(a, a + len - 1);
-    if (dBytes === sBytes) dBytes!.copyWithin(a, b, b + len);
-    else dBytes!.set(sBytes!.subarray(b, b + len), a);
+    if (lin.d === lin.s) lin.d.copyWithin(a, b, b + len);
+    else lin.d.set(lin.s.subarray(b, b + len), a);
     stats.read = { space: spaceName(src, ctx.process), lo: b, hi: b + len - 1, count: len };
     stats.written = { space: spaceName(dst, ctx.process), lo: a, hi: a + len - 1, count: len };
     return stats;
   }
 
   // run-based path: byte spaces with the same element size, no partial-row rule (gathers, scatters, padding)
-  if (!sIsWord && !dIsWord && dEl === sEl && mcast.length === 1 && (dEl === 1 || (dEl === 2 && LITTLE_ENDIAN && (dBase & 1) === 0 && (sBase & 1) === 0))) {
+  if (!range && !sIsWord && !dIsWord && dEl === sEl && mcast.length === 1 && (dEl === 1 || (dEl === 2 && LITTLE_ENDIAN && (dBase & 1) === 0 && (sBase & 1) === 0))) {
     const dc = dw.cursor();
     const sc = sw ? sw.cursor() : undefined;
     if (dc && (sc || !sw)) {
@@ -132,8 +166,10 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
     }
   }
 
-  for (let start = 0; start < total; start += CHUNK) {
-    const n = Math.min(CHUNK, total - start);
+  const sRead = range?.srcBytes ?? sBytes;
+  const sReadBase = sBase - (range?.srcOffset ?? 0);
+  for (let start = from; start < to; start += CHUNK) {
+    const n = Math.min(CHUNK, to - start);
     let srcLo = Infinity;
     let srcHi = -Infinity;
     dw.fill(start, n, dLocs);
@@ -182,7 +218,7 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
     const single = mcast.length === 1;
     if (sw && !sIsWord && !dIsWord && dEl === sEl) {
       // raw element copy between byte spaces (gathers, scatters, padding)
-      const [padded, skipped, written] = copyBytes(dLocs, sLocs, n, dBytes!, sBytes!, dBase, sBase, dEl, padV);
+      const [padded, skipped, written] = copyBytes(dLocs, sLocs, n, dBytes!, sRead!, dBase, sReadBase, dEl, padV);
       stats.padded += padded;
       stats.skipped += skipped;
       rCount += n - padded;

@@ -1393,7 +1393,8 @@ export class Compiler {
       return c;
     };
     const loc = cx.src.loc(n);
-    const tensor = n.type === 'expression_statement' && this.text(n, cx).startsWith(PLACEHOLDER + '(');
+    // the preprocessed text separates tokens with spaces: `__tl_tensor ( 3 ) ;`
+    const tensor = n.type === 'expression_statement' && new RegExp(`^${PLACEHOLDER}\\s*\\(`).test(this.text(n, cx));
     const st: DebugStmt = { id: this.dbgStmts.length, loc, fn: cx.fx.name, gen: cx.fx.gen, tensor, ec: { scope: snap(cx.scope), fx: cx.fx, loc, macros: this.macrosForEval, cache: new Map() } };
     this.dbgStmts.push(st);
     return st;
