@@ -1,6 +1,6 @@
 /** The simulated machine's memories (research §6.1): MEM, SCRATCH, PCORE pages, SPU tables, registers. */
 import { LIMITS } from '../tprog/machine';
-import type { PcorePage } from './types';
+import { SimError, type PcorePage } from './types';
 
 export interface MachineOptions {
   /** Bytes of MEM (DDR). Default 64 MiB. */
@@ -41,7 +41,8 @@ export class Machine {
   alloc(size: number, align: number): number {
     const a = Math.max(1, align);
     const addr = Math.ceil(this.brk / a) * a;
-    if (addr + size > this.mem.length) throw new RangeError(`out of simulated MEM: ${size} bytes requested, ${this.mem.length - addr} left (raise the MEM size)`);
+    // a SimError without a location: the host C code that asked (malloc, a global) adds its own
+    if (!(size >= 0 && addr + size <= this.mem.length)) throw new SimError(`out of simulated MEM: ${size} bytes requested, ${Math.max(0, this.mem.length - addr)} left (raise the MEM size)`);
     this.brk = addr + Math.max(size, 1);
     return addr;
   }

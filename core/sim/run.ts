@@ -34,6 +34,10 @@ export interface RunOptions {
   onProgress?: (steps: number) => void;
   /** Keep per-step memory history (for the inspector and debugger). Default true. */
   history?: boolean;
+  /** Most tensor steps a run records (its trace); one more stops the run. Default DEFAULT_MAX_TRACE_STEPS. */
+  maxTraceSteps?: number;
+  /** Most bytes of saved pages the memory history may hold; more stops the run. Default DEFAULT_MAX_HISTORY_BYTES. */
+  maxHistoryBytes?: number;
   /** A debugger (core/debug): compiles stop points in, sees the live machine before the entry runs, and every step and output. */
   debug?: RunDebugHooks;
 }
@@ -79,6 +83,13 @@ export interface RunResult {
 }
 
 export const DEFAULT_STEP_BUDGET = 500_000_000;
+/**
+ * Resource limits of what a run records (every executed tensor step is kept for the inspector and the
+ * debugger): a `>` statement or `ztaTaskYield()` in an endless loop stops here, with a located error,
+ * before it takes the machine's memory.
+ */
+export const DEFAULT_MAX_TRACE_STEPS = 200_000;
+export const DEFAULT_MAX_HISTORY_BYTES = 512 * 2 ** 20;
 
 /** Picks the entry function: `main`, else the only `kernel_*` function, else the only function that is never called. */
 export function defaultEntry(names: string[], called: Set<string>): string | undefined {
@@ -114,6 +125,15 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
   const runner = pcore ? createPcoreRunner(pcore.program) : undefined;
   const state: RuntimeState = { responses: [], jobsDone: [], alloc: (s, al) => m.alloc(s, al) };
   const result: RunResult = { summary: { steps: 0, statements: 0, bytesMoved: 0, hostSteps: 0, laneOps: 0, timeMs: 0 }, trace, dumps: [], error: null, output: '', entry: o.entry ?? '', machine: m, histories };
+  const maxTrace = o.maxTraceSteps ?? DEFAULT_MAX_TRACE_STEPS;
+  const maxHistory = o.maxHistoryBytes ?? DEFAULT_MAX_HISTORY_BYTES;
+  /** After each tensor step: the trace and memory history stay within their limits (the host code that ran the step gives the error its location and C stack). */
+  const limit = () => {
+    if (trace.length >= maxTrace) throw new SimError(`stopped after ${trace.length} tensor steps, the most a run records (does the program loop forever?)`, undefined, [], 'budget');
+    let kept = 0;
+    for (const h of histories.values()) kept += h.bytesKept;
+    if (kept > maxHistory) throw new SimError(`stopped after ${trace.length} tensor steps: the memory history of the run holds more than ${Math.round(maxHistory / 2 ** 20)} MiB (does the program loop forever?)`, undefined, [], 'budget');
+  };
   const fail = (e: unknown) => {
     if (e instanceof SimError) {
       const loc = e.loc ?? { file: o.file, line: 1, column: 1 };
@@ -149,6 +169,7 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
       history: (s) => histories.get(s),
       onStep: (s) => {
         trace.push(s);
+        limit();
         if (o.debug?.onStep) o.debug.onStep(s);
         if (o.onProgress && (s.step & 255) === 0) o.onProgress(s.step);
       },

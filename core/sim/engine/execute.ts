@@ -320,6 +320,12 @@ export class TensorExecutor {
       this.record(info, scope, 'prog', { elements: d.side.desc.total });
       return;
     }
+    // one budget step per element, charged before the transfer runs: big transfers in a loop stop at the budget too
+    const cost = d.side.desc.total ?? 0;
+    if ((this.o.budget.steps -= cost) < 0) {
+      this.o.budget.steps = 0;
+      throw new SimError(`step budget exhausted (raise the step budget setting): this transfer moves ${cost} elements, each counts as a step`, undefined, [], 'budget');
+    }
     const ctx: EngineContext = { m: this.o.m, process: scope.process, history: this.o.history };
     const hook = this.stepHook;
     const stats = hook?.enter(scope.process) ? this.stepped(hook, info, ctx, d.side, src) : runTransfer(ctx, d.side, src.side, src.pad, src.repeat);

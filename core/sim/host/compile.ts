@@ -29,7 +29,7 @@ import {
 } from './preprocess';
 import { BRK, CONT, FN_BASE, FN_STRIDE, RET, Runtime, type EF, type FnCode, type FnRec, type Frame, type GSF, type GStep, type Hart, type SF } from './runtime';
 import { Scope, type Cx, type EvalCtx, type Fx, type GVar, type Src, type Sym } from './scope';
-import { field, fields, firstError, named, parseToNodes, type N } from './syntax';
+import { eachNode, field, fields, firstError, named, parseToNodes, type N } from './syntax';
 import type { Parser } from 'web-tree-sitter';
 import { installLibc, YIELD_NAMES } from './libc';
 
@@ -134,6 +134,18 @@ const KNOWN_HEADERS = new Set(['zta.h', 'ztalib.h', 'types.h', 'ztam.h', 'util.h
 const CMP = new Set(['<', '>', '<=', '>=', '==', '!=']);
 
 /** Throws a compile-time problem. */
+/**
+ * C nested deeper than the compiler's recursion can go (thousands of parentheses, blocks or calls)
+ * overflows the JS stack: the statement being compiled (or the nearest enclosing one that still has
+ * stack to spare) becomes a located compile error instead.
+ */
+function nestingError(e: unknown, loc: () => SourceLoc): SimError | undefined {
+  // no regular expression here: near the stack limit it fails with a SyntaxError (a RangeError from this
+  // check goes on to the enclosing statement, which tries again with more stack)
+  if (!(e instanceof RangeError && e.message.includes('call stack'))) return undefined;
+  return new SimError('nested too deeply for the simulator (its compiler ran out of stack): split the expression or statement', loc(), [], 'compile');
+}
+
 function bad(loc: SourceLoc, msg: string, kind: SimError['kind'] = 'compile'): never {
   throw new SimError(msg, loc, [], kind);
 }
@@ -628,7 +640,8 @@ export class Compiler {
       g.init = (fr) => {
         for (let i = 0; i < ops.length; i++) ops[i](fr, g.addr);
       };
-    } catch (e) {
+    } catch (caught) {
+      const e = nestingError(caught, () => cx.src.loc(initN)) ?? caught;
       if (!(e instanceof SimError)) throw e;
       this.problems.push(e);
       g.init = () => {
@@ -930,15 +943,13 @@ export class Compiler {
   /** Names used as `&name` in a function body (those locals live in MEM). */
   private addrTaken(body: N): Set<string> {
     const out = new Set<string>();
-    const walk = (n: N): void => {
+    eachNode(body, (n) => {
       if (n.type === 'pointer_expression' && n.kids[0]?.type === '&') {
         let a = field(n, 'argument');
         while (a && a.type === 'parenthesized_expression') a = named(a)[0];
         if (a?.type === 'identifier') out.add(this.text(a));
       }
-      for (const k of n.kids) walk(k);
-    };
-    walk(body);
+    });
     return out;
   }
 
@@ -953,21 +964,18 @@ export class Compiler {
           if (nm) this.varNames.add(nm);
         }
       }
-      for (const k of n.kids) collect(k);
     };
-    for (const n of this.fnNodes.values()) collect(n);
+    for (const n of this.fnNodes.values()) eachNode(n, collect);
     const calls = new Map<FnRec, { direct: boolean; callees: Set<FnRec> }>();
     for (const [f, n] of this.fnNodes) {
       const info = { direct: false, callees: new Set<FnRec>() };
-      const walk = (x: N): void => {
+      eachNode(field(n, 'body')!, (x) => {
         if (x.type === 'call_expression') {
           const c = this.callTarget(x);
           if (c === 'yield' || c === 'dynamic') info.direct = true;
           else if (c) info.callees.add(c);
         }
-        for (const k of x.kids) walk(k);
-      };
-      walk(field(n, 'body')!);
+      });
       calls.set(f, info);
     }
     for (const [f, i] of calls) f.mayYield = i.direct;
@@ -1008,12 +1016,24 @@ export class Compiler {
   private yields(n: N): boolean {
     let r = this.yieldMemo.get(n.id);
     if (r !== undefined) return r;
+    // iterative (deeply nested C must not overflow the JS stack); a subtree without yields has none below either
     r = false;
-    if (n.type === 'call_expression') {
-      const c = this.callTarget(n);
-      r = c === 'yield' || c === 'dynamic' || (typeof c === 'object' && c.mayYield);
+    const seen: N[] = [];
+    const todo: N[] = [n];
+    for (let x = todo.pop(); x && !r; x = todo.pop()) {
+      const known = this.yieldMemo.get(x.id);
+      if (known !== undefined) {
+        r = known;
+        continue;
+      }
+      seen.push(x);
+      if (x.type === 'call_expression') {
+        const c = this.callTarget(x);
+        r = c === 'yield' || c === 'dynamic' || (typeof c === 'object' && c.mayYield);
+      }
+      for (let i = x.kids.length - 1; i >= 0; i--) todo.push(x.kids[i]);
     }
-    if (!r) for (const k of n.kids) if (this.yields(k)) { r = true; break; }
+    if (!r) for (const x of seen) this.yieldMemo.set(x.id, false);
     this.yieldMemo.set(n.id, r);
     return r;
   }
@@ -1033,6 +1053,8 @@ export class Compiler {
       return f && this.opts.debug && n.type !== 'compound_statement' ? this.dbgStmt(f, n, cx) : f;
     } catch (e) {
       if (e instanceof SimError) return this.thrower(e);
+      const ne = nestingError(e, () => cx.src.loc(n));
+      if (ne) return this.thrower(ne);
       throw e;
     }
   }
@@ -1481,6 +1503,8 @@ export class Compiler {
       return this.opts.debug && n.type !== 'compound_statement' ? this.dbgStmtG(it, n, cx) : it;
     } catch (e) {
       if (e instanceof SimError) return { g: false, f: this.thrower(e) };
+      const ne = nestingError(e, () => cx.src.loc(n));
+      if (ne) return { g: false, f: this.thrower(ne) };
       throw e;
     }
   }

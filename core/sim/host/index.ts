@@ -93,7 +93,13 @@ class Program implements HostProgram {
     rt.inDual = false;
     for (const g of c.gvars) {
       const size = Math.max(1, sizeOf(g.t));
-      const a = services.alloc(size, Math.max(1, alignOf(g.t)));
+      let a: number;
+      try {
+        a = services.alloc(size, Math.max(1, alignOf(g.t)));
+      } catch (e) {
+        if (e instanceof SimError) throw new SimError(`cannot allocate ${g.name} (${size} bytes): ${e.message}`, g.loc, [], 'fault');
+        throw e;
+      }
       if (!(a >= 0 && a + size <= rt.size)) throw new SimError(`cannot allocate ${g.name} (${size} bytes) in MEM (alloc returned ${a})`, g.loc, [], 'fault');
       g.addr = a;
       rt.mem.fill(0, a, a + size);

@@ -4,7 +4,7 @@
  * part of ztachip's runtime (`ztaDualHartExecute`, `ztaTaskYield`). A C body with the same name
  * in the program takes precedence.
  */
-import type { SourceLoc } from '../types';
+import { SimError, type SourceLoc } from '../types';
 import type { Compiler } from './compile';
 import { DOUBLE, INT, UINT, VOID, ptr, type CType, type FnT, charType } from './ctypes';
 import { cformat } from './printf';
@@ -139,7 +139,13 @@ export function installLibc(c: Compiler): void {
     return ch & 255;
   });
   const malloc = (n: number, loc: SourceLoc): number => {
-    const a = rt.sv.alloc(Math.max(1, n), 8);
+    let a = -1;
+    try {
+      a = rt.sv.alloc(Math.max(1, n), 8);
+    } catch (e) {
+      if (e instanceof SimError) rt.fault(`malloc(${n}): ${e.message}`, loc);
+      throw e;
+    }
     if (!(a >= 0 && a + n <= rt.size)) rt.fault(`malloc(${n}): MEM allocation failed`, loc);
     rt.writing(a, n);
     rt.mem.fill(0, a, a + n);

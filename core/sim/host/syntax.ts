@@ -57,23 +57,39 @@ export function parseToNodes(parser: Parser, text: string): N {
   const tree = parser.parse(text);
   if (!tree) throw new Error('tree-sitter returned no tree');
   const cur = tree.walk();
+  const mk = (): N => ({
+    type: cur.nodeType,
+    named: cur.nodeIsNamed,
+    start: cur.startIndex,
+    end: cur.endIndex,
+    field: cur.currentFieldName,
+    kids: [],
+    missing: cur.nodeIsMissing,
+    id: nextId++,
+  });
+  // iterative (pre-order ids, as a recursive walk would give): deeply nested C must not overflow the JS stack
   const conv = (): N => {
-    const n: N = {
-      type: cur.nodeType,
-      named: cur.nodeIsNamed,
-      start: cur.startIndex,
-      end: cur.endIndex,
-      field: cur.currentFieldName,
-      kids: [],
-      missing: cur.nodeIsMissing,
-      id: nextId++,
-    };
-    if (cur.gotoFirstChild()) {
-      do n.kids.push(conv());
-      while (cur.gotoNextSibling());
-      cur.gotoParent();
+    const root = mk();
+    const path: N[] = [root];
+    for (;;) {
+      if (cur.gotoFirstChild()) {
+        const c = mk();
+        path[path.length - 1].kids.push(c);
+        path.push(c);
+        continue;
+      }
+      for (;;) {
+        if (path.length === 1) return root;
+        path.pop();
+        if (cur.gotoNextSibling()) {
+          const c = mk();
+          path[path.length - 1].kids.push(c);
+          path.push(c);
+          break;
+        }
+        cur.gotoParent();
+      }
     }
-    return n;
   };
   try {
     return conv();
@@ -96,12 +112,22 @@ export function named(n: N): N[] {
   return n.kids.filter((k) => k.named && k.type !== 'comment');
 }
 
+/** Calls `visit` on `n` and every node below it (pre-order, without recursion). */
+export function eachNode(n: N, visit: (x: N) => void): void {
+  const todo: N[] = [n];
+  for (let x = todo.pop(); x; x = todo.pop()) {
+    visit(x);
+    for (let i = x.kids.length - 1; i >= 0; i--) todo.push(x.kids[i]);
+  }
+}
+
 /** First error or missing node (depth first), if any. */
 export function firstError(n: N): N | undefined {
-  if (n.type === 'ERROR' || n.missing) return n;
-  for (const k of n.kids) {
-    const e = firstError(k);
-    if (e) return e;
+  // iterative: deeply nested C must not overflow the JS stack
+  const todo: N[] = [n];
+  for (let x = todo.pop(); x; x = todo.pop()) {
+    if (x.type === 'ERROR' || x.missing) return x;
+    for (let i = x.kids.length - 1; i >= 0; i--) todo.push(x.kids[i]);
   }
   return undefined;
 }
