@@ -18,6 +18,15 @@ export class LineIndex {
     this.starts = starts;
   }
 
+  /**
+   * The index of `text` whose line starts are already known (the text of an edit that adds or
+   * removes no line break, for instance); `starts` is used as is, not copied.
+   */
+  static withStarts(text: string, starts: number[]): LineIndex {
+    const li: LineIndex = Object.create(LineIndex.prototype);
+    return Object.assign(li, { text, starts });
+  }
+
   get lineCount(): number {
     return this.starts.length;
   }

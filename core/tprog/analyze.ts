@@ -11,7 +11,7 @@ import { evaluate } from '../cexpr/evaluate';
 import { scanC, type CContext, type MacroDef } from './ccontext';
 import { checkDocument } from './check';
 import { describe, type Descriptor } from './descriptor';
-import { bufToDoc, scanTensorLines, type StatementBuffer, type TensorLineScan } from './lines';
+import { bufToDoc, rescanConfined, scanTensorLines, type StatementBuffer, type TensorLineScan } from './lines';
 import { parseBuffer, type ParseResult } from './parser';
 import type { MemberInfo, PcoreIndexView } from './pcoreView';
 import { ValueScope } from './values';
@@ -36,7 +36,7 @@ export class ParseCache {
   nextMemo = new Map<ParseResult, UnitMemo[]>();
   env?: MemoEnv;
   /** The previous document and its C context, for edits confined to one `>` line. */
-  prev?: { text: string; c: CContext; fingerprint: string; values: ValueScope; headers: MacroDef[] };
+  prev?: { text: string; lines: LineIndex; scan: TensorLineScan; c: CContext; fingerprint: string; values: ValueScope; headers: MacroDef[]; units?: Unit[] };
   get(text: string): ParseResult {
     let r = this.next.get(text);
     if (r) return r;
@@ -111,6 +111,8 @@ export interface TermInfo {
   term: Term;
   desc: Descriptor;
   member?: MemberInfo;
+  /** What the checker said of the term (see `checkTerm`): valid as long as the TermInfo is. */
+  checked?: { role: string; emits: UnitDiag[]; desc?: Descriptor };
 }
 
 export interface StmtInfo {
@@ -168,7 +170,7 @@ export interface TprogAnalysis {
 }
 
 /** Which dialects' own constructs a document uses: guide (DDR, casts, SCATTER, PROC) and compiler (MEM, DTYPE, CONCURRENT, REMAP). */
-function dialectUse(units: Unit[]): { guide: boolean; compiler: boolean } {
+function dialectUse(parsed: ParseResult[]): { guide: boolean; compiler: boolean } {
   let guide = false;
   let compiler = false;
   const seen = new Set<ParseResult>();
@@ -181,11 +183,11 @@ function dialectUse(units: Unit[]): { guide: boolean; compiler: boolean } {
       else if (p.kind === 'DTYPE' || p.kind === 'CONCURRENT' || p.kind === 'REMAP') compiler = true;
     }
   };
-  for (const u of units) {
+  for (const p of parsed) {
     // units with the same text share their parse result
-    if (seen.has(u.parsed)) continue;
-    seen.add(u.parsed);
-    for (const s of u.parsed.stmts) {
+    if (seen.has(p)) continue;
+    seen.add(p);
+    for (const s of p.stmts) {
       if (s.proc) guide = true;
       term(s.dst);
       term(s.src);
@@ -197,37 +199,49 @@ function dialectUse(units: Unit[]): { guide: boolean; compiler: boolean } {
 
 export function analyzeTprog(text: string, opts: AnalyzeOptions = {}): TprogAnalysis {
   const file = opts.file ?? '';
-  const lines = new LineIndex(text);
-  const scan = scanTensorLines(text);
   const cache = opts.cache ?? new ParseCache();
-  // the C context: reused (shifted) when the edit since the previous analysis stays inside one `>` line
+  // an edit since the previous analysis that stays inside one `>` line keeps the lines, the line
+  // scan outside the edited statement and the C context (shifted)
+  let lines: LineIndex | undefined;
+  let scan: TensorLineScan | undefined;
   let c: CContext | undefined;
   let fingerprint: string | undefined;
   const prev = cache.prev;
   if (prev) {
-    const edit = confinedEdit(prev.text, text, scan, lines);
+    const edit = confinedEdit(prev.text, text, prev.scan, prev.lines);
     if (edit) {
+      const line = prev.lines.position(edit.at).line;
+      lines = LineIndex.withStarts(text, edit.delta === 0 ? prev.lines.starts : prev.lines.starts.map((s, i) => (i > line ? s + edit.delta : s)));
+      scan = rescanConfined(prev.scan, prev.lines, text, line, edit.delta);
       c = edit.delta === 0 ? prev.c : shiftCContext(prev.c, edit.at, edit.delta);
       fingerprint = prev.fingerprint;
     }
   }
+  lines ??= new LineIndex(text);
+  scan ??= scanTensorLines(text);
   if (!c) c = scanC(text, scan.tensorLines, file);
   const headerMacros = typeof opts.headerMacros === 'function' ? opts.headerMacros(c) : (opts.headerMacros ?? []);
   // the same C context and headers give the same values (and the scope's caches stay valid)
   const values = prev && prev.c === c && sameList(prev.headers, headerMacros) ? prev.values : new ValueScope(c, headerMacros);
   fingerprint ??= values.globalPrint();
-  cache.prev = { text, c, fingerprint, values, headers: headerMacros };
-  const units: Unit[] = scan.statements.map((buf) => ({ buf, parsed: cache.get(buf.text), stmts: [] }));
+  cache.prev = { text, lines, scan, c, fingerprint, values, headers: headerMacros };
+  const parsed = scan.statements.map((buf) => cache.get(buf.text));
   cache.sweep();
-  const use = dialectUse(units);
+  const use = dialectUse(parsed);
   const usesGuide = use.guide;
   // auto: a file written only with the guide's constructs is read in the guide dialect
   const dialect = opts.dialect === 'ztachip' || opts.dialect === 'guide' ? opts.dialect : use.guide && !use.compiler ? 'guide' : 'ztachip';
   const env: MemoEnv = { fingerprint, pcore: opts.pcore, headers: headerMacros, dialect };
-  if (!sameEnv(cache.env, env)) {
+  const envKept = sameEnv(cache.env, env);
+  if (!envKept) {
     cache.memo.clear();
     cache.env = env;
   }
+  // units of the previous analysis whose buffer object is unchanged (same text, not moved) are
+  // reused whole while the values and the environment are the same
+  const prevUnits = envKept && prev?.values === values ? prev.units : undefined;
+  const units: Unit[] = new Array(parsed.length);
+  cache.prev.units = units;
   const a: TprogAnalysis = {
     file,
     text,
@@ -250,8 +264,21 @@ export function analyzeTprog(text: string, opts: AnalyzeOptions = {}): TprogAnal
     if (list) for (const m of list) if (m.from === from && m.to === to && m.unterminated === unterminated && m.fnPrint === fnPrint) return m;
     return undefined;
   };
-  for (const unit of units) {
-    const buf = unit.buf;
+  const keep = (parsed: ParseResult, memo: UnitMemo) => {
+    const list = cache.nextMemo.get(parsed);
+    if (!list) cache.nextMemo.set(parsed, [memo]);
+    else if (!list.includes(memo)) list.push(memo);
+  };
+  for (let u = 0; u < parsed.length; u++) {
+    const buf = scan.statements[u];
+    const old = prevUnits?.[u];
+    if (old && old.buf === buf && old.parsed === parsed[u] && old.memo) {
+      keep(old.parsed, old.memo);
+      old.memoHit = true;
+      units[u] = old;
+      continue;
+    }
+    const unit: Unit = (units[u] = { buf, parsed: parsed[u], stmts: [] });
     const offset = buf.markerOffset;
     const fnAt = values.functionAt(offset);
     const fn = fnAt?.fn.name;
@@ -264,9 +291,7 @@ export function analyzeTprog(text: string, opts: AnalyzeOptions = {}): TprogAnal
     {
       const hit = memoOf(unit.parsed, fnPrint, from, to, buf.unterminated, cache.nextMemo) ?? memoOf(unit.parsed, fnPrint, from, to, buf.unterminated, cache.memo);
       if (hit) {
-        const list = cache.nextMemo.get(unit.parsed);
-        if (!list) cache.nextMemo.set(unit.parsed, [hit]);
-        else if (!list.includes(hit)) list.push(hit);
+        keep(unit.parsed, hit);
         unit.memo = hit;
         unit.memoHit = true;
         for (const m of hit.stmts) unit.stmts.push({ stmt: m.stmt, unit, dst: m.dst, src: m.src, fn, resolve });

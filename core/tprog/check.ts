@@ -71,7 +71,7 @@ class VarTable {
 
   enterUnit(unit: Unit): void {
     const d = unit.buf.minDepthBefore;
-    if (this.entries.some((e) => e && e.depth > d)) this.entries = this.entries.map((e) => (e && e.depth > d ? (undefined as never) : e));
+    for (let i = 0; i < this.entries.length; i++) if (this.entries[i]?.depth > d) this.entries[i] = undefined as never;
   }
 
   private find(name: string) {
@@ -103,7 +103,9 @@ class VarTable {
     this.a.varDefs.push(def);
     if (i >= LIMITS.maxTensorVars)
       emit(span, 'error', 'tprog.too-many-vars', `Invalid MCORE variable: ${name} would need tensor-variable slot ${i + 1}, but a process has only ${LIMITS.maxTensorVars} live \`:=\` variables (close a scope or reuse a name)`);
-    if (this.entries.filter(Boolean).length > LIMITS.maxVarNames) emit(span, 'error', 'tprog.too-many-vars', 'Too many variables defined: more than 16 `$` names are alive at once');
+    let alive = 0;
+    for (const e of this.entries) if (e) alive++;
+    if (alive > LIMITS.maxVarNames) emit(span, 'error', 'tprog.too-many-vars', 'Too many variables defined: more than 16 `$` names are alive at once');
   }
 
   use(info: StmtInfo, name: string, span: Span, emit: Emit) {
@@ -305,15 +307,28 @@ function checkGlobalAssign(a: TprogAnalysis, info: StmtInfo, emit: Emit): void {
 
 type Role = 'dst' | 'src' | 'def';
 
-/** Checks a term; returns its descriptor only when the term is structurally sound (so counts are meaningful). */
+/**
+ * Checks a term; returns its descriptor only when the term is structurally sound (so counts are
+ * meaningful). The result of a term that is not a tensor variable depends only on what its memoised
+ * `TermInfo` depends on: it is kept there and replayed.
+ */
 function checkTerm(a: TprogAnalysis, info: StmtInfo, ti: TermInfo, role: Role, emit0: Emit, vars: VarTable, ev: (t: string) => number | undefined): Descriptor | undefined {
+  const kept = ti.checked;
+  if (kept && kept.role === role) {
+    for (const e of kept.emits) emit0(e.span, e.severity, e.code, e.message, e.fixes);
+    return kept.desc;
+  }
   let errors = 0;
+  const emits: UnitDiag[] = [];
   const emit: Emit = (span, severity, code, message, fixes) => {
     if (severity === 'error') errors++;
+    emits.push({ span, severity, code, message, fixes });
     emit0(span, severity, code, message, fixes);
   };
   const d = checkTermInner(a, info, ti, role, emit, vars, ev);
-  return errors ? undefined : d;
+  const desc = errors ? undefined : d;
+  if (ti.term.kind !== 'var') ti.checked = { role, emits, desc };
+  return desc;
 }
 
 function checkTermInner(a: TprogAnalysis, info: StmtInfo, ti: TermInfo, role: Role, emit: Emit, vars: VarTable, ev: (t: string) => number | undefined): Descriptor | undefined {

@@ -319,12 +319,22 @@ export function levelValid(l: Level, v: number): boolean {
 /** Enumerates up to `limit` elements of a descriptor in engine order. */
 export function enumerate(d: Descriptor, limit: number): Element[] {
   const out: Element[] = [];
+  walkElements(d, limit, (idx, valid, loc) => out.push({ idx: idx.slice(), valid, loc }));
+  return out;
+}
+
+/** Visits up to `limit` elements in engine order; `idx` (index value per level) is reused between calls. */
+function walkElements(d: Descriptor, limit: number, visit: (idx: number[], valid: boolean, loc: number | undefined) => void): void {
   const L = d.levels;
-  if (L.some((l) => l.count === undefined || l.begin === undefined || l.step === undefined)) return out;
+  if (L.some((l) => l.count === undefined || l.begin === undefined || l.step === undefined)) return;
   const j = new Array(L.length).fill(0);
+  const idx = new Array<number>(L.length).fill(0);
   const total = d.total ?? 0;
-  for (let n = 0; n < total && out.length < limit; n++) {
-    const idx = L.map((l, k) => l.begin! + j[k] * l.step!);
+  const partial = d.partial && d.partial.rows !== undefined && d.partial.lastRow !== undefined ? d.partial : undefined;
+  const r = partial ? L.findIndex((l) => l.kind === 'dim' && l.dim === partial.rowLevelDim) : -1;
+  const c = partial ? L.findIndex((l) => l.kind === 'dim' && l.dim === partial.colLevelDim) : -1;
+  for (let n = 0; n < total && n < limit; n++) {
+    for (let k = 0; k < L.length; k++) idx[k] = L[k].begin! + j[k] * L[k].step!;
     let valid = true;
     let loc: number | undefined = d.space === 'PCORE' ? d.base : 0;
     for (let k = 0; k < L.length; k++) {
@@ -336,18 +346,13 @@ export function enumerate(d: Descriptor, limit: number): Element[] {
       const off = loc;
       if (off * Math.max(1, d.elemBytes) >= d.bufLimit) valid = false;
     }
-    if (valid && d.partial && d.partial.rows !== undefined && d.partial.lastRow !== undefined) {
-      const r = L.findIndex((l) => l.kind === 'dim' && l.dim === d.partial!.rowLevelDim);
-      const c = L.findIndex((l) => l.kind === 'dim' && l.dim === d.partial!.colLevelDim);
-      if (r >= 0 && c >= 0 && idx[r] === d.partial.rows - 1 && idx[c] >= d.partial.lastRow) valid = false;
-    }
-    out.push({ idx, valid, loc });
+    if (valid && partial && r >= 0 && c >= 0 && idx[r] === partial.rows! - 1 && idx[c] >= partial.lastRow!) valid = false;
+    visit(idx, valid, loc);
     for (let k = L.length - 1; k >= 0; k--) {
       if (++j[k] < L[k].count!) break;
       j[k] = 0;
     }
   }
-  return out;
 }
 
 /** Number of elements outside per-level bounds, by closed form (exact unless a buffer/partial bound applies). */
@@ -366,7 +371,11 @@ export function invalidCount(d: Descriptor): number | undefined {
     valid *= ok;
   }
   if ((d.bufLimit !== undefined || d.partial) && d.total <= 1 << 20) {
-    return enumerate(d, d.total).filter((e) => !e.valid).length;
+    let bad = 0;
+    walkElements(d, d.total, (_idx, ok) => {
+      if (!ok) bad++;
+    });
+    return bad;
   }
   return d.total - valid;
 }

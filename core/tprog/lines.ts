@@ -3,6 +3,7 @@
  * glued into one statement buffer (no separator, as the ztachip compiler does), and the map from
  * buffer offsets back to document offsets.
  */
+import type { LineIndex } from '../common/lineIndex';
 
 /** A piece of a statement buffer copied from one physical line. */
 export interface Segment {
@@ -44,18 +45,23 @@ export interface TensorLineScan {
 
 const NAME = /[A-Za-z0-9_.$:]/;
 
+/** The last index of `xs` (ascending by `key`) whose key is at most `v`; 0 when there is none. */
+function lastAtMost<T>(xs: T[], key: (x: T) => number, v: number): number {
+  let lo = 0;
+  let hi = xs.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (key(xs[mid]) <= v) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
 /** Maps a buffer offset (end offsets allowed) to a document offset. */
 export function bufToDoc(buf: StatementBuffer, off: number): number {
   const segs = buf.segments;
   if (segs.length === 0) return buf.markerOffset;
-  let lo = 0;
-  let hi = segs.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (segs[mid].bufStart <= off) lo = mid;
-    else hi = mid - 1;
-  }
-  const s = segs[lo];
+  const s = segs[lastAtMost(segs, (g) => g.bufStart, off)];
   return s.docStart + Math.max(0, Math.min(off - s.bufStart, s.length));
 }
 
@@ -72,21 +78,27 @@ export function docToBuf(buf: StatementBuffer, doc: number): number {
  * then `//` to end of line cut); a `/*` without its `*\/` on the same line is reported.
  */
 export function scanTensorLines(text: string): TensorLineScan {
-  const statements: StatementBuffer[] = [];
-  const problems: LineProblem[] = [];
-  const tensorLines = new Set<number>();
+  const scan: TensorLineScan = { statements: [], problems: [], tensorLines: new Set() };
+  scanRange(text, scan, { pos: 0, line: 0, depth: 0, minDepth: 0 }, Infinity);
+  return scan;
+}
+
+/**
+ * The line loop of `scanTensorLines`, from the start of line `from.line` (at offset `from.pos`,
+ * outside any statement and block comment, at brace depth `from.depth`) through line `lastLine`.
+ * A statement still pending at the end is pushed as unterminated.
+ */
+function scanRange(text: string, out: TensorLineScan, from: { pos: number; line: number; depth: number; minDepth: number }, lastLine: number): void {
+  const { statements, problems, tensorLines } = out;
   let pending: StatementBuffer | undefined;
   /** The last piece appended to `pending` (its last character ends the buffer). */
   let lastPiece = '';
-  let depth = 0;
-  let minDepth = 0;
+  let { pos, line, depth, minDepth } = from;
   let inBlockComment = false;
-  let line = 0;
-  let pos = 0;
   const n = text.length;
   // brace positions come from native searches (a per-character loop dominated the scan)
-  let open = text.indexOf('{');
-  let close = text.indexOf('}');
+  let open = text.indexOf('{', pos);
+  let close = text.indexOf('}', pos);
   if (open < 0) open = Infinity;
   if (close < 0) close = Infinity;
   while (pos <= n) {
@@ -169,7 +181,7 @@ export function scanTensorLines(text: string): TensorLineScan {
         if (close < 0) close = Infinity;
       }
     }
-    if (end >= n) break;
+    if (end >= n || line >= lastLine) break;
     pos = end + 1;
     line++;
   }
@@ -177,7 +189,36 @@ export function scanTensorLines(text: string): TensorLineScan {
     pending.unterminated = true;
     statements.push(pending);
   }
-  return { statements, problems, tensorLines };
+}
+
+/**
+ * The scan of `text`, which differs from the document of `prev` by an edit at `at` inside `>` line
+ * `line` that moves later text by `delta` and cannot change the C scan (see `confinedEdit`), when
+ * the edit keeps the statement buffers as they were (only the edited statement's text changes):
+ * that statement is re-scanned, the others are reused (shifted by `delta`). Undefined when the
+ * grouping of lines or the problems around the edit could change: then scan the whole document.
+ */
+export function rescanConfined(prev: TensorLineScan, prevLines: LineIndex, text: string, line: number, delta: number): TensorLineScan | undefined {
+  const sts = prev.statements;
+  const lo = lastAtMost(sts, (b) => b.firstLine, line);
+  const old = sts[lo];
+  if (!old || old.firstLine > line || old.lastLine < line) return undefined;
+  const rangeStart = prevLines.starts[old.firstLine];
+  const rangeEnd = prevLines.lineEnd(old.lastLine);
+  if (prev.problems.some((p) => p.docEnd >= rangeStart && p.docStart <= rangeEnd)) return undefined;
+  const part: TensorLineScan = { statements: [], problems: [], tensorLines: new Set() };
+  scanRange(text, part, { pos: rangeStart, line: old.firstLine, depth: old.depth, minDepth: old.minDepthBefore }, old.lastLine);
+  const st = part.statements[0];
+  if (part.statements.length !== 1 || part.problems.length || st.firstLine !== old.firstLine || st.lastLine !== old.lastLine || st.unterminated !== old.unterminated) return undefined;
+  const statements = sts.slice();
+  statements[lo] = st;
+  if (delta === 0) return { statements, problems: prev.problems, tensorLines: prev.tensorLines };
+  for (let k = lo + 1; k < statements.length; k++) {
+    const b = statements[k];
+    statements[k] = { ...b, markerOffset: b.markerOffset + delta, segments: b.segments.map((g) => ({ ...g, docStart: g.docStart + delta })) };
+  }
+  const problems = prev.problems.map((p) => (p.docStart > rangeEnd ? { ...p, docStart: p.docStart + delta, docEnd: p.docEnd + delta } : p));
+  return { statements, problems, tensorLines: prev.tensorLines };
 }
 
 /** What `/\s/` matches in the ASCII range, plus the Unicode spaces (rare in source text). */

@@ -37,7 +37,8 @@ export class ValueScope {
       if (inOrder) inOrder.push(v);
       else this.localsInOrder.set(v.fn, [v]);
     }
-    for (const starts of this.localStarts.values()) starts.sort((x, y) => x - y);
+    // declarations come in document order: sort only when they do not
+    for (const starts of this.localStarts.values()) if (!ascending(starts)) starts.sort((x, y) => x - y);
     for (const set of ctx.mutated.values()) for (const n of set) this.globalMutated.add(n);
   }
 
@@ -173,4 +174,9 @@ export class ValueScope {
     };
     return (name) => resolve(name, 0);
   }
+}
+
+function ascending(xs: number[]): boolean {
+  for (let i = 1; i < xs.length; i++) if (xs[i] < xs[i - 1]) return false;
+  return true;
 }
