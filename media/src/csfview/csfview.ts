@@ -96,6 +96,8 @@ export class CsfViewer {
     });
     this.table.scroller.addEventListener('scroll', () => this.saveState(), { passive: true });
     const thead = h('div', { class: 'csf-row csf-thead' }, h('span', { class: 'c-num' }, 'fiber / entry'), h('span', { class: 'c-coord' }, 'coordinate'), h('span', { class: 'c-val' }, 'value'), h('span', { class: 'c-bits' }, 'bits'), h('span', { class: 'c-off' }, 'offset'));
+    // the header is clipped to the pane and follows the rows when they scroll sideways
+    this.table.scroller.addEventListener('scroll', () => { thead.style.transform = `translateX(${-this.table.scroller.scrollLeft}px)`; }, { passive: true });
     if (i.rows === 0) {
       this.tableNote.hidden = false;
       this.tableNote.textContent = i.indexProblem ? `No fiber table: ${i.indexProblem.message}` : hd && hd.fibers === 0 ? 'The tensor has no fibers (a leading extent is 0).' : 'No fiber table.';
