@@ -18,6 +18,7 @@ const steps = [
   { name: 'grammar', cmd: node, args: ['scripts/test-grammar.mjs'], counted: 'plain' },
   { name: 'vscode', cmd: node, args: ['scripts/test-vscode.mjs'], counted: 'plain' },
   { name: 'vscode-web', cmd: node, args: ['scripts/test-vscode-web.mjs'], counted: 'plain' },
+  { name: 'e2e', cmd: node, args: ['--import', 'tsx', '--test', '--test-reporter=spec', 'test/e2e/scenarios.test.ts'], counted: 'node' },
 ];
 
 function run(step) {
