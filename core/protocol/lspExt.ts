@@ -24,6 +24,8 @@ export interface ServerStatusResult {
   documents: number;
   lastCheckMs: number;
   dialect: string;
+  /** Process id of the server (desktop: a Node process; absent for the web worker). */
+  pid?: number;
 }
 
 /** `tensorLens/run`: runs a tensor program on the simulator (in a worker; cancel with $/cancelRequest). */
