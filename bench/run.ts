@@ -11,7 +11,9 @@
  *
  * Environment: BENCH_LINES (20000), BENCH_PCORE_LINES (2000), BENCH_RUNS (7), BENCH_REQUESTS (200),
  * BENCH_BUDGET_MS (20000: slow measurements are repeated less, at least 3 times),
- * BENCH_JSON=<file> also writes the results as JSON.
+ * BENCH_JSON=<file> also writes the results as JSON, BENCH_ONLY_LSP=1 skips the other modules' benchmarks
+ * (bench/all.ts), BENCH_ONLY=engine measures only the engine part (no language server, no bundles,
+ * no other modules).
  */
 import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
@@ -33,6 +35,8 @@ const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 7));
 const REQUESTS = Math.max(10, Number(process.env.BENCH_REQUESTS ?? 200));
 /** Repetitions of a slow measurement stop after this much time (at least 3 runs). */
 const BUDGET_MS = Number(process.env.BENCH_BUDGET_MS ?? 20_000);
+/** BENCH_ONLY=engine: the in-process engine measurements only. */
+const ENGINE_ONLY = process.env.BENCH_ONLY === 'engine';
 
 interface Row {
   metric: string;
@@ -140,6 +144,11 @@ async function main(): Promise<void> {
   row('inlay hints for 60 lines, engine only (p95)', percentile(inl, 0.95), 'ms', undefined, `p50 ${median(inl).toFixed(2)} ms`);
 
   // ---- language server over stdio
+  if (ENGINE_ONLY) {
+    rmSync(dir, { recursive: true, force: true });
+    printTable();
+    return;
+  }
   console.log('\nlanguage server (node dist/server/node.js --stdio):');
   try {
     const starts: number[] = [];
@@ -268,6 +277,6 @@ main()
     console.log(`benchmark error: ${(e as Error)?.stack ?? e}`);
     printTable();
   })
-  .then(() => (process.env.BENCH_ONLY_LSP ? undefined : import('./all').then((m) => m.benchAll())))
+  .then(() => (process.env.BENCH_ONLY_LSP || ENGINE_ONLY ? undefined : import('./all').then((m) => m.benchAll())))
   .catch((e) => console.log(`benchmark error: ${(e as Error)?.stack ?? e}`))
   .finally(() => process.exit(0));

@@ -133,17 +133,17 @@ export class ValueScope {
     return this.globals.get(name);
   }
 
-  private readonly shared = new Map<number, ((name: string) => number | undefined)[]>();
+  private readonly shared = new Map<string, ((name: string) => number | undefined)[]>();
 
   /**
    * The resolver of a statement at `offset` in function `at`, after `before` of its locals
-   * (`localsBefore`): every such offset resolves every name alike, so statements share one
-   * resolver, which remembers its answers.
+   * (`localsBefore`): every such offset, in this function or in any with the same `functionPrint`,
+   * resolves every name alike, so statements share one resolver, which remembers its answers.
    */
   sharedResolver(offset: number, at: { fn: CFunction; index: number } | undefined, before: number): (name: string) => number | undefined {
-    const index = at?.index ?? -1;
-    let list = this.shared.get(index);
-    if (!list) this.shared.set(index, (list = []));
+    const print = this.functionPrint(at);
+    let list = this.shared.get(print);
+    if (!list) this.shared.set(print, (list = []));
     let r = list[before];
     if (!r) {
       const inner = this.resolverAt(offset, undefined, at);
