@@ -25,7 +25,6 @@ import { registerDebugger } from './debug';
 import { InspectorPanel } from './inspectorPanel';
 import { registerLayoutMap } from './layoutMapPanel';
 import { findRunConfig } from './runConfig';
-import { ServerHealth } from './serverHealth';
 import { registerWalkthrough } from './walkthrough';
 
 export const TPROG = 'tensor-program';
@@ -40,8 +39,6 @@ export interface TensorLensApi {
   lastRun(): RunResultMessage | undefined;
   /** Resolves when the server has answered `initialize`. */
   ready: Promise<void>;
-  /** Crash recovery of the language server (restarts, give-ups). */
-  serverHealth: ServerHealth;
 }
 
 function settings() {
@@ -79,18 +76,13 @@ export async function maybeAdoptDocument(doc: vscode.TextDocument): Promise<void
 export async function activateWith(context: vscode.ExtensionContext, factory: ClientFactory): Promise<TensorLensApi> {
   const output = vscode.window.createOutputChannel('Tensor Lens', { log: true });
   const s = settings();
-  // restarts a crashed server and says so; stops after too many crashes (see serverHealth.ts)
-  const health = new ServerHealth(output);
   const client = factory({
-    ...health.clientOptions(),
     documentSelector: ['file', 'untitled', 'vscode-vfs', 'vscode-test-web'].flatMap((scheme) => [{ scheme, language: TPROG }, { scheme, language: PCORE }, { scheme, language: LAYOUT }]),
     // .csfbin files read by layout specs: the server re-checks the specs when one changes on disk
     synchronize: { configurationSection: 'tensorLens', fileEvents: vscode.workspace.createFileSystemWatcher('**/*.csfbin') },
     initializationOptions: { dialect: s.dialect, includePaths: s.includePaths },
     outputChannel: output,
   });
-  health.attach(client);
-  context.subscriptions.push(health);
   const ready = client.start();
   let lastRun: RunResultMessage | undefined;
   let lastRunName = '';
@@ -99,6 +91,8 @@ export async function activateWith(context: vscode.ExtensionContext, factory: Cl
   context.subscriptions.push(inspector);
   registerLayoutMap(context, output);
   inspector.register(context);
+  // "Open Memory Inspector" while debugging shows the paused program's memory
+  const inspectDebuggee = registerDebugger(context, inspector);
   registerCsfEditor(context, inspector, output);
   registerWalkthrough(context);
 
@@ -170,6 +164,8 @@ export async function activateWith(context: vscode.ExtensionContext, factory: Cl
       return result;
     }),
     vscode.commands.registerCommand('tensorLens.openMemoryInspector', async () => {
+      const session = vscode.debug.activeDebugSession;
+      if (session?.type === 'tensor-lens' && (await inspectDebuggee(session))) return true;
       if (!lastRun || (lastRun.error && lastRun.error.kind === 'cancelled')) {
         void vscode.window.showWarningMessage('Run a tensor program first (Tensor Lens: Run Program) to inspect its memory.');
         return false;
@@ -183,12 +179,12 @@ export async function activateWith(context: vscode.ExtensionContext, factory: Cl
       void vscode.window.showInformationMessage(`Tensor Lens server ${st.version}: ${st.documents} documents, last check ${st.lastCheckMs} ms, dialect ${st.dialect}`);
     }),
     vscode.commands.registerCommand('tensorLens.restartServer', async () => {
-      await health.restart(client);
+      await client.stop();
+      await client.start();
       output.appendLine('Tensor Lens language server restarted.');
     }),
   );
-  registerDebugger(context);
   for (const d of vscode.workspace.textDocuments) void maybeAdoptDocument(d);
   await ready;
-  return { client, ready, lastRun: () => lastRun, serverHealth: health };
+  return { client, ready, lastRun: () => lastRun };
 }

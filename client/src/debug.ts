@@ -2,12 +2,16 @@
  * The `tensor-lens` debugger in the extension: the debug adapter runs inline (core/debug/session.ts,
  * the simulator in a worker thread), launch configurations are completed from the active editor and
  * the program's tensorlens.run.json, and a "Tensor Trace" view in the Run and Debug side bar lists
- * the executed `>` statements whenever the program stops.
+ * the executed `>` statements whenever the program stops. The memory inspector follows a session: an
+ * open panel of the program (or one opened with "Open Memory Inspector" while debugging) shows the
+ * paused program's memory at every stop, the bytes changed since the previous stop highlighted.
  */
 import * as vscode from 'vscode';
 import { nodeSpawner } from '../../core/debug/nodeWorker';
 import type { LaunchArgs } from '../../core/debug/protocol';
 import { TensorLensDebugSession } from '../../core/debug/session';
+import { createDebugSource, type DebugSource } from '../../core/inspect/debugSource';
+import type { InspectorPanel } from './inspectorPanel';
 import { findRunConfig } from './runConfig';
 
 export const DEBUG_TYPE = 'tensor-lens';
@@ -108,9 +112,77 @@ async function resolve(config: vscode.DebugConfiguration): Promise<vscode.DebugC
   return config;
 }
 
-export function registerDebugger(context: vscode.ExtensionContext): void {
+/** Memory inspector panels bound to debug sessions (one per session, titled like the program's run panel). */
+class DebugInspector {
+  private readonly bound = new Map<string, { source: DebugSource; title: string }>();
+
+  constructor(private readonly inspector: InspectorPanel) {}
+
+  /** The run panel's title for the session's program: `Memory: test.m (kernel_test)`. */
+  private titleOf(session: vscode.DebugSession): string {
+    const program = String(session.configuration.program ?? '');
+    const name = program.split(/[\\/]/).pop() ?? program;
+    const entry = session.configuration.entry as string | undefined;
+    return `Memory: ${name}${entry ? ` (${entry})` : ''}`;
+  }
+
+  private bind(session: vscode.DebugSession, title: string): { source: DebugSource; title: string } {
+    const b = { title, source: createDebugSource({ title: `${title} — debugging`, request: (command, args) => Promise.resolve(session.customRequest(command, args)) }) };
+    this.bound.set(session.id, b);
+    return b;
+  }
+
+  /** The session stopped: an open panel of its program shows the stop. */
+  async stopped(session: vscode.DebugSession): Promise<void> {
+    let b = this.bound.get(session.id);
+    if (b && !this.inspector.titles.includes(b.title)) {
+      // the panel was closed
+      this.bound.delete(session.id);
+      b = undefined;
+    }
+    if (!b) {
+      const title = this.titleOf(session);
+      // the program's panel (a run panel of another entry too), not a second view
+      const prefix = `${title.replace(/ \(.*\)$/, '')} (`;
+      const titles = this.inspector.titles;
+      const open = titles.includes(title) ? title : titles.find((t) => t.startsWith(prefix) && !t.includes(' · view '));
+      if (!open) return;
+      b = this.bind(session, open);
+    }
+    if (!(await b.source.update())) return;
+    await this.inspector.showSource(b.title, b.source, true, false);
+    // the view follows the stop: to the bytes that changed since the previous one
+    const stop = b.source.currentStep?.() ?? -1;
+    const r = await b.source.changedRange(stop);
+    if (r) this.inspector.highlightIn(b.title, r.space, r.offset, r.length, `changed since stop ${stop - 1}`);
+  }
+
+  /** "Open Memory Inspector" while debugging: a panel on the paused program (false when it is not paused). */
+  async open(session: vscode.DebugSession): Promise<boolean> {
+    const b = this.bound.get(session.id) ?? this.bind(session, this.titleOf(session));
+    if (!(await b.source.update())) {
+      this.bound.delete(session.id);
+      return false;
+    }
+    await this.inspector.showSource(b.title, b.source, false);
+    return true;
+  }
+
+  ended(session: vscode.DebugSession): void {
+    this.bound.get(session.id)?.source.end();
+    this.bound.delete(session.id);
+  }
+}
+
+/**
+ * Registers the debugger; with the memory inspector, returns what "Open Memory Inspector" calls while a
+ * `tensor-lens` session is active (true when it opened a panel on the paused program).
+ */
+export function registerDebugger(context: vscode.ExtensionContext, inspector?: InspectorPanel): (session: vscode.DebugSession) => Promise<boolean> {
   const worker = vscode.Uri.joinPath(context.extensionUri, 'dist', 'debug', 'worker.js').fsPath;
   const trace = new TraceView();
+  const memory = inspector && new DebugInspector(inspector);
+  const log = (e: unknown) => void vscode.window.showWarningMessage(`Memory inspector: ${e instanceof Error ? e.message : String(e)}`);
   context.subscriptions.push(
     vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, {
       createDebugAdapterDescriptor: () => new vscode.DebugAdapterInlineImplementation(new TensorLensDebugSession({ spawn: nodeSpawner(worker) }) as unknown as vscode.DebugAdapter),
@@ -122,12 +194,19 @@ export function registerDebugger(context: vscode.ExtensionContext): void {
       createDebugAdapterTracker: (session) => ({
         onWillStartSession: () => trace.clear(),
         onDidSendMessage: (m: { type?: string; event?: string; body?: unknown }) => {
-          if (m.type === 'event' && m.event === 'stopped') void trace.refresh(session);
+          if (m.type === 'event' && m.event === 'stopped') {
+            void trace.refresh(session);
+            memory?.stopped(session).catch(log);
+          }
           // sent by the target when the program ends
           if (m.type === 'event' && m.event === 'tensorTrace') trace.show(m.body as { total: number; steps: TraceRow[] });
         },
       }),
     }),
     vscode.window.registerTreeDataProvider('tensorLens.tensorTrace', trace),
+    vscode.debug.onDidTerminateDebugSession((s) => {
+      if (s.type === DEBUG_TYPE) memory?.ended(s);
+    }),
   );
+  return async (session) => (memory ? memory.open(session) : false);
 }

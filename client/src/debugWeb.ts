@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 
-export function registerDebugger(context: vscode.ExtensionContext): void {
+export function registerDebugger(context: vscode.ExtensionContext): () => Promise<boolean> {
   context.subscriptions.push(
     vscode.debug.registerDebugConfigurationProvider('tensor-lens', {
       resolveDebugConfiguration: () => {
@@ -14,4 +14,5 @@ export function registerDebugger(context: vscode.ExtensionContext): void {
       },
     }),
   );
+  return async () => false;
 }

@@ -190,14 +190,17 @@ export class InspectorPanel {
     return title;
   }
 
-  /** Opens (or reveals) the panel titled `title` on any source (a `.csfbin` loaded into accelerator memory, …); returns the title. */
-  showSource(title: string, source: InspectorSource, preserveFocus = false): Promise<string> {
+  /**
+   * Opens (or reveals) the panel titled `title` on any source (a `.csfbin` loaded into accelerator memory,
+   * a paused debug session, …); returns the title. `reveal: false` updates an open panel where it is.
+   */
+  showSource(title: string, source: InspectorSource, preserveFocus = false, reveal = true): Promise<string> {
     const next = this.queue.then(() => {
       const v = this.views.get(title);
       if (v) {
         Object.assign(v, { run: undefined, trace: [], overlays: [], used: ++this.clock, host: new WebviewHost(source, (m) => v.panel.webview.postMessage(m)) });
         v.host.refresh();
-        v.panel.reveal(undefined, preserveFocus);
+        if (reveal) v.panel.reveal(undefined, preserveFocus);
         return title;
       }
       const media = vscode.Uri.joinPath(this.extensionUri, 'dist', 'media');
@@ -231,6 +234,13 @@ export class InspectorPanel {
       title: panel.title,
     });
     return view;
+  }
+
+  /** Highlights (and scrolls to) bytes in the panel titled `title` (false when it is not open). */
+  highlightIn(title: string, space: string, offset: number, length: number, label?: string): boolean {
+    const v = this.views.get(title);
+    v?.host.highlight(space, offset, length, label);
+    return !!v;
   }
 
   /** A panel VS Code brings back after a reload: its view state returns, its memory with the next run. */

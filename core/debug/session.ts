@@ -26,7 +26,7 @@ interface Port {
 /** Requests answered by the target. */
 const FORWARDED = new Set([
   'setBreakpoints', 'setExceptionBreakpoints', 'configurationDone', 'stackTrace', 'scopes', 'variables', 'evaluate', 'setVariable', 'setExpression',
-  'continue', 'next', 'stepIn', 'stepOut', 'readMemory', 'writeMemory', 'dataBreakpointInfo', 'setDataBreakpoints', 'exceptionInfo', 'tensorTrace', 'stopPoints',
+  'continue', 'next', 'stepIn', 'stepOut', 'readMemory', 'writeMemory', 'dataBreakpointInfo', 'setDataBreakpoints', 'exceptionInfo', 'tensorTrace', 'stopPoints', 'memoryStops', 'memoryAtStop',
 ]);
 
 export class TensorLensDebugSession extends DebugSession {

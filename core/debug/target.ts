@@ -26,6 +26,7 @@ import { SimError } from '../sim/types';
 import { pcoreAddr } from '../tprog/explain';
 import { LIMITS } from '../tprog/machine';
 import type { MemberInfo } from '../tprog/pcoreView';
+import { StopHistory } from './stops';
 import { CTL, MSG, PAUSE, STEP, WATCH, type DumpArg, type FromTarget, type LaunchArgs, type LoadArg, type ToTarget } from './protocol';
 
 /** How the target talks to the adapter (worker.ts implements it with a MessagePort and Atomics). */
@@ -146,6 +147,8 @@ export class DebugTarget {
   /** After a stop inside a transfer: move the next batch and stop again, or the rest of it. */
   private xferMode: 'batch' | 'finish' = 'batch';
   private xferStepIn = false;
+  /** Memory at each stop, for the memory inspector (`memoryStops`, `memoryAtStop`). */
+  private stops?: StopHistory;
   private readonly file: string;
   private readonly base: string;
 
@@ -190,6 +193,7 @@ export class DebugTarget {
         this.trace = p.trace;
         this.pcore = p.pcore;
         this.attached = true;
+        this.stops = new StopHistory(p.histories, p.trace);
         p.executor.stepHook = { enter: (process) => this.enterTransfer(process), between: (t, at) => this.betweenBatches(t, at) };
         this.ch.post({ t: 'ready', entry: p.entry });
         this.serveUntil(() => this.configured);
@@ -422,6 +426,7 @@ export class DebugTarget {
     this.atStmt = atStmt;
     this.paused = true;
     this.stoppedHart = hid;
+    this.markStop(reason, hid);
     this.ch.post({ t: 'event', event: 'stopped', body: { reason, threadId: hid + 1, allThreadsStopped: true, ...extra } });
     try {
       this.serveUntil(() => !this.paused);
@@ -430,6 +435,15 @@ export class DebugTarget {
       this.atStmt = false;
       this.handles.clear();
     }
+  }
+
+  /** Records the memory state of this stop (before the `stopped` event: the inspector reads after it). */
+  private markStop(reason: string, hid: 0 | 1): void {
+    if (!this.stops) return;
+    const top = this.frameRefs(hid)[0];
+    const loc = this.xfer?.at.loc ?? (top && this.frameLoc(top)) ?? { file: '', line: 0, column: 0 };
+    const x = this.xfer ? `, transfer ${this.xfer.t.done}/${this.xfer.t.total} elements` : '';
+    this.stops.mark({ reason, process: hid, file: loc.file, line: loc.line, column: loc.column, text: `${reason} at ${baseName(loc.file)}:${loc.line} (pid ${hid}${x})` });
   }
 
   private serveUntil(done: () => boolean): void {
@@ -539,6 +553,20 @@ export class DebugTarget {
         const start = Math.max(0, Number(a.start ?? 0));
         const count = Math.max(0, Math.min(Number(a.count ?? 1000), 100_000));
         return { total: this.trace.length, steps: this.trace.slice(start, start + count) };
+      }
+      case 'memoryStops': {
+        // the stops so far with the pages each changed, the spaces' sizes, the C globals
+        const st = this.stops;
+        if (!st) return { total: 0, oldest: 0, paused: this.paused, sizes: {}, globals: [], stops: [] };
+        const from = Math.max(0, Number(a.from ?? 0));
+        const count = Math.max(0, Math.min(Number(a.count ?? 1000), 100_000));
+        const globals = (this.c?.gvars ?? []).filter((g) => g.addr >= 0 && !g.name.includes('.')).map((g) => ({ name: g.name, address: g.addr, size: sizeOf(g.t), type: this.typeName(g.t) }));
+        return { total: st.count, oldest: st.oldest, paused: this.paused, sizes: st.sizes(), globals, stops: st.records(from, count) };
+      }
+      case 'memoryAtStop': {
+        if (!this.stops) throw new Error('the program has not started');
+        const len = Math.max(0, Math.min(Number(a.length ?? 0), 1 << 24));
+        return { data: toBase64(this.stops.read(String(a.space), Number(a.offset ?? 0), len, Number(a.stop))) };
       }
       case 'stopPoints':
         return { stops: this.stmts.map((s) => ({ id: s.id, file: s.loc.file, line: s.loc.line, fn: s.fn, tensor: s.tensor })) };

@@ -465,7 +465,8 @@ export const WebviewNotifications = {
     cursor: int(0),
     /** Complete when every visible row's bytes are loaded. */
     complete: S.bool(),
-    rows: S.arr(S.obj({ addr: S.str(64), hex: S.str(4096), typed: S.str(4096), ascii: S.str(1024), ov: S.str(4096) }), 1024),
+    /** `chg`: the row's bytes highlighted as changed since the compared step (indexes in the row, comma-separated). */
+    rows: S.arr(S.obj({ addr: S.str(64), hex: S.str(4096), typed: S.str(4096), ascii: S.str(1024), ov: S.str(4096), chg: S.opt(S.str(4096)) }), 1024),
     status: S.str(1 << 14),
     title: S.str(1024),
   }),

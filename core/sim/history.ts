@@ -85,6 +85,11 @@ export class SpaceHistory {
     return this.pending.size ? this.commitAs(beforeStep - 0.5) : [];
   }
 
+  /** Key of the latest commit (−1 before the first): a step, or N − 0.5 for the host interval before step N. */
+  get lastCommit(): number {
+    return this.last;
+  }
+
   /** Are there pages written since the last commit (by host code, typically)? */
   get dirty(): boolean {
     return this.pending.size > 0;

@@ -352,6 +352,13 @@ test('step into a > transfer: batches of elements, progress in the stack, partia
   await stopped(dc);
   assert.deepEqual(await frames(), [['transfer 16/24 elements', 12], ['kernel_xfer', 12]]);
   assert.deepEqual(await dstNow(), written(16));
+  // the inspector's view of these stops: the last one changed dst's page, and the one before it is the 8-element state
+  const ms = ((await dc.customRequest('memoryStops', { from: 0 })) as DebugProtocol.Response).body;
+  assert.deepEqual(ms.stops.map((x: { text: string }) => x.text.replace(/^.*\(pid 0, /, '').replace(/\)$/, '')), ['breakpoint at xfer.m:12 (pid 0', 'transfer 0/24 elements', 'transfer 8/24 elements', 'transfer 16/24 elements']);
+  assert.deepEqual(ms.stops[3].changed, { MEM: [Math.floor(dstAddr / 4096)] });
+  const at = async (stop: number) => i16(fromBase64(((await dc.customRequest('memoryAtStop', { space: 'MEM', offset: dstAddr, length: 48, stop })) as DebugProtocol.Response).body.data));
+  assert.deepEqual(await at(2), written(8));
+  assert.deepEqual(await at(1), written(0));
   // the trace has no record of the statement until it has finished
   assert.equal(((await dc.customRequest('tensorTrace', {})) as DebugProtocol.Response).body.total, 0);
 
@@ -374,6 +381,42 @@ test('step into a > transfer: batches of elements, progress in the stack, partia
   await dc.continueRequest({ threadId: 1 });
   assert.equal(await ended(dc), 0);
   assert.match(out.text('console'), new RegExp(`MEM:src:i16 = ${[want[0] + 1, ...want.slice(1)].join(' ')}\\n`));
+});
+
+test('memory at each stop for the inspector: memoryStops lists the pages each stop changed, memoryAtStop reads past stops', { timeout: 60_000 }, async () => {
+  const dc = await client();
+  await launch(dc, { program: DBG, trace: false }, async () => {
+    await dc.setBreakpointsRequest({ source: { path: DBG }, breakpoints: [{ line: 35 }, { line: 36 }] });
+  });
+  type Stops = { total: number; oldest: number; paused: boolean; sizes: Record<string, number>; globals: { name: string; address: number; size: number }[]; stops: { step: number; kind: string; line: number; text: string; changed: Record<string, number[]> }[] };
+  const stopsReq = async (from = 0) => ((await dc.customRequest('memoryStops', { from })) as DebugProtocol.Response).body as Stops;
+  const atStop = async (space: string, offset: number, length: number, stop: number) => fromBase64(((await dc.customRequest('memoryAtStop', { space, offset, length, stop })) as DebugProtocol.Response).body.data);
+  await stopped(dc);
+  let st = await stopsReq();
+  assert.deepEqual([st.total, st.paused, st.sizes.SCRATCH, st.sizes.PCORE0], [1, true, 32768, 8 * 4096 * 2]);
+  const data = st.globals.find((g) => g.name === 'data')!;
+  assert.equal(data.size, 32);
+  const dataPage = Math.floor(data.address / 4096);
+  // stop 0 (line 35) against the program's start: the C code filled data[] (and pt, counter); SCRATCH untouched
+  assert.deepEqual([st.stops[0].step, st.stops[0].kind, st.stops[0].line], [0, 'stop', 35]);
+  assert.match(st.stops[0].text, /^breakpoint at dbg\.m:35 \(pid 0\)$/);
+  assert.ok(st.stops[0].changed.MEM?.includes(dataPage), `MEM page ${dataPage} changed: ${JSON.stringify(st.stops[0].changed)}`);
+  assert.equal(st.stops[0].changed.SCRATCH, undefined);
+  assert.deepEqual(i16(await atStop('MEM', data.address, 32, -1)), new Array(16).fill(0));
+  const dataNow = Array.from({ length: 16 }, (_, i) => 3 * i - 8);
+  assert.deepEqual(i16(await atStop('MEM', data.address, 32, 0)), dataNow);
+  await dc.continueRequest({ threadId: 1 });
+  await stopped(dc);
+  // stop 1 (line 36): only the `>` of line 35 ran in between, writing SCRATCH[0..31]
+  st = await stopsReq(1);
+  assert.equal(st.total, 2);
+  assert.deepEqual(st.stops.map((x) => [x.step, x.line, x.changed]), [[1, 36, { SCRATCH: [0] }]]);
+  assert.deepEqual(i16(await atStop('SCRATCH', 0, 32, 0)), new Array(16).fill(0));
+  assert.deepEqual(i16(await atStop('SCRATCH', 0, 32, 1)), dataNow);
+  assert.deepEqual(i16((await readMem(dc, 'SCRATCH', 32)).bytes), dataNow);
+  await assert.rejects(dc.customRequest('memoryAtStop', { space: 'MEM', offset: 0, length: 4, stop: 2 }), /no stop 2/);
+  await dc.continueRequest({ threadId: 1 });
+  assert.equal(await ended(dc), 0);
 });
 
 test('pause a running program, evaluate, terminate', { timeout: 60_000 }, async () => {

@@ -56,6 +56,8 @@ interface RowEls {
   ascii: HTMLSpanElement;
   ov: HTMLSpanElement;
   off: number;
+  /** Bytes of the row highlighted as changed (indexes in the row, comma-separated; for viewDump). */
+  chg?: string;
 }
 
 /** A decoration box: a run of cells of one section of one row with one mark. */
@@ -283,7 +285,7 @@ export class Inspector {
     if (this.info && !this.frame) this.renderNow();
     const rows = this.rows
       .filter((r) => !r.row.hidden && r.off >= 0)
-      .map((r) => ({ addr: r.addr.textContent ?? '', hex: r.hex.textContent ?? '', typed: r.typed.textContent ?? '', ascii: r.ascii.textContent ?? '', ov: r.ov.textContent ?? '' }));
+      .map((r) => ({ addr: r.addr.textContent ?? '', hex: r.hex.textContent ?? '', typed: r.typed.textContent ?? '', ascii: r.ascii.textContent ?? '', ov: r.ov.textContent ?? '', ...(r.chg ? { chg: r.chg } : {}) }));
     return { token, space: this.info?.id ?? '', step: this.st.step, top: this.st.top, cursor: this.st.cursor, complete: document.body.dataset.complete === '1', rows, status: this.status.textContent ?? '', title: this.el.title.textContent ?? '' };
   }
 
@@ -1096,7 +1098,12 @@ export class Inspector {
       else if (R.ov.title) R.ov.removeAttribute('title');
       // decorations: per-byte flags, then runs
       flags.fill(0);
-      if (cur && old) for (let j = 0; j < n; j++) if (cur[j] !== old[j]) flags[j] |= F_CHG;
+      let chg = '';
+      if (cur && old) for (let j = 0; j < n; j++) if (cur[j] !== old[j]) {
+        flags[j] |= F_CHG;
+        chg += chg ? `,${j}` : String(j);
+      }
+      R.chg = chg;
       for (const [lo, hi, f] of ranges) {
         if (hi <= off || lo >= off + n) continue;
         for (let j = Math.max(0, lo - off); j < Math.min(n, hi - off); j++) flags[j] |= f;
