@@ -25,6 +25,7 @@ import { registerDebugger } from './debug';
 import { InspectorPanel } from './inspectorPanel';
 import { registerLayoutMap } from './layoutMapPanel';
 import { findRunConfig } from './runConfig';
+import { ServerHealth } from './serverHealth';
 import { registerWalkthrough } from './walkthrough';
 
 export const TPROG = 'tensor-program';
@@ -39,6 +40,8 @@ export interface TensorLensApi {
   lastRun(): RunResultMessage | undefined;
   /** Resolves when the server has answered `initialize`. */
   ready: Promise<void>;
+  /** Crash recovery of the language server (restarts, give-ups). */
+  serverHealth: ServerHealth;
 }
 
 function settings() {
@@ -76,13 +79,18 @@ export async function maybeAdoptDocument(doc: vscode.TextDocument): Promise<void
 export async function activateWith(context: vscode.ExtensionContext, factory: ClientFactory): Promise<TensorLensApi> {
   const output = vscode.window.createOutputChannel('Tensor Lens', { log: true });
   const s = settings();
+  // restarts a crashed server and says so; stops after too many crashes (see serverHealth.ts)
+  const health = new ServerHealth(output);
   const client = factory({
+    ...health.clientOptions(),
     documentSelector: ['file', 'untitled', 'vscode-vfs', 'vscode-test-web'].flatMap((scheme) => [{ scheme, language: TPROG }, { scheme, language: PCORE }, { scheme, language: LAYOUT }]),
     // .csfbin files read by layout specs: the server re-checks the specs when one changes on disk
     synchronize: { configurationSection: 'tensorLens', fileEvents: vscode.workspace.createFileSystemWatcher('**/*.csfbin') },
     initializationOptions: { dialect: s.dialect, includePaths: s.includePaths },
     outputChannel: output,
   });
+  health.attach(client);
+  context.subscriptions.push(health);
   const ready = client.start();
   let lastRun: RunResultMessage | undefined;
   let lastRunName = '';
@@ -179,12 +187,11 @@ export async function activateWith(context: vscode.ExtensionContext, factory: Cl
       void vscode.window.showInformationMessage(`Tensor Lens server ${st.version}: ${st.documents} documents, last check ${st.lastCheckMs} ms, dialect ${st.dialect}`);
     }),
     vscode.commands.registerCommand('tensorLens.restartServer', async () => {
-      await client.stop();
-      await client.start();
+      await health.restart(client);
       output.appendLine('Tensor Lens language server restarted.');
     }),
   );
   for (const d of vscode.workspace.textDocuments) void maybeAdoptDocument(d);
   await ready;
-  return { client, ready, lastRun: () => lastRun };
+  return { client, ready, lastRun: () => lastRun, serverHealth: health };
 }
