@@ -194,15 +194,27 @@ export function scanC(text: string, tensorLines: Set<number>, file = ''): CConte
     if (c === '/' && text[i + 1] === '*') {
       const e = text.indexOf('*/', i + 2);
       const stop = e < 0 ? n : e + 2;
+      const startLine = line;
       for (let k = i; k < stop; k++) if (text.charCodeAt(k) === 10) line++;
       i = stop;
+      // a comment that ends inside a `>` line: the rest of that line is the tensor statement's, not C
+      if (line !== startLine && tensorLines.has(line)) {
+        const nl = text.indexOf('\n', i);
+        i = nl < 0 ? n : nl;
+      }
       continue;
     }
     if (c === '"' || c === "'") {
+      // a literal ends at its quote, or (unterminated) before the end of its line; a backslash-newline
+      // inside it continues it on the next line, which is counted
       let k = i + 1;
-      while (k < n && text[k] !== c && text[k] !== '\n') k += text[k] === '\\' ? 2 : 1;
-      toks.push(c === '"' ? K_STR : K_CHR, i, k + 1);
-      i = k + 1;
+      while (k < n && text[k] !== c && text[k] !== '\n') {
+        if (text[k] === '\\' && text[k + 1] === '\n') line++;
+        k += text[k] === '\\' ? 2 : 1;
+      }
+      const closed = k < n && text[k] === c;
+      toks.push(c === '"' ? K_STR : K_CHR, i, closed ? k + 1 : k);
+      i = closed ? k + 1 : k;
       continue;
     }
     if (c === '$') {

@@ -44,6 +44,9 @@ function observable(a: TprogAnalysis): unknown {
     uses: a.varUses.map((u) => [u.name, u.range, u.def?.range]),
     functions: a.c.functions.map((f) => [f.name, f.span, f.bodySpan]),
     vars: a.c.vars.map((v) => [v.name, v.nameSpan, v.fn]),
+    calls: a.c.calls.map((k) => [k.name, k.span]),
+    kernelRefs: a.c.kernelRefs.map((k) => [k.name, k.span]),
+    mutated: [...a.c.mutated].map(([fn, names]) => [fn, [...names].sort()]),
   };
 }
 
@@ -113,4 +116,31 @@ test('an edit inside one `>` line that cannot change the C code is recognised; o
   const cont = 'int f(void) {\n#define X 1 \\\n> MEM(a,4)[0:3] <= PCORE[0:3].k::x;\n}\n';
   const ai = cont.indexOf('[0:3]') + 3;
   assert.equal(confinedEdit(cont, cont.slice(0, ai) + '2' + cont.slice(ai + 1), scanTensorLines(cont), new LineIndex(cont)), undefined, 'a line continued from a macro');
+});
+
+// The C scan never reads a `>` line as C, so an edit inside one cannot change the C context: not after an
+// unterminated string or character literal on a C line (it ends at its line), nor after a block comment
+// that ends inside a `>` line (the rest of that line is the statement's).
+test('after an unterminated literal or a comment ending in a `>` line, edits of `>` lines still equal fresh analyses', () => {
+  const docs = [
+    'char *s = "abc\nint g(int);\nvoid f(void) {\n  int v = 1;\n> DTYPE(INT16)MEM(v,8)[0:7] <= DTYPE(INT16)MEM(v,8)[0:7];\n  g(v);\n}\n',
+    "char c = 'a\nvoid f(void) {\n> DTYPE(INT16)MEM(w,8)[0:7] <= DTYPE(INT16)MEM(w,8)[0:7];\n}\n",
+    'int a; /* a comment\n> DTYPE(INT16)MEM(a,8)[0:7] <= DTYPE(INT16)MEM(a,8)[0:7]; */ int q = 2; h(q);\nvoid f(void) { k(); }\n',
+  ];
+  for (const doc of docs) {
+    const read = () => undefined;
+    const live = new Project({ fs: { read }, loadPcore: loadPcoreView });
+    live.analyze('/w/x.m', doc);
+    // identifier characters typed into the `>` line: the reuse path
+    for (const typed of ['g(v)', 'q=3', 'x']) {
+      const at = doc.indexOf('[0:7]') + 1;
+      const next = doc.slice(0, at) + typed + doc.slice(at);
+      const inc = live.analyze('/w/x.m', next)!;
+      const fresh = new Project({ fs: { read }, loadPcore: loadPcoreView }).analyze('/w/x.m', next)!;
+      assert.deepEqual(observable(inc), observable(fresh), `${JSON.stringify(doc)} after typing ${typed}`);
+      live.analyze('/w/x.m', doc);
+    }
+    const a = new Project({ fs: { read }, loadPcore: loadPcoreView }).analyze('/w/x.m', doc)!;
+    assert.ok(!a.c.calls.some((k) => k.name === 'MEM' || k.name === 'DTYPE'), `no C call is read from a > line of ${JSON.stringify(doc)}`);
+  }
 });
