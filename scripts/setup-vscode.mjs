@@ -182,8 +182,10 @@ async function install(p) {
   for (const d of ['node24', 'code-server']) writeFileSync(join(p.dir, d, 'package.json'), JSON.stringify({ name: `tensor-lens-${d}-tool`, private: true, allowScripts: allowScripts[d] }, null, 2) + '\n');
 
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const baseEnv = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
-  delete baseEnv.npm_config_prefix; delete baseEnv.npm_config_global;
+  // Not the settings of an npm this runs under (`npm start`, `npm test`): its npm_config_user_agent names
+  // the project's Node, which code-server's postinstall reads as the Node it is installed with.
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
+  const baseEnv = { ...inherited, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
 
   say(`1/2 npm install node@${NODE_VERSION} …`);
   await run(npm, ['install', '--no-save', '--no-package-lock', `node@${NODE_VERSION}`], { cwd: join(p.dir, 'node24'), env: baseEnv, log: p.log, label: `node@${NODE_VERSION}` });
