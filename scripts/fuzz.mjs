@@ -1,13 +1,19 @@
 #!/usr/bin/env node
 // `npm run fuzz`: long fuzzing of the engine with the properties of test/unit/fuzz.test.ts (random
-// bytes, mutations of the example programs, random statements, PCORE mutations): nothing throws,
-// every call returns within a time bound, every range is inside the document. Runs in worker
-// threads under a watchdog, so a hang is reported (with its input) and fuzzing goes on.
+// bytes, mutations of the example programs, random statements, PCORE mutations, mutations of the
+// example layout specs, mutated and truncated .csfbin files): nothing throws, every call returns
+// within a time bound, every range is inside the document, every .csfbin problem's byte offset is
+// inside the file. Runs in worker threads under a watchdog, so a hang is reported (with its input)
+// and fuzzing goes on.
+//
+// Kinds: tprog (mutated example programs), tprog-bytes (random bytes/text), tprog-soup (random
+// statements), pcore (PCORE programs), tlayout (layout specs through analyzeLayout and every layout
+// feature), csfbin (files through the validator, codec, accelerator load and the viewer model/host).
 //
 // Configuration (environment, or the same names as --options: --runs 5000 --time 600 ...):
 //   FUZZ_RUNS      inputs per kind (default 2000)
 //   FUZZ_TIME      seconds per kind (default 60); whichever of runs/time ends first
-//   FUZZ_KINDS     comma list of tprog,tprog-bytes,tprog-soup,pcore (default all)
+//   FUZZ_KINDS     comma list of tprog,tprog-bytes,tprog-soup,pcore,tlayout,csfbin (default all)
 //   FUZZ_SEED      first seed (default random; printed)
 //   FUZZ_LIMIT_MS  time bound per call (default 2000)
 //   FUZZ_HANG_MS   no progress for this long = hang (default 30000)
@@ -31,7 +37,7 @@ function option(name, fallback) {
   return process.env[name] ?? fallback;
 }
 
-const KINDS = ['tprog', 'tprog-bytes', 'tprog-soup', 'pcore'];
+const KINDS = ['tprog', 'tprog-bytes', 'tprog-soup', 'pcore', 'tlayout', 'csfbin'];
 const runs = Number(option('FUZZ_RUNS', 2000));
 const timeS = Number(option('FUZZ_TIME', 60));
 const kinds = String(option('FUZZ_KINDS', KINDS.join(','))).split(',').map((k) => k.trim()).filter(Boolean);

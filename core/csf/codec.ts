@@ -239,7 +239,8 @@ export function parseCsf(bytes: Uint8Array, opts: ParseOptions = {}): Result<{ t
   const v = validateCsf(bytes, { ...opts, keepPointers: false });
   if (!v.ok || !v.header) return { ok: false, issues: v.issues };
   let tensor = new CsfFile(bytes, v.header).toTensor();
-  if (opts.dropEmptySentinel && v.issues.some((x) => x.code === 'csf.empty-sentinel')) tensor = dropSentinels(tensor);
+  // look at the indices, not at the warnings: those are capped at maxIssues (a trailing-bytes warning can hide the sentinel's)
+  if (opts.dropEmptySentinel && tensor.indices.includes(EMPTY_SENTINEL)) tensor = dropSentinels(tensor);
   return { ok: true, tensor, warnings: v.issues };
 }
 

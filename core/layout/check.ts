@@ -164,6 +164,9 @@ const MEMORY_WORDS: Record<string, TTMemory> = {
   nd: 'ND_SHARDED',
 };
 
+// words of the document index these tables: without a prototype, `constructor`, `__proto__`, `toString` … are not entries
+for (const t of [MODEL_CALLS, LAYOUT_ARGS, ...Object.values(LAYOUT_ARGS), ARG_ALIASES, TARGETS, TARGET_ALIASES, MEMORY_WORDS]) Object.setPrototypeOf(t, null);
+
 // ---------------------------------------------------------------------------------------------
 
 interface Field {
@@ -667,9 +670,9 @@ class Checker {
     }
     const st: { layout?: 'TILE' | 'ROW_MAJOR'; tile?: [number, number]; transpose?: boolean; buffer?: 'DRAM' | 'L1'; memory?: TTMemory; shard?: number[]; grid?: CoreRange[]; orientation?: TTOrientation; alignment?: number[]; swapped?: boolean } = {};
     let bad = false;
-    const LAYOUTS = { tile: 'TILE', tile_layout: 'TILE', row_major: 'ROW_MAJOR', row_major_layout: 'ROW_MAJOR' } as Record<string, 'TILE' | 'ROW_MAJOR'>;
-    const BUFFERS = { dram: 'DRAM', l1: 'L1', l1_small: 'L1' } as Record<string, 'DRAM' | 'L1'>;
-    const ORIENT = { row_major: 'ROW_MAJOR', col_major: 'COL_MAJOR', column_major: 'COL_MAJOR' } as Record<string, TTOrientation>;
+    const LAYOUTS = Object.setPrototypeOf({ tile: 'TILE', tile_layout: 'TILE', row_major: 'ROW_MAJOR', row_major_layout: 'ROW_MAJOR' }, null) as Record<string, 'TILE' | 'ROW_MAJOR'>;
+    const BUFFERS = Object.setPrototypeOf({ dram: 'DRAM', l1: 'L1', l1_small: 'L1' }, null) as Record<string, 'DRAM' | 'L1'>;
+    const ORIENT = Object.setPrototypeOf({ row_major: 'ROW_MAJOR', col_major: 'COL_MAJOR', column_major: 'COL_MAJOR' }, null) as Record<string, TTOrientation>;
     const setLayout = (v: Value) => {
       const l = this.enumWord(v, LAYOUTS, 'layout');
       if (l) {
@@ -796,7 +799,7 @@ class Checker {
         const useHW = a.get('use_height_and_width_as_shard_shape') ? this.bool(a.get('use_height_and_width_as_shard_shape')!.value, 'use_height_and_width_as_shard_shape') : false;
         if (a.get('orientation')) setOrientation(a.get('orientation')!.value);
         const orient = st.orientation ?? 'ROW_MAJOR';
-        const STRATEGY: Record<string, TTMemory> = { height: 'HEIGHT_SHARDED', width: 'WIDTH_SHARDED', block: 'BLOCK_SHARDED' };
+        const STRATEGY = Object.setPrototypeOf({ height: 'HEIGHT_SHARDED', width: 'WIDTH_SHARDED', block: 'BLOCK_SHARDED' }, null) as Record<string, TTMemory>;
         if (a.get('strategy')) setMemory(a.get('strategy')!.value, STRATEGY);
         else {
           this.diag(term.span, 'error', 'TL004', 'create_sharded_memory_config needs a strategy (ttnn.ShardStrategy.HEIGHT, WIDTH or BLOCK)');

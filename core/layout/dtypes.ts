@@ -139,6 +139,8 @@ export const SPYRE_FORMAT_BY_NAME: Record<string, SpyreFormat> = {
   SENUINT32: 'SENUINT32',
   SENUINT2: 'SENUINT2',
 };
+// words of the document index these tables: without a prototype, `constructor`, `__proto__`, `toString` … are not entries
+for (const t of [ALIASES, SPYRE_FORMAT_BY_NAME]) Object.setPrototypeOf(t, null);
 
 /** Spyre info of a dtype; the unsupported ones (INVALID device format or no stick size) give undefined. */
 export function spyreDtype(d: DType): SpyreDtypeInfo | undefined {

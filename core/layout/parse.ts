@@ -21,7 +21,7 @@ export interface Token {
   problem?: string;
 }
 
-const UNITS: Record<string, number> = { B: 1, K: 1024, KB: 1000, KiB: 1024, M: 2 ** 20, MB: 1e6, MiB: 2 ** 20, G: 2 ** 30, GB: 1e9, GiB: 2 ** 30, T: 2 ** 40, TB: 1e12, TiB: 2 ** 40 };
+const UNITS: Record<string, number> = Object.setPrototypeOf({ B: 1, K: 1024, KB: 1000, KiB: 1024, M: 2 ** 20, MB: 1e6, MiB: 2 ** 20, G: 2 ** 30, GB: 1e9, GiB: 2 ** 30, T: 2 ** 40, TB: 1e12, TiB: 2 ** 40 }, null);
 const PUNCT = '[](){},:=+-.@;*';
 
 const isDigit = (c: string) => c >= '0' && c <= '9';
@@ -135,10 +135,14 @@ export function lex(text: string): { tokens: Token[]; comments: Comment[] } {
 }
 
 const CLOSE: Record<string, string> = { '[': ']', '(': ')', '{': '}' };
+/** Values nested deeper than this are skipped with an error (the parser recurses once per level). */
+const MAX_NEST = 256;
 
 class Parser {
   private i = 0;
   private depth = 0;
+  /** Values being parsed, one inside the other. */
+  private nest = 0;
   readonly errors: SyntaxError[] = [];
   private lastEnd = 0;
 
@@ -219,6 +223,32 @@ class Parser {
   // ---- values
 
   parseValue(): Value {
+    if (this.nest >= MAX_NEST) return this.skipTooDeep();
+    this.nest++;
+    try {
+      return this.parseValue1();
+    } finally {
+      this.nest--;
+    }
+  }
+
+  /** Skips a value nested too deeply, up to the next comma or close bracket of its level. */
+  private skipTooDeep(): Value {
+    const t = this.peek();
+    this.error(t, `values are nested more than ${MAX_NEST} deep`);
+    let d = 0;
+    for (let x = this.peek(); x.kind !== 'eof' && !this.atNewStatement(x); x = this.peek()) {
+      if (x.kind === 'punct' && CLOSE[x.text]) d++;
+      else if (x.kind === 'punct' && ')]}'.includes(x.text)) {
+        if (d === 0) break;
+        d--;
+      } else if (d === 0 && (this.isPunct(x, ',') || this.atStmtEnd(x))) break;
+      this.next();
+    }
+    return { kind: 'error', span: { start: t.start, end: Math.max(t.start, this.lastEnd) } };
+  }
+
+  private parseValue1(): Value {
     const t = this.peek();
     if (this.isPunct(t, '-') && (this.peek(1).kind === 'number' || this.peek(1).kind === 'dims')) {
       this.next();

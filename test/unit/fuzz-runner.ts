@@ -8,7 +8,12 @@
 import { Worker } from 'node:worker_threads';
 import type { MutationLimits, Violation } from './fuzz-harness';
 
-export type FuzzKind = 'tprog' | 'tprog-bytes' | 'tprog-soup' | 'pcore';
+export type FuzzKind = 'tprog' | 'tprog-bytes' | 'tprog-soup' | 'pcore' | 'tlayout' | 'csfbin';
+
+/** The checks an explicit input can go through (every kind maps to one). */
+export type CaseKind = 'tprog' | 'pcore' | 'tlayout' | 'csfbin';
+
+export const caseKindOf = (k: FuzzKind): CaseKind => (k === 'tprog-bytes' || k === 'tprog-soup' ? 'tprog' : k);
 
 export interface FuzzJob {
   kind: FuzzKind;
@@ -30,10 +35,10 @@ export interface FuzzInput {
   pcoreText?: string;
 }
 
-/** One explicit input checked by checkTprog/checkPcore (edge cases). */
+/** One explicit input checked by checkTprog/checkPcore/checkLayout/checkCsf (edge cases, hang re-runs). */
 export interface CaseTask {
   type: 'case';
-  kind: 'tprog' | 'pcore';
+  kind: CaseKind;
   input: FuzzInput & Record<string, unknown>;
   limitMs: number;
 }
@@ -226,7 +231,7 @@ export async function runCampaign(
     // find the call that hangs: re-check the input alone, reporting each call
     let call = o.hang.call;
     if (o.hang.input && !call) {
-      const [again] = runTasks([{ type: 'case', kind: job.kind === 'pcore' ? 'pcore' : 'tprog', input: o.hang.input as CaseTask['input'], limitMs: job.limitMs }], { hangMs: opts.hangMs });
+      const [again] = runTasks([{ type: 'case', kind: caseKindOf(job.kind), input: o.hang.input as CaseTask['input'], limitMs: job.limitMs }], { hangMs: opts.hangMs });
       const a = await again;
       call = a.hang?.call ?? (a.violations?.length ? `${a.violations[0].where} (did not hang when re-run alone: ${a.violations[0].problem.split('\n')[0]})` : '(did not hang when re-run alone)');
     }

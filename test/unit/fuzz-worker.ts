@@ -6,10 +6,29 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import fc from 'fast-check';
-import { bytesArb, checkPcore, checkTprog, pcoreInputArb, soupArb, textArb, tprogInputArb, TPROG_SEEDS, type CheckOptions, type PcoreInput, type TprogInput, type Violation } from './fuzz-harness';
-import type { CallStats, FuzzDone, FuzzJob, Task, WorkerMessage } from './fuzz-runner';
+import {
+  bytesArb,
+  checkCsf,
+  checkLayout,
+  checkPcore,
+  checkTprog,
+  csfInputArb,
+  layoutInputArb,
+  pcoreInputArb,
+  soupArb,
+  textArb,
+  tprogInputArb,
+  TPROG_SEEDS,
+  type CheckOptions,
+  type CsfInput,
+  type LayoutInput,
+  type PcoreInput,
+  type TprogInput,
+  type Violation,
+} from './fuzz-harness';
+import { caseKindOf, type CallStats, type FuzzDone, type FuzzJob, type Task, type WorkerMessage } from './fuzz-runner';
 
-type Input = TprogInput | PcoreInput;
+type Input = TprogInput | PcoreInput | LayoutInput | CsfInput;
 
 const { tasks } = workerData as { tasks: Task[] };
 const post = (m: WorkerMessage) => parentPort!.postMessage(m);
@@ -26,12 +45,28 @@ function arbitrary(job: FuzzJob): fc.Arbitrary<Input> {
       return fc.record({ text: soupArb(), at, dialect: fc.constantFrom('auto' as const, 'guide' as const) }).map((r) => ({ ...r, path }));
     case 'pcore':
       return pcoreInputArb({ maxMutations: job.maxMutations, limits: job.limits });
+    case 'tlayout':
+      return layoutInputArb({ maxMutations: job.maxMutations, maxBytes: job.maxBytes, limits: job.limits });
+    case 'csfbin':
+      return csfInputArb({ maxMutations: job.maxMutations, maxBytes: job.maxBytes });
   }
 }
 
-const check = (kind: string, i: Input, opts: CheckOptions): Violation[] => (kind === 'pcore' ? checkPcore(i as PcoreInput, opts) : checkTprog(i as TprogInput, opts));
+/** The checks of a kind (the `.csfbin` viewer model is asynchronous, the others are not). */
+function check(kind: FuzzJob['kind'], i: Input, opts: CheckOptions): Violation[] | Promise<Violation[]> {
+  switch (caseKindOf(kind)) {
+    case 'pcore':
+      return checkPcore(i as PcoreInput, opts);
+    case 'tlayout':
+      return checkLayout(i as LayoutInput, opts);
+    case 'csfbin':
+      return checkCsf(i as CsfInput, opts);
+    case 'tprog':
+      return checkTprog(i as TprogInput, opts);
+  }
+}
 
-function runFuzz(index: number, job: FuzzJob): FuzzDone {
+async function runFuzz(index: number, job: FuzzJob): Promise<FuzzDone> {
   const stats: Record<string, CallStats> = {};
   const onCall = (where: string, ms: number) => {
     const s = (stats[where] ??= { n: 0, max: 0, total: 0 });
@@ -40,31 +75,50 @@ function runFuzz(index: number, job: FuzzJob): FuzzDone {
     if (ms > s.max) s.max = ms;
   };
   let tried = 0;
-  const property = fc.property(arbitrary(job), (input) => {
-    tried++;
-    post({ type: 'input', index, input, tried });
-    const v = check(job.kind, input, { limitMs: job.limitMs, onCall });
+  const verdict = (input: Input, v: Violation[]): boolean => {
     if (!v.length) return true;
     if (job.mode === 'campaign') {
       post({ type: 'failure', index, input, violations: v });
       return true;
     }
     throw new Error(`${v.length} violation(s): ${v[0].where}: ${v[0].problem.split('\n')[0]}`);
-  });
-  const d = fc.check(property, { numRuns: job.numRuns, seed: job.seed, interruptAfterTimeLimit: job.timeLimitMs, markInterruptAsFailure: false, endOnFailure: false });
+  };
+  const started = (input: Input) => {
+    tried++;
+    post({ type: 'input', index, input, tried });
+  };
+  const params = { numRuns: job.numRuns, seed: job.seed, interruptAfterTimeLimit: job.timeLimitMs, markInterruptAsFailure: false, endOnFailure: false };
+  const d =
+    caseKindOf(job.kind) === 'csfbin'
+      ? await fc.check(
+          fc.asyncProperty(arbitrary(job), async (input) => {
+            started(input);
+            return verdict(input, await check(job.kind, input, { limitMs: job.limitMs, onCall }));
+          }),
+          params,
+        )
+      : fc.check(
+          fc.property(arbitrary(job), (input) => {
+            started(input);
+            return verdict(input, check(job.kind, input, { limitMs: job.limitMs, onCall }) as Violation[]);
+          }),
+          params,
+        );
   let counterexample: FuzzDone['counterexample'];
   if (d.failed && d.counterexample) {
     const input = d.counterexample[0];
-    counterexample = { input, violations: check(job.kind, input, { limitMs: job.limitMs }) };
+    counterexample = { input, violations: await check(job.kind, input, { limitMs: job.limitMs }) };
   }
   return { tried, runs: d.numRuns, seed: d.seed, path: d.counterexamplePath ?? undefined, interrupted: d.interrupted, counterexample, error: d.failed && !counterexample ? String(d.errorInstance) : undefined, stats };
 }
 
-for (const [index, task] of tasks.entries()) {
-  post({ type: 'task-start', index });
-  if (task.type === 'fuzz') post({ type: 'task-done', index, fuzz: runFuzz(index, task.job) });
-  else {
-    const onStart = (where: string) => post({ type: 'call', index, where });
-    post({ type: 'task-done', index, violations: check(task.kind, task.input as unknown as Input, { limitMs: task.limitMs, onStart }) });
+void (async () => {
+  for (const [index, task] of tasks.entries()) {
+    post({ type: 'task-start', index });
+    if (task.type === 'fuzz') post({ type: 'task-done', index, fuzz: await runFuzz(index, task.job) });
+    else {
+      const onStart = (where: string) => post({ type: 'call', index, where });
+      post({ type: 'task-done', index, violations: await check(task.kind, task.input as unknown as Input, { limitMs: task.limitMs, onStart }) });
+    }
   }
-}
+})();

@@ -1,8 +1,11 @@
 /**
  * Robustness of the engine (bounded; `npm run fuzz` runs the same properties for longer): random
  * bytes, random mutations of the real example programs and random statements go through
- * Project.analyze / analyzeTprog / analyzePcore and every feature function. Nothing may throw, every
- * call must return within LIMIT_MS, and every range must lie inside the document. The properties
+ * Project.analyze / analyzeTprog / analyzePcore and every feature function; mutated layout specs go
+ * through analyzeLayout and the layout features; mutated and truncated .csfbin files go through the
+ * validator, the codec, the accelerator load and the viewer model and host. Nothing may throw, every
+ * call must return within LIMIT_MS, every range must lie inside the document and every .csfbin
+ * problem's byte offset inside the file. The properties
  * run in worker threads under a watchdog, so a hang fails the test (naming the input) instead of
  * blocking the runner.
  *
@@ -36,6 +39,8 @@ const jobs: (Partial<FuzzJob> & { kind: FuzzJob['kind']; numRuns: number; timeLi
   { kind: 'tprog-bytes', numRuns: 40, timeLimitMs: 1000 },
   { kind: 'tprog-soup', numRuns: 40, timeLimitMs: 1000 },
   { kind: 'pcore', numRuns: 80, timeLimitMs: 2000, limits },
+  { kind: 'tlayout', numRuns: 300, timeLimitMs: 3000, limits: { maxLine: 4000, maxNest: 1000 } },
+  { kind: 'csfbin', numRuns: 300, timeLimitMs: 2000 },
 ];
 const fuzzJobs: FuzzJob[] = jobs.map((j) => ({ mode: 'assert', seed: SEED, limitMs: LIMIT_MS, ...j, numRuns: Math.max(1, Math.round(j.numRuns * SCALE)), timeLimitMs: j.timeLimitMs * SCALE }));
 const t0 = Date.now();
@@ -56,6 +61,8 @@ describe('fuzz: the engine never throws, hangs or answers outside the document',
   it('tensor programs: random bytes and random text', async () => verdict(await fuzz(1)));
   it('tensor programs: random statements built from the language', async () => verdict(await fuzz(2)));
   it('PCORE programs: random mutations and random bytes', async () => verdict(await fuzz(3)));
+  it('layout specs: random mutations of the example specs, random bytes and text', async () => verdict(await fuzz(4)));
+  it('.csfbin files: mutated, truncated and random bytes through validator, codec, load and viewer', async () => verdict(await fuzz(5)));
 });
 
 describe('edge cases through every feature function', () => {
@@ -145,6 +152,54 @@ describe('bugs found by fuzzing, fixed', { concurrency: true }, () => {
     );
     assert.ok(!r.timeout, 'references(a, -1, true) did not return within 1 s');
     assert.equal(r.error, undefined);
+  });
+
+  it('layout words named like Object.prototype members (`__proto__`, `constructor`, `toString`) are no table entries', async () => {
+    // fuzz input (tlayout): hover on `__proto__` returned Object.prototype as its markdown; `spyre(constructor=` threw in
+    // completion, `tt(layout=constructor)` was accepted as a layout and hover on a term named `__proto__` threw
+    const text = 'target toString\ntarget wormhole_b0(__proto__=1)\ntensor t: float16[4] = spyre(constructor=1, __proto__=2)\ntensor u: constructor[4] = tt(layout=constructor, buffer=__proto__)\ntensor v: float16[4] = __proto__()\ntensor w: float16[4] = tt(layout=\nprobe t[valueOf]\n4constructor\n';
+    const at = Array.from({ length: text.length + 1 }, (_, i) => i / (text.length + 1));
+    const [o] = runTasks([{ type: 'case', kind: 'tlayout', limitMs: LIMIT_MS, input: { path: '/w/layouts/x.tlayout', text, at } }], { hangMs: HANG_MS });
+    const r = await o;
+    const v = r.hang ? [{ where: r.hang.call ?? 'watchdog', problem: r.hang.problem }] : (r.violations ?? []);
+    assert.deepEqual(v, [], formatViolations(v));
+    const { analyzeLayout } = await import('../../core/layout/analyze');
+    const codes = analyzeLayout('tensor u: float16[64, 64] = tt(layout=constructor)\n', '/x.tlayout').diagnostics.map((d) => d.code);
+    assert.ok(codes.includes('TL004'), `layout=constructor is not a layout: ${codes.join(', ')}`);
+  });
+
+  it('layout values nested 30,000 deep are skipped with an error (the parser used to overflow the stack)', async () => {
+    const cases = ['['.repeat(30_000), `${'['.repeat(30_000)}1${']'.repeat(30_000)}`, 'f(x='.repeat(20_000), '(-'.repeat(20_000) + '1', 'a-'.repeat(20_000) + 'b'];
+    const outcomes = runTasks(
+      cases.map((body): CaseTask => {
+        const text = `tensor t: float16[4] = spyre(x=${body})\nprobe t[0]\n`;
+        return { type: 'case', kind: 'tlayout', limitMs: LIMIT_MS * 2, input: { path: '/w/layouts/x.tlayout', text, at: [0, 0.5, 0.99] } };
+      }),
+      { hangMs: HANG_MS },
+    );
+    for (const [i, o] of outcomes.entries()) {
+      const r = await o;
+      const v = r.hang ? [{ where: r.hang.call ?? 'watchdog', problem: r.hang.problem }] : (r.violations ?? []);
+      assert.deepEqual(v, [], `${cases[i].slice(0, 8)}…: ${formatViolations(v)}`);
+    }
+    const { analyzeLayout } = await import('../../core/layout/analyze');
+    const a = analyzeLayout(`tensor t: float16[4] = spyre(x=${'['.repeat(3000)})\n`, '/x.tlayout');
+    assert.ok(a.diagnostics.some((d) => /nested more than \d+ deep/.test(d.message)), a.diagnostics.map((d) => d.message).join('; '));
+  });
+
+  it('.csfbin: parseCsf drops 0xFFFFFFFF entries even when a trailing-bytes warning is the one warning listed', async () => {
+    // fuzz input (csfbin): order 1, shape [4], entries (0xFFFFFFFF, 2, 3), ptr [0, 3], one trailing byte. With the default
+    // maxIssues = 1 the trailing-bytes warning hid the sentinel's, so the sentinel was kept and encodeCsf threw
+    const hex = '010000000400000003000000ffffffff8551dd9f02000000d90826b60300000064a7b34c02000000000000000300000016';
+    const bytes = new Uint8Array(Buffer.from(hex, 'hex'));
+    const { parseCsf } = await import('../../core/csf/codec');
+    const p = parseCsf(bytes, { dropEmptySentinel: true, allowTrailing: true });
+    assert.ok(p.ok);
+    assert.deepEqual([[...p.tensor.indices], [...p.tensor.ptr]], [[2, 3], [0, 2]]);
+    const [o] = runTasks([{ type: 'case', kind: 'csfbin', limitMs: LIMIT_MS, input: { path: '/w/fuzz.csfbin', text: Buffer.from(bytes).toString('latin1'), at: [0, 0.3, 0.6, 0.9] } }], { hangMs: HANG_MS });
+    const r = await o;
+    const v = r.hang ? [{ where: r.hang.call ?? 'watchdog', problem: r.hang.problem }] : (r.violations ?? []);
+    assert.deepEqual(v, [], formatViolations(v));
   });
 
   it('unclosed nested calls `F(F(F(…` at top level are analysed in linear time', async () => {

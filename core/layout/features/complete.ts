@@ -49,6 +49,8 @@ const VALUES: Record<string, string[]> = {
   grid: ['(0,0)-(7,0)', '(0,0)-(1,1)', 'ttnn.CoreGrid(y=2, x=2)'],
   core_grid: ['ttnn.CoreGrid(y=2, x=2)'],
 };
+// words of the document index this table: without a prototype, `constructor`, `__proto__`, `toString` … are not entries
+Object.setPrototypeOf(VALUES, null);
 
 /** Text of the statement around the cursor, from its keyword to the cursor. */
 function statementBefore(a: LayoutAnalysis, offset: number): string {

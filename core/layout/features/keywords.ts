@@ -56,6 +56,9 @@ export const VALUE_DOCS: Record<string, string> = {
   STANDARD: 'element_arrangement STANDARD — elements in a stick in order.',
 };
 
+// words of the document index these tables: without a prototype, `constructor`, `__proto__`, `toString` … are not entries
+for (const t of [STATEMENT_DOCS, CALL_DOCS, VALUE_DOCS]) Object.setPrototypeOf(t, null);
+
 export function dtypeDoc(word: string): string | undefined {
   const d = parseDtype(word);
   if (!d) return undefined;

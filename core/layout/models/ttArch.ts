@@ -57,6 +57,8 @@ export const TT_ARCH_PROPS: Record<string, string> = {
   l1_banks: 'L1 banks for interleaved L1 buffers (default grid x·y)',
   grid: 'compute grid, x×y (columns × rows), e.g. 8x8',
 };
+// words of the document index these tables: without a prototype, `constructor`, `__proto__`, `toString` … are not entries
+for (const t of [TT_ARCHS, TT_ARCH_PROPS]) Object.setPrototypeOf(t, null);
 
 /** A copy of an arch with overrides applied (unknown keys are ignored here; the checker reports them). */
 export function withOverrides(base: TTArch, o: Partial<Record<keyof typeof TT_ARCH_PROPS, number | number[]>>, name = base.name): TTArch {
