@@ -16,11 +16,11 @@
 // Usage: node scripts/test-vscode.mjs [--timeout SECONDS] [--headed] [--verbose]
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureVSCode, SetupError } from './setup-vscode.mjs';
+import { freePort } from './lib/vscodeServer.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const TESTS_JS = join(REPO, 'dist', 'test', 'vscode', 'index.js');
@@ -62,15 +62,6 @@ for (const sig of ['SIGINT', 'SIGTERM']) {
 }
 
 class HarnessError extends Error {}
-
-function freePort() {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on('error', rej);
-    srv.listen(0, '127.0.0.1', () => { const { port } = srv.address(); srv.close(() => res(port)); });
-  });
-}
 
 async function waitForHttp(url, timeoutMs, isAlive) {
   const end = Date.now() + timeoutMs;

@@ -26,7 +26,7 @@ import { InspectorPanel } from './inspectorPanel';
 import { registerLayoutMap } from './layoutMapPanel';
 import { findRunConfig } from './runConfig';
 import { ServerHealth } from './serverHealth';
-import { registerWalkthrough } from './walkthrough';
+import { exists, registerWalkthrough } from './walkthrough';
 
 export const TPROG = 'tensor-program';
 export const PCORE = 'pcore';
@@ -47,15 +47,6 @@ export interface TensorLensApi {
 function settings() {
   const c = vscode.workspace.getConfiguration('tensorLens');
   return { dialect: c.get<string>('dialect', 'auto'), includePaths: c.get<string[]>('includePaths', []), detectLanguage: c.get<boolean>('detectLanguage', true) };
-}
-
-async function exists(uri: vscode.Uri): Promise<boolean> {
-  try {
-    await vscode.workspace.fs.stat(uri);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Switches a `.m`/`.p` document to our languages when it is a ztachip file (never other files). */

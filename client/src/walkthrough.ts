@@ -7,7 +7,8 @@ import * as vscode from 'vscode';
 
 export const EXAMPLES_FOLDER = 'tensor-lens-examples';
 
-async function exists(uri: vscode.Uri): Promise<boolean> {
+/** Whether `uri` exists (file or folder). */
+export async function exists(uri: vscode.Uri): Promise<boolean> {
   try {
     await vscode.workspace.fs.stat(uri);
     return true;
