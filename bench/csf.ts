@@ -3,9 +3,8 @@
  * file, and a contraction of two tensors with 10^6 non-zeros each.
  * Run standalone with `npx tsx bench/csf.ts`; `benchCsf()` returns the rows for a combined report.
  */
-import { pathToFileURL } from 'node:url';
 import { CsfValidator, contractCsf, makeTensor, openCsf, type CsfTensor } from '../core/csf/index';
-import { printRows, type Row } from './rows';
+import { runIfMain, type Row } from './rows';
 
 export type { Row } from './rows';
 
@@ -125,16 +124,4 @@ export async function benchCsf(): Promise<Row[]> {
   return rows;
 }
 
-
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  benchCsf().then(
-    (rows) => {
-      printRows(rows);
-      process.exitCode = rows.every((r) => r.pass) ? 0 : 1;
-    },
-    (e) => {
-      console.error(e);
-      process.exitCode = 1;
-    },
-  );
-}
+runIfMain(import.meta.url, benchCsf);

@@ -8,12 +8,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { CsfView } from '../core/csf/view';
 import { CsfViewHost } from '../core/csf/viewHost';
 import { openNodeFileSource } from '../client/src/csfEditorFs';
 import { generateCsfFile } from './csf';
-import { printRows, type Row } from './rows';
+import { runIfMain, type Row } from './rows';
 
 export type { Row } from './rows';
 
@@ -62,15 +61,4 @@ export async function benchCsfView(): Promise<Row[]> {
   return rows;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  benchCsfView().then(
-    (rows) => {
-      printRows(rows);
-      process.exitCode = rows.every((r) => r.pass) ? 0 : 1;
-    },
-    (e) => {
-      console.error(e);
-      process.exitCode = 1;
-    },
-  );
-}
+runIfMain(import.meta.url, benchCsfView);

@@ -6,7 +6,6 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { HoverRequest } from 'vscode-languageserver-protocol/node';
 import type { LayoutModel } from '../core/layout/model';
 import { CellLayout } from '../core/layout/models/cells';
@@ -16,7 +15,7 @@ import { StridedLayout } from '../core/layout/models/strided';
 import { TTLayout } from '../core/layout/models/tt';
 import { TT_ARCHS, withOverrides } from '../core/layout/models/ttArch';
 import { LspClient, ROOT, SERVER_JS } from '../test/lsp/lspClient';
-import { printRows, type Row } from './rows';
+import { runIfMain, type Row } from './rows';
 
 export type { Row } from './rows';
 
@@ -196,15 +195,4 @@ async function probeHoverOverLsp(): Promise<Row[]> {
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  benchLayout().then(
-    (rows) => {
-      printRows(rows);
-      process.exitCode = rows.every((r) => r.pass) ? 0 : 1;
-    },
-    (e) => {
-      console.error(e);
-      process.exitCode = 1;
-    },
-  );
-}
+runIfMain(import.meta.url, benchLayout);

@@ -1,4 +1,6 @@
 /** The row every module benchmark returns, and how a standalone run prints them. */
+import { pathToFileURL } from 'node:url';
+
 export interface Row {
   name: string;
   /** e.g. `< 300 ms`, `≥ 100 M el/s`. */
@@ -17,4 +19,19 @@ export function printRows(rows: Row[]): void {
   console.log(line(head));
   console.log(width.map((n) => '-'.repeat(n)).join('  '));
   for (const c of cells) console.log(line(c));
+}
+
+/** Runs `bench` and prints its rows when `moduleUrl` (the caller's `import.meta.url`) is the script node was started with. */
+export function runIfMain(moduleUrl: string, bench: () => Promise<Row[]>): void {
+  if (!process.argv[1] || moduleUrl !== pathToFileURL(process.argv[1]).href) return;
+  bench().then(
+    (rows) => {
+      printRows(rows);
+      process.exitCode = rows.every((r) => r.pass) ? 0 : 1;
+    },
+    (e) => {
+      console.error(e);
+      process.exitCode = 1;
+    },
+  );
 }

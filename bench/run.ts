@@ -28,6 +28,7 @@ import { hover } from '../core/tprog/features/hover';
 import { inlayHints } from '../core/tprog/features/inlay';
 import { LspClient, ROOT, SERVER_JS, TPROG } from '../test/lsp/lspClient';
 import { generatePcore, generateTprog, HEADER } from './generate';
+import { mulberry32 as rng } from '../test/helpers/rng';
 
 const LINES = Number(process.env.BENCH_LINES ?? 20_000);
 const PCORE_LINES = Number(process.env.BENCH_PCORE_LINES ?? 2_000);
@@ -61,18 +62,6 @@ const median = (xs: number[]) => percentile(xs, 0.5);
 function percentile(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))];
-}
-
-/** Deterministic PRNG (mulberry32) so every run asks the same positions. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Runs `f` up to `runs` times, fewer (at least `min`) when the total exceeds `budgetMs`; durations in ms. */

@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startVSCodeServer, quietSettings } from './lib/vscodeServer.mjs';
+import { startVSCodeServer } from './lib/vscodeServer.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
@@ -20,10 +20,10 @@ const FOLDER = resolve(opt('--folder') ?? join(REPO, 'examples'));
 const PORT = opt('--port') ? Number(opt('--port')) : Number(process.env.TENSOR_LENS_PORT ?? 0) || undefined;
 const say = (m) => console.log(`[start] ${m}`);
 
-function step(title, cmd, args, okCodes = [0]) {
+function step(title, cmd, args) {
   say(title);
   const r = spawnSync(cmd, args, { cwd: REPO, stdio: 'inherit' });
-  if (!okCodes.includes(r.status ?? -1)) {
+  if (r.status !== 0) {
     say(`${title}: failed (exit ${r.status ?? r.signal})`);
     process.exit(1);
   }
@@ -40,10 +40,9 @@ if (!existsSync(vsix)) {
 }
 // 3. a real VS Code with it installed, on the examples
 say('starting VS Code (the first start installs it into ~/.cache/tensor-lens: a few minutes, once)');
-const settings = quietSettings({ 'security.workspace.trust.enabled': false, 'workbench.startupEditor': 'none' });
 let vscode;
 try {
-  vscode = await startVSCodeServer({ vsix, settings, port: PORT });
+  vscode = await startVSCodeServer({ vsix, port: PORT });
 } catch (e) {
   say(`VS Code did not start: ${e.message}`);
   process.exit(1);

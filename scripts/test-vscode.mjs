@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureVSCode, SetupError } from './setup-vscode.mjs';
-import { freePort } from './lib/vscodeServer.mjs';
+import { freePort, quietSettings, waitForHttp as waitForServer, writeJson } from './lib/vscodeServer.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const TESTS_JS = join(REPO, 'dist', 'test', 'vscode', 'index.js');
@@ -63,27 +63,9 @@ for (const sig of ['SIGINT', 'SIGTERM']) {
 
 class HarnessError extends Error {}
 
-async function waitForHttp(url, timeoutMs, isAlive) {
-  const end = Date.now() + timeoutMs;
-  let last = '';
-  while (Date.now() < end) {
-    if (!isAlive()) throw new HarnessError('VS Code server exited during startup (see test-artifacts/vscode/server.log)');
-    try {
-      const r = await fetch(url, { signal: AbortSignal.timeout(2000) });
-      if (r.ok) return;
-      last = `HTTP ${r.status}`;
-    } catch (e) {
-      last = e.message;
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new HarnessError(`VS Code server did not answer ${url} within ${timeoutMs / 1000} s (${last})`);
-}
-
-function writeJson(file, value) {
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, JSON.stringify(value, null, 2) + '\n');
-}
+/** The server answers `url` (a HarnessError that points at the server log otherwise). */
+const waitForHttp = (url, timeoutMs, isAlive) =>
+  waitForServer(url, timeoutMs, isAlive, (m) => new HarnessError(/exited/.test(m) ? `${m} (see test-artifacts/vscode/server.log)` : m));
 
 /** Stops a process group started with detached: true (SIGTERM, then SIGKILL). */
 function stopGroup(child, name) {
@@ -126,18 +108,7 @@ async function main() {
   const U = join(tmp, 'user-data');
   const S = join(tmp, 'server-data');
   const E = join(tmp, 'extensions');
-  const settings = {
-    'security.workspace.trust.enabled': false,
-    'telemetry.telemetryLevel': 'off',
-    'update.mode': 'none',
-    'extensions.autoCheckUpdates': false,
-    'extensions.autoUpdate': false,
-    'workbench.startupEditor': 'none',
-    'workbench.enableExperiments': false,
-    'git.enabled': false,
-    'chat.disableAIFeatures': true,
-    'files.watcherExclude': { '**/node_modules/**': true, '**/dist/**': true },
-  };
+  const settings = quietSettings({ 'files.watcherExclude': { '**/node_modules/**': true, '**/dist/**': true } });
   writeJson(join(S, 'data', 'Machine', 'settings.json'), settings);
   writeJson(join(U, 'User', 'settings.json'), settings);
   mkdirSync(E, { recursive: true });

@@ -515,21 +515,52 @@ function envelope(x: unknown): { type?: unknown; method?: unknown } | undefined 
   return typeof x === 'object' && x !== null && !Array.isArray(x) ? (x as { type?: unknown; method?: unknown }) : undefined;
 }
 
-/** Why `x` is not a valid webview → extension message; undefined when it is. */
-export function explainWebviewMessage(x: unknown): string | undefined {
+type RequestTable = Record<string, { params: Schema<unknown>; result: Schema<unknown> }>;
+type NotifyTable = Record<string, Schema<unknown>>;
+const has = (o: object, k: unknown): boolean => typeof k === 'string' && Object.prototype.hasOwnProperty.call(o, k);
+
+/** Why `x` is not a valid webview → extension message of a protocol (its requests and the webview's notifications). */
+function explainToHost(x: unknown, requests: RequestTable, notifications: NotifyTable): string | undefined {
   const e = envelope(x);
   if (!e) return 'message: expected an object';
   if (e.type === 'request') {
-    const m = e.method;
-    if (typeof m !== 'string' || !Object.prototype.hasOwnProperty.call(Requests, m)) return `request: unknown method ${JSON.stringify(m)}`;
-    return S.obj({ type: S.lit('request'), id: int(0), method: S.str(64), params: Requests[m as RequestMethod].params }).check(x, `request ${m}`);
+    if (!has(requests, e.method)) return `request: unknown method ${JSON.stringify(e.method)}`;
+    const m = e.method as string;
+    return S.obj({ type: S.lit('request'), id: int(0), method: S.str(64), params: requests[m].params }).check(x, `request ${m}`);
   }
-  if (e.type === 'notify') {
-    const m = e.method;
-    if (typeof m !== 'string' || !Object.prototype.hasOwnProperty.call(WebviewNotifications, m)) return `notification: unknown method ${JSON.stringify(m)}`;
-    return S.obj({ type: S.lit('notify'), method: S.str(64), params: WebviewNotifications[m as WebviewNotifyMethod] }).check(x, `notify ${m}`);
-  }
+  if (e.type === 'notify') return explainNotification(x, e.method, notifications);
   return `message: unknown type ${JSON.stringify(e.type)}`;
+}
+
+/**
+ * Why `x` is not a valid extension → webview message of a protocol. When `methodOf(id)` is given, a
+ * response must answer a pending request and its `result` is checked against that request's method.
+ */
+function explainToWebview(x: unknown, requests: RequestTable, notifications: NotifyTable, methodOf?: (id: number) => string | undefined): string | undefined {
+  const e = envelope(x);
+  if (!e) return 'message: expected an object';
+  if (e.type === 'response') {
+    const err = ((x as { ok?: unknown }).ok === true ? OkResponseS : ErrResponseS).check(x, 'response');
+    if (err) return err;
+    const r = x as ResponseMessage;
+    if (!methodOf) return undefined;
+    const m = methodOf(r.id);
+    if (!m) return `response: no pending request ${r.id}`;
+    return r.ok ? requests[m].result.check(r.result, `response ${m}.result`) : undefined;
+  }
+  if (e.type === 'notify') return explainNotification(x, e.method, notifications);
+  return `message: unknown type ${JSON.stringify(e.type)}`;
+}
+
+function explainNotification(x: unknown, method: unknown, notifications: NotifyTable): string | undefined {
+  if (!has(notifications, method)) return `notification: unknown method ${JSON.stringify(method)}`;
+  const m = method as string;
+  return S.obj({ type: S.lit('notify'), method: S.str(64), params: notifications[m] }).check(x, `notify ${m}`);
+}
+
+/** Why `x` is not a valid webview → extension message; undefined when it is. */
+export function explainWebviewMessage(x: unknown): string | undefined {
+  return explainToHost(x, Requests, WebviewNotifications);
 }
 
 /**
@@ -537,25 +568,7 @@ export function explainWebviewMessage(x: unknown): string | undefined {
  * checked against the method of the request it answers when `methodOf(id)` is given.
  */
 export function explainHostMessage(x: unknown, methodOf?: (id: number) => RequestMethod | undefined): string | undefined {
-  const e = envelope(x);
-  if (!e) return 'message: expected an object';
-  if (e.type === 'response') {
-    const err = ((x as { ok?: unknown }).ok === true ? OkResponseS : ErrResponseS).check(x, 'response');
-    if (err) return err;
-    const r = x as ResponseMessage;
-    if (r.ok && methodOf) {
-      const m = methodOf(r.id);
-      if (!m) return `response: no pending request ${r.id}`;
-      return Requests[m].result.check(r.result, `response ${m}.result`);
-    }
-    return undefined;
-  }
-  if (e.type === 'notify') {
-    const m = e.method;
-    if (typeof m !== 'string' || !Object.prototype.hasOwnProperty.call(HostNotifications, m)) return `notification: unknown method ${JSON.stringify(m)}`;
-    return S.obj({ type: S.lit('notify'), method: S.str(64), params: HostNotifications[m as HostNotifyMethod] }).check(x, `notify ${m}`);
-  }
-  return `message: unknown type ${JSON.stringify(e.type)}`;
+  return explainToWebview(x, Requests, HostNotifications, methodOf);
 }
 
 export const isWebviewToHost = (x: unknown): x is WebviewToHost => explainWebviewMessage(x) === undefined;
@@ -715,42 +728,12 @@ export type CsfHostNotification = { type: 'notify'; method: 'csf.validation'; pa
 export type CsfWebviewToHost = CsfRequestMessage | CsfWebviewNotification;
 export type CsfHostToWebview = ResponseMessage | CsfHostNotification;
 
-const has = (o: object, k: unknown): boolean => typeof k === 'string' && Object.prototype.hasOwnProperty.call(o, k);
-
 /** Why `x` is not a valid viewer → extension message; undefined when it is. */
 export function explainCsfWebviewMessage(x: unknown): string | undefined {
-  const e = envelope(x);
-  if (!e) return 'message: expected an object';
-  if (e.type === 'request') {
-    if (!has(CsfRequests, e.method)) return `request: unknown method ${JSON.stringify(e.method)}`;
-    const m = e.method as CsfRequestMethod;
-    return S.obj({ type: S.lit('request'), id: int(0), method: S.str(64), params: CsfRequests[m].params }).check(x, `request ${m}`);
-  }
-  if (e.type === 'notify') {
-    if (!has(CsfWebviewNotifications, e.method)) return `notification: unknown method ${JSON.stringify(e.method)}`;
-    return S.obj({ type: S.lit('notify'), method: S.str(64), params: CsfWebviewNotifications['csf.log'] }).check(x, 'notify csf.log');
-  }
-  return `message: unknown type ${JSON.stringify(e.type)}`;
+  return explainToHost(x, CsfRequests, CsfWebviewNotifications);
 }
 
 /** Why `x` is not a valid extension → viewer message; a response's result is checked against `methodOf(id)`. */
 export function explainCsfHostMessage(x: unknown, methodOf?: (id: number) => CsfRequestMethod | undefined): string | undefined {
-  const e = envelope(x);
-  if (!e) return 'message: expected an object';
-  if (e.type === 'response') {
-    const err = ((x as { ok?: unknown }).ok === true ? OkResponseS : ErrResponseS).check(x, 'response');
-    if (err) return err;
-    const r = x as ResponseMessage;
-    if (r.ok && methodOf) {
-      const m = methodOf(r.id);
-      if (!m) return `response: no pending request ${r.id}`;
-      return CsfRequests[m].result.check(r.result, `response ${m}.result`);
-    }
-    return undefined;
-  }
-  if (e.type === 'notify') {
-    if (!has(CsfHostNotifications, e.method)) return `notification: unknown method ${JSON.stringify(e.method)}`;
-    return S.obj({ type: S.lit('notify'), method: S.str(64), params: CsfHostNotifications['csf.validation'] }).check(x, 'notify csf.validation');
-  }
-  return `message: unknown type ${JSON.stringify(e.type)}`;
+  return explainToWebview(x, CsfRequests, CsfHostNotifications, methodOf);
 }

@@ -21,16 +21,17 @@ export function freePort() {
   });
 }
 
-function writeJson(file, value) {
+export function writeJson(file, value) {
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, JSON.stringify(value, null, 2) + '\n');
 }
 
-async function waitForHttp(url, timeoutMs, alive) {
+/** Polls `url` until it answers 200; `alive()` false (the server exited) or the timeout throws `makeError(message)`. */
+export async function waitForHttp(url, timeoutMs, alive, makeError = (m) => new Error(m)) {
   const end = Date.now() + timeoutMs;
   let last = '';
   while (Date.now() < end) {
-    if (!alive()) throw new Error(`VS Code server exited during startup`);
+    if (!alive()) throw makeError('VS Code server exited during startup');
     try {
       const r = await fetch(url, { signal: AbortSignal.timeout(2000) });
       if (r.ok) return;
@@ -40,7 +41,7 @@ async function waitForHttp(url, timeoutMs, alive) {
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`VS Code server did not answer ${url} within ${timeoutMs / 1000} s (${last})`);
+  throw makeError(`VS Code server did not answer ${url} within ${timeoutMs / 1000} s (${last})`);
 }
 
 /** Settings of a quiet, offline workbench (no gallery, no telemetry, no welcome page). */

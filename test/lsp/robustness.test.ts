@@ -22,6 +22,7 @@ import {
 } from 'vscode-languageserver-protocol/node';
 import { TransferPreviewMethod } from '../../core/protocol/lspExt';
 import { LspClient, PCORE, posOf, ROOT, TPROG, uriOf } from './lspClient';
+import { mulberry32 as rng } from '../helpers/rng';
 
 const TEST_M = readFileSync(`${ROOT}/examples/test/test.m`, 'utf8');
 const MISTAKES_M = readFileSync(`${ROOT}/examples/mistakes/mistakes.m`, 'utf8');
@@ -30,18 +31,6 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, rej) => (timer = setTimeout(() => rej(new Error(`${what}: no answer within ${ms} ms`)), ms)));
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
-}
-
-/** Deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function lineLengths(text: string): number[] {

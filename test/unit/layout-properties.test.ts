@@ -19,20 +19,14 @@ import { TTLayout, type TTSpec, validateTT } from '../../core/layout/models/tt';
 import { TT_ARCHS, withOverrides } from '../../core/layout/models/ttArch';
 import { TILE_SHAPES } from '../../core/layout/models/ttTile';
 import { cdiv, prod } from '../../core/layout/util';
+import { mulberry32 } from '../helpers/rng';
 
 const RUNS = Number(process.env.LAYOUT_PROPERTY_RUNS ?? 60);
 fc.configureGlobal({ includeErrorInReport: true });
 
 /** A small deterministic PRNG so one fast-check integer drives a whole spec. */
 function rng(seed: number) {
-  let s = seed >>> 0 || 1;
-  const next = () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed >>> 0 || 1);
   const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1));
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)];
   const shuffle = <T>(xs: T[]): T[] => {
@@ -293,20 +287,27 @@ test('PyTorch strided: permuted strides with gaps, offsets and broadcast dims', 
   );
 });
 
+/** Fiber pointers and indices of a random sparse tensor of `shape` (one density for all its fibers). */
+function randomFibers(R: ReturnType<typeof rng>, shape: number[]): { ptr: number[]; index: number[] } {
+  const rank = shape.length;
+  const F = prod(shape, 0, rank - 1);
+  const ptr = [0];
+  const index: number[] = [];
+  const density = R.next();
+  for (let f = 0; f < F; f++) {
+    for (let j = 0; j < shape[rank - 1]; j++) if (R.next() < density) index.push(j);
+    ptr.push(index.length);
+  }
+  return { ptr, index };
+}
+
 test('fibered sparse: random fibers and bases', () => {
   fc.assert(
     fc.property(fc.integer(), (seed) => {
       const R = rng(seed);
       const rank = R.int(1, 3);
       const shape = Array.from({ length: rank }, () => R.int(1, 6));
-      const F = prod(shape, 0, rank - 1);
-      const ptr = [0];
-      const index: number[] = [];
-      const density = R.next();
-      for (let f = 0; f < F; f++) {
-        for (let j = 0; j < shape[rank - 1]; j++) if (R.next() < density) index.push(j);
-        ptr.push(index.length);
-      }
+      const { ptr, index } = randomFibers(R, shape);
       const m = new SparseLayout({ placement: { shape, ptr, index, mainBase: R.int(0, 10), metaBase: R.int(0, 10) } });
       checkModel(m, JSON.stringify({ shape, ptr, index }));
     }),
@@ -320,14 +321,7 @@ test('fibered sparse: batch mapping over many bitmap records (positions past 128
       const R = rng(seed);
       const rank = R.int(1, 4);
       const shape = Array.from({ length: rank }, (_, d) => (d === rank - 1 ? R.int(1, 300) : R.int(1, 5)));
-      const F = prod(shape, 0, rank - 1);
-      const ptr = [0];
-      const index: number[] = [];
-      const density = R.next();
-      for (let f = 0; f < F; f++) {
-        for (let j = 0; j < shape[rank - 1]; j++) if (R.next() < density) index.push(j);
-        ptr.push(index.length);
-      }
+      const { ptr, index } = randomFibers(R, shape);
       const m = new SparseLayout({ placement: { shape, ptr, index, mainBase: R.int(0, 10), metaBase: 0 } });
       const all = [...coords(shape)];
       const got = m.forwardMany(Int32Array.from(all.flat()));

@@ -15,6 +15,7 @@ import { SteppedTransfer } from '../../core/sim/engine/stepped';
 import { Machine } from '../../core/sim/machine';
 import { SpaceHistory } from '../../core/sim/history';
 import type { Descriptor, Level } from '../../core/tprog/descriptor';
+import { mulberry32 as rng } from '../helpers/rng';
 
 const P = `
 vint16 t::a[4];
@@ -175,17 +176,6 @@ _kernel_ void myclass::myfunc(int16 var[4]) { }
 });
 
 // ------------------------------------------------------------------ naive model on random descriptors
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Spec {
   base: number;

@@ -12,19 +12,9 @@ import { loadPcoreView } from '../../core/project/pcoreAdapter';
 import { confinedEdit, type TprogAnalysis } from '../../core/tprog/analyze';
 import { scanTensorLines } from '../../core/tprog/lines';
 import { LineIndex } from '../../core/common/lineIndex';
+import { mulberry32 as rng } from '../helpers/rng';
 
 const ROOT = join(__dirname, '..', '..');
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Everything a client sees of an analysis, as plain data. */
 function observable(a: TprogAnalysis): unknown {

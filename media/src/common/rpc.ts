@@ -97,8 +97,7 @@ export class PageRpc<N> {
 
   private receive(data: unknown): void {
     const d = data as { type?: unknown; id?: unknown; ok?: unknown; result?: unknown; error?: unknown };
-    let why = this.protocol.explain(data, (id) => this.pending.get(id)?.method);
-    if (!why && d.type === 'response' && !this.pending.has(d.id as number)) why = `response: no pending request ${String(d.id)}`;
+    const why = this.protocol.explain(data, (id) => this.pending.get(id)?.method);
     if (why) {
       this.drop(why);
       if (d && typeof d === 'object' && d.type === 'response' && typeof d.id === 'number') {
