@@ -20,10 +20,10 @@ export async function benchAll(): Promise<void> {
     ['simulator transfers', benchSim],
     ['host C interpreter', benchHost as unknown as () => Promise<AnyRow[]>],
     ['PCORE kernels', benchPcore as unknown as () => Promise<AnyRow[]>],
-    ['.csfbin', benchCsf as unknown as () => Promise<AnyRow[]>],
+    ['.csfbin', benchCsf],
     ['.csfbin viewer', benchCsfView],
-    ['layout models', benchLayout as unknown as () => Promise<AnyRow[]>],
-    ['webviews (Chromium)', benchWebview as unknown as () => Promise<AnyRow[]>],
+    ['layout models', benchLayout],
+    ['webviews (Chromium)', benchWebview],
     ['debugger', benchDebug],
   ];
   for (const [title, f] of modules) {

@@ -11,7 +11,7 @@ import { runTransfer, type Side } from '../core/sim/engine/transfer';
 import { describe } from '../core/tprog/descriptor';
 import { analyzeTprog } from '../core/tprog/analyze';
 import { evaluate } from '../core/cexpr/evaluate';
-import type { Row } from './rows';
+import { runIfMain, type Row } from './rows';
 
 export type { Row } from './rows';
 
@@ -104,3 +104,5 @@ if (process.argv[1]?.endsWith('sim.ts')) {
     for (const r of rows) console.log(`${r.pass ? 'PASS' : 'FAIL'}  ${r.name}: ${r.measured} (target ${r.target}, ratio ${r.ratio.toFixed(2)})`);
   });
 }
+
+runIfMain(import.meta.url, benchSim);

@@ -13,17 +13,8 @@
 import { availableParallelism, loadavg } from 'node:os';
 import { diffBuffers } from '../core/inspect/diff';
 import { launchChromium, startServer } from '../test/webview/server';
+import type { Row } from './rows';
 
-export interface Row {
-  name: string;
-  /** `< 300 ms` */
-  target: string;
-  /** `159.4 ms` */
-  measured: string;
-  /** measured time / target time (below 1 passes). */
-  ratio: number;
-  pass: boolean;
-}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
