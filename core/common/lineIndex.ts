@@ -7,12 +7,17 @@ export class LineIndex {
 
   constructor(readonly text: string) {
     const starts = [0];
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 10) starts.push(i + 1);
-      else if (c === 13) {
-        if (text.charCodeAt(i + 1) === 10) i++;
-        starts.push(i + 1);
+    if (text.indexOf('\r') < 0) {
+      // the common case: a native search per line instead of a loop over every character
+      for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+    } else {
+      for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c === 10) starts.push(i + 1);
+        else if (c === 13) {
+          if (text.charCodeAt(i + 1) === 10) i++;
+          starts.push(i + 1);
+        }
       }
     }
     this.starts = starts;

@@ -169,6 +169,9 @@ export interface TprogAnalysis {
   docSpan(unit: Unit, span: Span): Span;
 }
 
+/** The statements of a unit before they are described (never mutated). */
+const NO_STMTS: StmtInfo[] = [];
+
 /** Which dialects' own constructs a document uses: guide (DDR, casts, SCATTER, PROC) and compiler (MEM, DTYPE, CONCURRENT, REMAP). */
 function dialectUse(parsed: ParseResult[]): { guide: boolean; compiler: boolean } {
   let guide = false;
@@ -278,7 +281,7 @@ export function analyzeTprog(text: string, opts: AnalyzeOptions = {}): TprogAnal
       units[u] = old;
       continue;
     }
-    const unit: Unit = (units[u] = { buf, parsed: parsed[u], stmts: [] });
+    const unit: Unit = (units[u] = { buf, parsed: parsed[u], stmts: NO_STMTS });
     const offset = buf.markerOffset;
     const fnAt = values.functionAt(offset);
     const fn = fnAt?.fn.name;
@@ -294,12 +297,13 @@ export function analyzeTprog(text: string, opts: AnalyzeOptions = {}): TprogAnal
         keep(unit.parsed, hit);
         unit.memo = hit;
         unit.memoHit = true;
-        for (const m of hit.stmts) unit.stmts.push({ stmt: m.stmt, unit, dst: m.dst, src: m.src, fn, resolve });
+        // sized exactly (arrays grown by push keep spare capacity, and there is one per unit)
+        unit.stmts = hit.stmts.map((m) => ({ stmt: m.stmt, unit, dst: m.dst, src: m.src, fn, resolve }));
         continue;
       }
     }
     const ev = (t: string) => evaluate(t, resolve);
-    for (const stmt of unit.parsed.stmts) {
+    unit.stmts = unit.parsed.stmts.map((stmt) => {
       const info: StmtInfo = { stmt, unit, fn, resolve };
       for (const side of ['dst', 'src'] as const) {
         const term = stmt[side];
@@ -316,10 +320,11 @@ export function analyzeTprog(text: string, opts: AnalyzeOptions = {}): TprogAnal
           memoable = false; // an internal error is reported every time, not memoised
         }
       }
-      unit.stmts.push(info);
-    }
+      return info;
+    });
     if (memoable) {
-      unit.memo = { fnPrint, from, to, unterminated: buf.unterminated, varsFree: !buf.text.includes('$'), stmts: unit.stmts.map((i) => ({ stmt: i.stmt, dst: i.dst, src: i.src })) };
+      // the memo keeps this unit's statement infos (only their stmt, dst and src are read from it)
+      unit.memo = { fnPrint, from, to, unterminated: buf.unterminated, varsFree: !buf.text.includes('$'), stmts: unit.stmts };
       const list = cache.nextMemo.get(unit.parsed);
       if (list) list.push(unit.memo);
       else cache.nextMemo.set(unit.parsed, [unit.memo]);

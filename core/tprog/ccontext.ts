@@ -4,6 +4,7 @@
  * C parser: it only has to be fast and tolerant, and to give the checker the values it can know.
  */
 import type { Span } from './ast';
+import type { LineSetView } from './lines';
 
 export interface MacroDef {
   name: string;
@@ -86,6 +87,9 @@ const ASSIGN_OPS = new Set(['=', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=',
 /** Word classes of identifiers. */
 const W_TYPE = 1;
 const W_KEYWORD = 2;
+/** Type words and keywords are lower-case and short: other identifiers are not sliced to be looked up. */
+const MAX_WORD = Math.max(...[...TYPE_WORDS, ...KEYWORDS].map((w) => w.length));
+const isLower = (c: number) => c >= 97 && c <= 122;
 const WORDS = new Map<string, number>([...[...TYPE_WORDS].map((w) => [w, W_TYPE] as const), ...[...KEYWORDS].map((w) => [w, W_KEYWORD] as const)]);
 
 /**
@@ -135,7 +139,7 @@ class Toks {
   }
 }
 
-export function scanC(text: string, tensorLines: Set<number>, file = ''): CContext {
+export function scanC(text: string, tensorLines: LineSetView, file = ''): CContext {
   const ctx: CContext = { macros: [], includes: [], functions: [], vars: [], mutated: new Map(), kernelRefs: [], calls: [] };
   const toks = new Toks(text);
   let line = 0;
@@ -229,7 +233,7 @@ export function scanC(text: string, tensorLines: Set<number>, file = ''): CConte
     if (isIdStart(cc)) {
       let k = i + 1;
       while (k < n && isIdPart(text.charCodeAt(k))) k++;
-      toks.push(K_ID, i, k, WORDS.get(text.slice(i, k)) ?? 0);
+      toks.push(K_ID, i, k, k - i <= MAX_WORD && isLower(text.charCodeAt(i)) ? (WORDS.get(text.slice(i, k)) ?? 0) : 0);
       i = k;
       continue;
     }

@@ -40,7 +40,30 @@ export interface TensorLineScan {
   statements: StatementBuffer[];
   problems: LineProblem[];
   /** Lines (0-based) whose first non-blank character is `>`. */
-  tensorLines: Set<number>;
+  tensorLines: LineSet;
+}
+
+/** Which lines (0-based) of a document are in the set: one bit per line. */
+export interface LineSetView {
+  has(line: number): boolean;
+}
+
+/** A set of line numbers as a bitmap (a `Set` of thousands of lines is thousands of hash entries). */
+export class LineSet implements LineSetView {
+  private bits = new Uint32Array(64);
+  has(line: number): boolean {
+    const w = line >>> 5;
+    return line >= 0 && w < this.bits.length && (this.bits[w] & (1 << (line & 31))) !== 0;
+  }
+  add(line: number): void {
+    const w = line >>> 5;
+    if (w >= this.bits.length) {
+      const grown = new Uint32Array(Math.max(w + 1, this.bits.length * 2));
+      grown.set(this.bits);
+      this.bits = grown;
+    }
+    this.bits[w] |= 1 << (line & 31);
+  }
 }
 
 const NAME = /[A-Za-z0-9_.$:]/;
@@ -78,7 +101,7 @@ export function docToBuf(buf: StatementBuffer, doc: number): number {
  * then `//` to end of line cut); a `/*` without its `*\/` on the same line is reported.
  */
 export function scanTensorLines(text: string): TensorLineScan {
-  const scan: TensorLineScan = { statements: [], problems: [], tensorLines: new Set() };
+  const scan: TensorLineScan = { statements: [], problems: [], tensorLines: new LineSet() };
   scanRange(text, scan, { pos: 0, line: 0, depth: 0, minDepth: 0 }, Infinity);
   return scan;
 }
@@ -149,15 +172,20 @@ function scanRange(text: string, out: TensorLineScan, from: { pos: number; line:
         piece = body.slice(a, b);
       }
       if (piece.length > 0) {
+        const segment: Segment = { bufStart: pending ? pending.text.length : 0, docStart: pieceStart + a, length: piece.length, line };
         if (!pending) {
-          pending = { text: '', segments: [], firstLine: line, lastLine: line, markerOffset: i, depth, minDepthBefore: minDepth, unterminated: false };
+          // a literal one-element array: most statements are one line, and an array grown by
+          // push keeps spare capacity (one per statement of the document)
+          pending = { text: piece, segments: [segment], firstLine: line, lastLine: line, markerOffset: i, depth, minDepthBefore: minDepth, unterminated: false };
           minDepth = depth;
-        } else if (NAME.test(lastPiece[lastPiece.length - 1]) && NAME.test(piece[0])) {
-          const last = pending.segments[pending.segments.length - 1];
-          problems.push({ kind: 'glued-names', docStart: last.docStart + last.length - 1, docEnd: pieceStart + a + 1 });
+        } else {
+          if (NAME.test(lastPiece[lastPiece.length - 1]) && NAME.test(piece[0])) {
+            const last = pending.segments[pending.segments.length - 1];
+            problems.push({ kind: 'glued-names', docStart: last.docStart + last.length - 1, docEnd: pieceStart + a + 1 });
+          }
+          pending.segments.push(segment);
+          pending.text += piece;
         }
-        pending.segments.push({ bufStart: pending.text.length, docStart: pieceStart + a, length: piece.length, line });
-        pending.text = pending.text.length === 0 ? piece : pending.text + piece;
         pending.lastLine = line;
         lastPiece = piece;
         if (piece.charCodeAt(piece.length - 1) === 59 /* ; */) {
@@ -206,7 +234,7 @@ export function rescanConfined(prev: TensorLineScan, prevLines: LineIndex, text:
   const rangeStart = prevLines.starts[old.firstLine];
   const rangeEnd = prevLines.lineEnd(old.lastLine);
   if (prev.problems.some((p) => p.docEnd >= rangeStart && p.docStart <= rangeEnd)) return undefined;
-  const part: TensorLineScan = { statements: [], problems: [], tensorLines: new Set() };
+  const part: TensorLineScan = { statements: [], problems: [], tensorLines: new LineSet() };
   scanRange(text, part, { pos: rangeStart, line: old.firstLine, depth: old.depth, minDepth: old.minDepthBefore }, old.lastLine);
   const st = part.statements[0];
   if (part.statements.length !== 1 || part.problems.length || st.firstLine !== old.firstLine || st.lastLine !== old.lastLine || st.unterminated !== old.unterminated) return undefined;

@@ -8,11 +8,14 @@ export class ValueScope {
   private readonly macros = new Map<string, MacroDef>();
   private readonly globals = new Map<string, CVar>();
   private readonly globalMutated = new Set<string>();
-  /** Local variables per function index, by name, in declaration order. */
-  private readonly locals = new Map<number, Map<string, CVar[]>>();
-  /** Sorted name offsets of the locals of each function. */
-  private readonly localStarts = new Map<number, number[]>();
-  private readonly localsInOrder = new Map<number, CVar[]>();
+  /**
+   * The locals of every function in declaration order, function after function: those of function
+   * `f` are `locals[localFrom[f] .. localFrom[f + 1])`. One array for the document, not a map and
+   * lists per function (a document has thousands of functions, and every object costs the
+   * garbage collector).
+   */
+  private readonly locals: CVar[];
+  private readonly localFrom: Int32Array;
 
   constructor(
     readonly ctx: CContext,
@@ -20,25 +23,23 @@ export class ValueScope {
   ) {
     for (const m of headerMacros) this.macros.set(m.name, m);
     for (const m of ctx.macros) this.macros.set(m.name, m);
-    for (const v of ctx.vars) {
-      if (v.fn < 0) {
-        if (!this.globals.has(v.name)) this.globals.set(v.name, v);
-        continue;
-      }
-      let byName = this.locals.get(v.fn);
-      if (!byName) this.locals.set(v.fn, (byName = new Map()));
-      const list = byName.get(v.name);
-      if (list) list.push(v);
-      else byName.set(v.name, [v]);
-      const starts = this.localStarts.get(v.fn);
-      if (starts) starts.push(v.nameSpan.start);
-      else this.localStarts.set(v.fn, [v.nameSpan.start]);
-      const inOrder = this.localsInOrder.get(v.fn);
-      if (inOrder) inOrder.push(v);
-      else this.localsInOrder.set(v.fn, [v]);
+    const locals: CVar[] = [];
+    const vars = ctx.vars;
+    for (let i = 0; i < vars.length; i++) {
+      const v = vars[i];
+      if (v.fn >= 0) locals.push(v);
+      else if (!this.globals.has(v.name)) this.globals.set(v.name, v);
     }
-    // declarations come in document order: sort only when they do not
-    for (const starts of this.localStarts.values()) if (!ascending(starts)) starts.sort((x, y) => x - y);
+    // declarations come in document order (by function, then offset): sort only when they do not
+    if (!inOrder(locals)) locals.sort((x, y) => x.fn - y.fn || x.nameSpan.start - y.nameSpan.start);
+    const nf = ctx.functions.length;
+    const from = new Int32Array(nf + 1);
+    for (let i = 0, f = 0; f <= nf; f++) {
+      while (i < locals.length && locals[i].fn < f) i++;
+      from[f] = i;
+    }
+    this.locals = locals;
+    this.localFrom = from;
     for (const set of ctx.mutated.values()) for (const n of set) this.globalMutated.add(n);
   }
 
@@ -81,16 +82,16 @@ export class ValueScope {
    * fingerprint (`functionPrint`) and the same context fingerprint, equal counts resolve every name alike.
    */
   localsBefore(offset: number, at: { index: number } | undefined): number {
-    if (!at) return 0;
-    const starts = this.localStarts.get(at.index);
-    let lo = 0;
-    let hi = starts ? starts.length : 0;
+    if (!at || at.index + 1 >= this.localFrom.length) return 0;
+    const first = this.localFrom[at.index];
+    let lo = first;
+    let hi = this.localFrom[at.index + 1];
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (starts![mid] < offset) lo = mid + 1;
+      if (this.locals[mid].nameSpan.start < offset) lo = mid + 1;
       else hi = mid;
     }
-    return lo;
+    return lo - first;
   }
 
   private readonly fnPrints = new Map<number, string>();
@@ -101,7 +102,11 @@ export class ValueScope {
     let p = this.fnPrints.get(at.index);
     if (p === undefined) {
       const parts: string[] = [];
-      for (const v of this.localsInOrder.get(at.index) ?? []) parts.push(v.name, v.init ?? '-', v.isArray ? '1' : '0', v.type);
+      const end = at.index + 1 < this.localFrom.length ? this.localFrom[at.index + 1] : 0;
+      for (let i = end ? this.localFrom[at.index] : 0; i < end; i++) {
+        const v = this.locals[i];
+        parts.push(v.name, v.init ?? '-', v.isArray ? '1' : '0', v.type);
+      }
       const m = this.ctx.mutated.get(at.index);
       parts.push('|', ...(m ? [...m].sort() : []));
       p = parts.join('\u0001');
@@ -122,13 +127,10 @@ export class ValueScope {
   /** The C variable `name` visible at `offset` (locals before globals). */
   variableAt(name: string, offset: number): CVar | undefined {
     const f = this.functionAt(offset);
-    if (f) {
-      const list = this.locals.get(f.index)?.get(name);
-      if (list) {
-        let found: CVar | undefined;
-        for (const v of list) if (v.nameSpan.start < offset) found = v;
-        if (found) return found;
-      }
+    if (f && f.index + 1 < this.localFrom.length) {
+      // the last local of that name declared before `offset`
+      const first = this.localFrom[f.index];
+      for (let i = first + this.localsBefore(offset, f) - 1; i >= first; i--) if (this.locals[i].name === name) return this.locals[i];
     }
     return this.globals.get(name);
   }
@@ -176,7 +178,11 @@ export class ValueScope {
   }
 }
 
-function ascending(xs: number[]): boolean {
-  for (let i = 1; i < xs.length; i++) if (xs[i] < xs[i - 1]) return false;
+function inOrder(vars: CVar[]): boolean {
+  for (let i = 1; i < vars.length; i++) {
+    const a = vars[i - 1];
+    const b = vars[i];
+    if (b.fn < a.fn || (b.fn === a.fn && b.nameSpan.start < a.nameSpan.start)) return false;
+  }
   return true;
 }
