@@ -34,19 +34,26 @@ function kernelInfo(k: PcoreKernel): KernelInfo {
 
 export function loadPcoreView(text: string, file: string, readInclude?: IncludeReader): PcoreView {
   const program = analyzePcore(text, file, { resolveInclude: readInclude });
+  // a program's answers never change: the checker asks once per distinct name (results are read-only)
+  const looked = new Map<string, MemberLookup>();
+  const lookup = (t: string): MemberLookup => {
+    const r = program.lookupMember(t);
+    if (r.ok) {
+      const info = memberInfo(r.param ?? r.variable);
+      if (r.via === 'rootConstant') info.fullName = 'root.constant';
+      return { ok: true, member: info };
+    }
+    const cls = t.split('::')[0];
+    const reason = r.message === 'Invalid function parameter' ? 'malformed' : program.classes.has(cls) ? 'no-member' : 'no-class';
+    return { ok: false, reason, message: r.detail };
+  };
   return {
     program,
     file,
     lookupMember(t: string): MemberLookup {
-      const r = program.lookupMember(t);
-      if (r.ok) {
-        const info = memberInfo(r.param ?? r.variable);
-        if (r.via === 'rootConstant') info.fullName = 'root.constant';
-        return { ok: true, member: info };
-      }
-      const cls = t.split('::')[0];
-      const reason = r.message === 'Invalid function parameter' ? 'malformed' : program.classes.has(cls) ? 'no-member' : 'no-class';
-      return { ok: false, reason, message: r.detail };
+      let r = looked.get(t);
+      if (!r) looked.set(t, (r = lookup(t)));
+      return r;
     },
     kernel(name: string) {
       const k = program.kernels.get(name);

@@ -186,11 +186,13 @@ function dialectUse(parsed: ParseResult[]): { guide: boolean; compiler: boolean 
       else if (p.kind === 'DTYPE' || p.kind === 'CONCURRENT' || p.kind === 'REMAP') compiler = true;
     }
   };
-  for (const p of parsed) {
+  for (let u = 0; u < parsed.length; u++) {
+    const p = parsed[u];
     // units with the same text share their parse result
     if (seen.has(p)) continue;
     seen.add(p);
-    for (const s of p.stmts) {
+    for (let k = 0; k < p.stmts.length; k++) {
+      const s = p.stmts[k];
       if (s.proc) guide = true;
       term(s.dst);
       term(s.src);

@@ -92,17 +92,30 @@ const MAX_WORD = Math.max(...[...TYPE_WORDS, ...KEYWORDS].map((w) => w.length));
 const isLower = (c: number) => c >= 97 && c <= 122;
 const WORDS = new Map<string, number>([...[...TYPE_WORDS].map((w) => [w, W_TYPE] as const), ...[...KEYWORDS].map((w) => [w, W_KEYWORD] as const)]);
 
+const scratch: { k: Int32Array; s: Int32Array; e: Int32Array; w: Uint8Array; close: Int32Array } = { k: new Int32Array(1024), s: new Int32Array(1024), e: new Int32Array(1024), w: new Uint8Array(1024), close: new Int32Array(1024) };
+
 /**
  * Tokens as parallel typed arrays (one object or string per token made the scan allocation-bound):
  * kind, start, end and the class of identifiers; texts are sliced from the document when needed.
  */
 class Toks {
-  k = new Int32Array(1024);
-  s = new Int32Array(1024);
-  e = new Int32Array(1024);
-  w = new Uint8Array(1024);
+  k: Int32Array;
+  s: Int32Array;
+  e: Int32Array;
+  w: Uint8Array;
   length = 0;
-  constructor(readonly text: string) {}
+  constructor(readonly text: string) {
+    // the arrays of the previous scan are reused (a scan keeps no token after it returns; large
+    // typed arrays allocated afresh for every document cost page faults, not only copying)
+    ({ k: this.k, s: this.s, e: this.e, w: this.w } = scratch);
+  }
+  /** Hands the (possibly grown) arrays back for the next scan. */
+  release(): void {
+    scratch.k = this.k;
+    scratch.s = this.s;
+    scratch.e = this.e;
+    scratch.w = this.w;
+  }
   push(kind: number, s: number, e: number, word = 0): void {
     const n = this.length;
     if (n === this.k.length) {
@@ -256,6 +269,7 @@ export function scanC(text: string, tensorLines: LineSetView, file = ''): CConte
     i++;
   }
   structure(toks, ctx);
+  toks.release();
   return ctx;
 }
 
@@ -285,7 +299,8 @@ function directive(text: string, start: number, end: number, ctx: CContext, file
 
 function structure(toks: Toks, ctx: CContext): void {
   // matching ')' of every '(' in one pass (unclosed ones match nothing)
-  const close = new Int32Array(toks.length).fill(-1);
+  if (scratch.close.length < toks.length) scratch.close = new Int32Array(Math.max(toks.length, scratch.close.length * 2));
+  const close = scratch.close.fill(-1, 0, toks.length);
   const open: number[] = [];
   for (let q = 0; q < toks.length; q++) {
     if (toks.k[q] === LPAREN) open.push(q);

@@ -23,7 +23,11 @@ export function checkDocument(a: TprogAnalysis, _opts: AnalyzeOptions): void {
     else out.push({ range, severity: 'warning', code: 'tprog.in-comment', message: 'This `>` line is inside a C block comment, but the ztachip compiler still compiles it (it does not understand multi-line comments)' });
   }
   const vars = new VarTable(a);
-  for (const unit of a.units) {
+  // indexed loops: this runs once per statement of the document, often before it is optimised
+  // (a `for...of` then allocates an iterator result per element)
+  const units = a.units;
+  for (let u = 0; u < units.length; u++) {
+    const unit = units[u];
     if (unit.buf.unterminated) {
       const last = unit.buf.segments[unit.buf.segments.length - 1];
       out.push({
@@ -45,7 +49,8 @@ export function checkDocument(a: TprogAnalysis, _opts: AnalyzeOptions): void {
     for (const p of unit.parsed.problems)
       if (!(unit.buf.unterminated && p.code === 'tprog.missing-semicolon')) local.push({ span: p.span, severity: p.severity, code: p.code, message: p.message, fixes: p.fix ? [p.fix] : undefined });
     let failed = false;
-    for (const info of unit.stmts) {
+    for (let k = 0; k < unit.stmts.length; k++) {
+      const info = unit.stmts[k];
       try {
         checkStatement(a, info, emit, vars);
       } catch (e) {

@@ -250,7 +250,7 @@ export function rescanConfined(prev: TensorLineScan, prevLines: LineIndex, text:
 }
 
 /** What `/\s/` matches in the ASCII range, plus the Unicode spaces (rare in source text). */
-function isSpace(c: number): boolean {
+export function isSpace(c: number): boolean {
   return c === 32 || (c >= 9 && c <= 13) || (c > 127 && /\s/.test(String.fromCharCode(c)));
 }
 

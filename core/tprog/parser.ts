@@ -5,8 +5,13 @@
  * recording which constructs were used so the checker can apply the chosen dialect.
  */
 import type { CText, Index, Prefix, RangeParts, Span, Spec, SpecItem, Stmt, SyntaxProblem, Term } from './ast';
+import { isSpace } from './lines';
 
 const NAME_CH = /[A-Za-z0-9_.$:]/;
+/** `NAME_CH` by character code (the parser tests every character of a statement). */
+const NAME_CODE = new Uint8Array(128);
+for (let c = 0; c < 128; c++) NAME_CODE[c] = NAME_CH.test(String.fromCharCode(c)) ? 1 : 0;
+const isNameCode = (c: number) => c < 128 && NAME_CODE[c] === 1;
 
 export const SPACES = new Set(['PCORE', 'PCORES', 'MEM', 'MEMS', 'SCRATCH', 'SCRATCHS', 'SPU', 'PROG', 'DDR']);
 const STMT_KEYWORDS = new Set(['NOP', 'EXPORT', 'EXE', 'EXE_LOCKSTEP', 'CALLBACK', 'PRINT', 'LOG_ON', 'LOG_OFF', 'BARRIER', 'VAR']);
@@ -86,13 +91,13 @@ class BufferParser {
   }
 
   private blanks(): void {
-    while (this.p < this.s.length && /\s/.test(this.s[this.p])) this.p++;
+    while (this.p < this.s.length && isSpace(this.s.charCodeAt(this.p))) this.p++;
   }
 
   private peekName(): { text: string; span: Span } {
     this.blanks();
     let e = this.p;
-    while (e < this.s.length && NAME_CH.test(this.s[e])) e++;
+    while (e < this.s.length && isNameCode(this.s.charCodeAt(e))) e++;
     return { text: this.s.slice(this.p, e), span: { start: this.p, end: e } };
   }
 
@@ -129,8 +134,8 @@ class BufferParser {
 
   private ctext(span: Span): CText {
     let { start, end } = span;
-    while (start < end && /\s/.test(this.s[start])) start++;
-    while (end > start && /\s/.test(this.s[end - 1])) end--;
+    while (start < end && isSpace(this.s.charCodeAt(start))) start++;
+    while (end > start && isSpace(this.s.charCodeAt(end - 1))) end--;
     return { text: this.s.slice(start, end), span: { start, end } };
   }
 

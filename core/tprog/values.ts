@@ -107,8 +107,10 @@ export class ValueScope {
         const v = this.locals[i];
         parts.push(v.name, v.init ?? '-', v.isArray ? '1' : '0', v.type);
       }
+      // assigned names in document order: the same function text gives the same order
+      parts.push('|');
       const m = this.ctx.mutated.get(at.index);
-      parts.push('|', ...(m ? [...m].sort() : []));
+      if (m) for (const n of m) parts.push(n);
       p = parts.join('\u0001');
       this.fnPrints.set(at.index, p);
     }
