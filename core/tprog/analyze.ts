@@ -176,7 +176,6 @@ const NO_STMTS: StmtInfo[] = [];
 function dialectUse(parsed: ParseResult[]): { guide: boolean; compiler: boolean } {
   let guide = false;
   let compiler = false;
-  const seen = new Set<ParseResult>();
   const term = (t: Term | undefined) => {
     if (!t) return;
     if (t.space === 'DDR') guide = true;
@@ -188,9 +187,9 @@ function dialectUse(parsed: ParseResult[]): { guide: boolean; compiler: boolean 
   };
   for (let u = 0; u < parsed.length; u++) {
     const p = parsed[u];
-    // units with the same text share their parse result
-    if (seen.has(p)) continue;
-    seen.add(p);
+    // units with the same text share their parse result: skip a run of them (a set of all of them
+    // would cost more than looking at their few prefixes again)
+    if (u > 0 && p === parsed[u - 1]) continue;
     for (let k = 0; k < p.stmts.length; k++) {
       const s = p.stmts[k];
       if (s.proc) guide = true;

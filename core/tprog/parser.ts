@@ -200,8 +200,12 @@ class BufferParser {
       }
     }
     // var definition or transfer
-    const rest = this.restOfStatement();
-    if (rest.includes(':=')) {
+    const end = this.statementEnd();
+    const has = (op: string) => {
+      const at = this.s.indexOf(op, this.p);
+      return at >= 0 && at < end;
+    };
+    if (has(':=')) {
       const n = this.name();
       if (!n.text.startsWith('$')) throw new Fail(n.span.end > n.span.start ? n.span : this.here(), 'tprog.bad-variable', 'Invalid MCORE variable: the name defined with `:=` must start with `$`');
       this.blanks();
@@ -211,7 +215,7 @@ class BufferParser {
       const src = this.term(false);
       return { kind: 'vardef', span: { start, end: this.p }, names: [{ text: n.text, span: n.span }], src, opSpan };
     }
-    if (rest.includes('<=')) {
+    if (has('<=')) {
       const dst = this.term(true);
       this.blanks();
       if (this.s.slice(this.p, this.p + 2) !== '<=') throw new Fail(this.here(), 'tprog.syntax', 'Syntax error: expected `<=` after the destination term');
@@ -228,7 +232,6 @@ class BufferParser {
       }
       return { kind: 'transfer', span: { start, end: this.p }, dst, src, proc, opSpan };
     }
-    const end = this.statementEnd();
     throw new Fail({ start, end }, 'tprog.syntax', 'Syntax error: not a tensor statement (expected a transfer `A <= B`, `$v := term`, EXE_LOCKSTEP, BARRIER, ...)');
   }
 
@@ -241,10 +244,6 @@ class BufferParser {
       else if ((c === ';' || c === ',') && depth <= 0) return i;
     }
     return this.s.length;
-  }
-
-  private restOfStatement(): string {
-    return this.s.slice(this.p, this.statementEnd());
   }
 
   private term(isDst: boolean): Term {
