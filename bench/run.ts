@@ -2,11 +2,12 @@
  * `npm run bench`: performance of the engine and of the language server on a generated workload
  * (a ~20,000-line tensor program and a ~2,000-line PCORE program; bench/generate.ts), all measured
  * in this run:
- *   - full parse+check (a fresh Project: .m + .p + header), median of several runs in a server-like
- *     process that has already checked code: warmed up by 6 full checks of the program's first 4,000
- *     lines (about as much work as one check of the whole file), so V8 has optimised the checker
- *   - the first full check in a fresh process (cold JIT: the checker still interpreted), median of
- *     3 child processes, reported beside it
+ *   - full parse+check (a fresh Project: .m + .p + header), median of several runs in a child process
+ *     started like the language server (SERVER_NODE_FLAGS) that has already checked code: warmed up by
+ *     6 full checks of the program's first 4,000 lines (about as much work as one check of the whole
+ *     file), so V8 has optimised the checker; beside it the same with V8's default flags, the first
+ *     full check in a fresh process (cold JIT, median of 3 processes) and the program with every
+ *     statement distinct (the generated one repeats statements, which the parse cache shares)
  *   - re-check after a one-character edit through the same Project (warm parse cache), median
  *   - hover and inlay-hint latency p50/p95 through the real language server over stdio
  *   - server memory (VmRSS/VmHWM from /proc/<pid>/status), bundle sizes of dist/*
@@ -29,6 +30,7 @@ import { loadPcoreView } from '../core/project/pcoreAdapter';
 import { Project } from '../core/project/project';
 import { analyzePcore } from '../core/pcore';
 import { ServerStatusMethod, type ServerStatusResult } from '../core/protocol/lspExt';
+import { SERVER_NODE_FLAGS } from '../core/protocol/serverProcess';
 import { hover } from '../core/tprog/features/hover';
 import { inlayHints } from '../core/tprog/features/inlay';
 import { LspClient, ROOT, SERVER_JS, TPROG } from '../test/lsp/lspClient';
@@ -88,25 +90,56 @@ const timeIt = <T>(f: () => T): [T, number] => {
   return [r, performance.now() - t0];
 };
 
-/**
- * Child-process mode (BENCH_COLD_CHILD=1): generates the same workload, checks it once in this fresh
- * process and prints the duration as JSON. `coldCheckMs` runs it.
- */
-function coldChild(): void {
-  const pcore = generatePcore(PCORE_LINES, 'bench.h');
-  const tprog = generateTprog(LINES, pcore.blocks, 'bench.h');
-  const files: Record<string, string> = { '/bench/bench.h': HEADER, '/bench/bench.p': pcore.text, '/bench/bench.m': tprog.text };
-  const t0 = performance.now();
-  new Project({ fs: { read: (p) => files[p] }, loadPcore: loadPcoreView }).analyze('/bench/bench.m', tprog.text);
-  process.stdout.write(JSON.stringify({ ms: performance.now() - t0 }) + '\n');
+/** The same program with every `>` statement distinct (same values: `(NUM_PCORE)` becomes `(NUM_PCORE+0*<line>)`). */
+function distinctStatements(text: string): string {
+  return text.split('\n').map((l, i) => (/^\s*>/.test(l) ? l.replace('(NUM_PCORE)', `(NUM_PCORE+0*${i})`) : l)).join('\n');
 }
 
-function coldCheckMs(): number | undefined {
-  const r = spawnSync(process.execPath, [...process.execArgv, process.argv[1]], { env: { ...process.env, BENCH_COLD_CHILD: '1' }, encoding: 'utf8', timeout: 120_000 });
+interface FullCheckResult {
+  runs: number[];
+  diagnostics: number;
+  distinct?: number[];
+  distinctDiagnostics?: number;
+  /** PCORE analysis of the `.p` alone, warm. */
+  pcore?: number[];
+}
+
+/**
+ * Child-process mode (BENCH_FULL_CHILD=cold|warm): full checks of the generated workload in this
+ * process, printed as JSON (`fullChecks` runs it with the Node flags under test).
+ *   cold: the first check in a fresh process (the checker still interpreted);
+ *   warm: a server that has been checking code: 6 checks of the program's first 4,000 lines (about as
+ *         much work as one check of the whole file), then fresh Projects of the whole program, then the
+ *         same with every statement distinct.
+ */
+function fullCheckChild(mode: string): void {
+  const pcore = generatePcore(PCORE_LINES, 'bench.h');
+  const tprog = generateTprog(LINES, pcore.blocks, 'bench.h');
+  const distinct = distinctStatements(tprog.text);
+  const files: Record<string, string> = { '/bench/bench.h': HEADER, '/bench/bench.p': pcore.text, '/bench/bench.m': tprog.text };
+  const check = (text: string) => new Project({ fs: { read: (p) => files[p] }, loadPcore: loadPcoreView }).analyze('/bench/bench.m', text)?.diagnostics.length ?? -1;
+  const out: FullCheckResult = { runs: [], diagnostics: 0 };
+  if (mode === 'cold') {
+    const t0 = performance.now();
+    out.diagnostics = check(tprog.text);
+    out.runs.push(performance.now() - t0);
+  } else {
+    const warm = tprog.text.split('\n').slice(0, 4000).join('\n');
+    for (let i = 0; i < 6; i++) check(warm);
+    out.runs = repeat(RUNS, BUDGET_MS, () => (out.diagnostics = check(tprog.text)));
+    out.distinct = repeat(RUNS, BUDGET_MS, () => (out.distinctDiagnostics = check(distinct)));
+    out.pcore = repeat(RUNS, BUDGET_MS, () => analyzePcore(pcore.text, '/bench/bench.p', { resolveInclude: (inc) => (inc === 'bench.h' ? HEADER : undefined) }));
+  }
+  process.stdout.write(JSON.stringify(out) + '\n');
+}
+
+/** Runs `fullCheckChild` in a fresh Node process started with `flags`. */
+function fullChecks(mode: 'cold' | 'warm', flags: readonly string[]): FullCheckResult | undefined {
+  const r = spawnSync(process.execPath, [...flags, ...process.execArgv, process.argv[1]], { env: { ...process.env, BENCH_FULL_CHILD: mode }, encoding: 'utf8', timeout: 600_000 });
   try {
-    return (JSON.parse(r.stdout.trim().split('\n').pop() ?? '') as { ms: number }).ms;
+    return JSON.parse(r.stdout.trim().split('\n').pop() ?? '') as FullCheckResult;
   } catch {
-    console.log(`  cold check child failed: ${r.stderr?.slice(0, 300) ?? r.error}`);
+    console.log(`  full-check child (${mode}, ${flags.join(' ') || 'default flags'}) failed: ${r.stderr?.slice(0, 300) ?? r.error}`);
     return undefined;
   }
 }
@@ -128,24 +161,20 @@ async function main(): Promise<void> {
 
   // ---- engine
   console.log('\nengine (in process):');
-  // the first check in a fresh process, before the warm-up below (child processes: this one is warm already)
-  const cold = [0, 1, 2].map(() => coldCheckMs()).filter((x): x is number => x !== undefined);
-  // warm-up (JIT), not counted: a server that has been checking code (6 checks of the first 4,000 lines)
-  const warmText = tprog.text.split('\n').slice(0, 4000).join('\n');
-  for (let i = 0; i < 6; i++) new Project({ fs, loadPcore: loadPcoreView }).analyze(paths.m, warmText);
-  let diagnostics = 0;
-  const full = repeat(RUNS, BUDGET_MS, () => (diagnostics = new Project({ fs, loadPcore: loadPcoreView }).analyze(paths.m, tprog.text)?.diagnostics.length ?? -1));
-  row(`full parse+check, ${tprog.lines}-line .m + .p + .h (warm server, median of ${full.length})`, median(full), 'ms', 150, `${diagnostics} diagnostics; runs ${full.map((x) => x.toFixed(0)).join(', ')} ms`);
-  const pcoreTimes = repeat(RUNS, BUDGET_MS, () => analyzePcore(pcore.text, paths.p, { resolveInclude: (inc) => (inc === 'bench.h' ? HEADER : undefined) }));
-  row(`  of which: PCORE analysis, ${pcore.text.split('\n').length}-line .p (median)`, median(pcoreTimes), 'ms');
-  row(`  first full check in a fresh process (cold JIT, median of ${cold.length})`, cold.length ? median(cold) : undefined, 'ms', undefined, `runs ${cold.map((x) => x.toFixed(0)).join(', ')} ms`);
-  // the generated program repeats statements (56 PCORE class blocks cycle), which the parse cache and the
-  // per-unit memo share; a hand-written program repeats far less: the same program with every `>`
-  // statement distinct (same values: `(NUM_PCORE)` becomes `(NUM_PCORE+0*<line>)`) shows that case
-  const distinct = tprog.text.split('\n').map((l, i) => (/^\s*>/.test(l) ? l.replace('(NUM_PCORE)', `(NUM_PCORE+0*${i})`) : l)).join('\n');
-  let distinctDiags = 0;
-  const unique = repeat(RUNS, BUDGET_MS, () => (distinctDiags = new Project({ fs, loadPcore: loadPcoreView }).analyze(paths.m, distinct)?.diagnostics.length ?? -1));
-  row(`  same program, every statement distinct (warm server, median of ${unique.length})`, median(unique), 'ms', undefined, `${distinctDiags} diagnostics; runs ${unique.map((x) => x.toFixed(0)).join(', ')} ms`);
+  // full checks in child processes started like the language server (SERVER_NODE_FLAGS), and for
+  // comparison with V8's default settings
+  const flagsText = SERVER_NODE_FLAGS.join(' ');
+  const warm = fullChecks('warm', SERVER_NODE_FLAGS);
+  const runsOf = (xs: number[]) => `runs ${xs.map((x) => x.toFixed(0)).join(', ')} ms`;
+  row(`full parse+check, ${tprog.lines}-line .m + .p + .h (warm server, ${flagsText}, median of ${warm?.runs.length ?? 0})`, warm ? median(warm.runs) : undefined, 'ms', 150, warm ? `${warm.diagnostics} diagnostics; ${runsOf(warm.runs)}` : undefined);
+  row(`  of which: PCORE analysis, ${pcore.text.split('\n').length}-line .p (median)`, warm?.pcore ? median(warm.pcore) : undefined, 'ms');
+  const plain = fullChecks('warm', []);
+  row(`  the same with V8's default flags (median of ${plain?.runs.length ?? 0})`, plain ? median(plain.runs) : undefined, 'ms', undefined, plain ? runsOf(plain.runs) : undefined);
+  const cold = [0, 1, 2].map(() => fullChecks('cold', SERVER_NODE_FLAGS)?.runs[0]).filter((x): x is number => x !== undefined);
+  row(`  first full check in a fresh process (cold JIT, ${flagsText}, median of ${cold.length})`, cold.length ? median(cold) : undefined, 'ms', undefined, runsOf(cold));
+  // the generated program repeats statements (56 PCORE class blocks cycle), which the parse cache and
+  // the per-unit memo share; a hand-written program repeats far less
+  row(`  same program, every statement distinct (warm server, ${flagsText}, median of ${warm?.distinct?.length ?? 0})`, warm?.distinct ? median(warm.distinct) : undefined, 'ms', undefined, warm?.distinct ? `${warm.distinctDiagnostics} diagnostics; ${runsOf(warm.distinct)}` : undefined);
 
   // re-check after one-character edits, same Project (parse cache of the document, cached .p)
   const project = new Project({ fs, loadPcore: loadPcoreView });
@@ -300,8 +329,8 @@ function printTable(): void {
   console.log(`${targets.length - failed.length} of ${targets.length} targets met${failed.length ? `; FAIL: ${failed.map((r) => r.metric).join('; ')}` : ''}. (The benchmark does not fail the build.)`);
 }
 
-if (process.env.BENCH_COLD_CHILD) {
-  coldChild();
+if (process.env.BENCH_FULL_CHILD) {
+  fullCheckChild(process.env.BENCH_FULL_CHILD);
   process.exit(0);
 }
 

@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { SERVER_NODE_FLAGS } from '../../core/protocol/serverProcess';
 import {
   createProtocolConnection,
   DidChangeTextDocumentNotification,
@@ -52,8 +53,8 @@ interface Waiter {
 
 export interface StartOptions {
   initializationOptions?: unknown;
-  /** Extra node flags for the server process (e.g. --max-old-space-size). */
-  nodeArgs?: string[];
+  /** Node flags for the server process; default: the client's (`SERVER_NODE_FLAGS`). */
+  nodeArgs?: readonly string[];
 }
 
 export class LspClient {
@@ -78,7 +79,7 @@ export class LspClient {
   static async start(opts: StartOptions = {}): Promise<LspClient> {
     requireServerBundle();
     const t0 = performance.now();
-    const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), SERVER_JS, '--stdio'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...(opts.nodeArgs ?? SERVER_NODE_FLAGS), SERVER_JS, '--stdio'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
     const conn = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     const c = new LspClient(child, conn);
     child.stderr!.on('data', (d) => (c.stderr += String(d)));
