@@ -26,6 +26,8 @@ export interface ServerStatusResult {
   dialect: string;
   /** Process id of the server (desktop: a Node process; absent for the web worker). */
   pid?: number;
+  /** Node flags of the server process (desktop: the client starts it with SERVER_NODE_FLAGS). */
+  execArgv?: string[];
 }
 
 /** `tensorLens/run`: runs a tensor program on the simulator (in a worker; cancel with $/cancelRequest). */

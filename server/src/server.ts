@@ -351,7 +351,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
     }),
   );
 
-  connection.onRequest(ServerStatusMethod, (): ServerStatusResult => ({ version: host.version, documents: documents.all().length, lastCheckMs, dialect: settings.dialect, pid: typeof process === 'object' ? process.pid : undefined }));
+  connection.onRequest(ServerStatusMethod, (): ServerStatusResult => ({ version: host.version, documents: documents.all().length, lastCheckMs, dialect: settings.dialect, pid: typeof process === 'object' ? process.pid : undefined, execArgv: typeof process === 'object' ? process.execArgv : undefined }));
 
   let runId = 0;
   connection.onRequest(RunMethod, async (p: RunParams, token): Promise<RunResultMessage> => {

@@ -6,6 +6,7 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { SERVER_NODE_FLAGS } from '../../core/protocol/serverProcess';
 import { EXTENSION_ID, TPROG, type TestCase, codeOf, file, hoverText, languageBecomes, log, open, positionOf, waitFor } from './util';
 
 interface HealthEvent {
@@ -21,14 +22,19 @@ interface Api {
 const api = () => vscode.extensions.getExtension<Api>(EXTENSION_ID)!.exports;
 const events = (kind: HealthEvent['kind'], since: number) => api().serverHealth.events.filter((e) => e.kind === kind && e.at >= since);
 
-/** The running server's pid (waits until the client is running and the server answers). */
+/**
+ * The running server's pid (waits until the client is running and the server answers); the process
+ * must have been started with the client's Node flags (SERVER_NODE_FLAGS), a restarted one too.
+ */
 async function serverPid(not?: number): Promise<number> {
   return waitFor(`a running language server${not ? ` other than pid ${not}` : ''}`, async () => {
     const a = api();
     if (!a.client.isRunning()) return undefined;
-    const st = await a.client.sendRequest<{ pid?: number }>('tensorLens/serverStatus');
+    const st = await a.client.sendRequest<{ pid?: number; execArgv?: string[] }>('tensorLens/serverStatus');
     assert.equal(typeof st.pid, 'number', 'tensorLens/serverStatus has no pid');
-    return st.pid !== not ? st.pid : undefined;
+    if (st.pid === not) return undefined;
+    for (const f of SERVER_NODE_FLAGS) assert.ok(st.execArgv?.includes(f), `the language server was started without ${f} (execArgv: ${JSON.stringify(st.execArgv)})`);
+    return st.pid;
   }, 30_000, 200);
 }
 
