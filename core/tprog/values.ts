@@ -63,7 +63,12 @@ export class ValueScope {
     return v;
   }
 
+  /** The previous answer of `functionAt`: statements are looked up in document order, many per function. */
+  private lastFn?: { fn: CFunction; index: number };
+
   functionAt(offset: number): { fn: CFunction; index: number } | undefined {
+    const last = this.lastFn;
+    if (last && offset >= last.fn.span.start && offset <= last.fn.span.end) return last;
     const fns = this.ctx.functions;
     let lo = 0;
     let hi = fns.length - 1;
@@ -72,7 +77,7 @@ export class ValueScope {
       const f = fns[mid];
       if (offset < f.span.start) hi = mid - 1;
       else if (offset > f.span.end) lo = mid + 1;
-      else return { fn: f, index: mid };
+      else return (this.lastFn = { fn: f, index: mid });
     }
     return undefined;
   }
@@ -95,6 +100,7 @@ export class ValueScope {
   }
 
   private readonly fnPrints = new Map<number, string>();
+  private readonly printIntern = new Map<string, string>();
 
   /** Everything of a function that names inside it resolve through: its locals and what it assigns. */
   functionPrint(at: { index: number } | undefined): string {
@@ -112,6 +118,10 @@ export class ValueScope {
       const m = this.ctx.mutated.get(at.index);
       if (m) for (const n of m) parts.push(n);
       p = parts.join('\u0001');
+      // one string object per distinct print: memo keys then compare by identity, not by content
+      const known = this.printIntern.get(p);
+      if (known === undefined) this.printIntern.set(p, p);
+      else p = known;
       this.fnPrints.set(at.index, p);
     }
     return p;
