@@ -24,6 +24,29 @@ export class SimError extends Error {
   ) {
     super(message);
   }
+  /** The term of the transfer at fault (its location is reported), when the fault is one side's. */
+  side?: 'dst' | 'src';
+}
+
+/** A fault of one side of a transfer (reported at that term). */
+export function sideFault(side: 'dst' | 'src', message: string): SimError {
+  const e = new SimError(message);
+  e.side = side;
+  return e;
+}
+
+/**
+ * An address in a fault message: bytes as hexadecimal in the 32-bit view a C program holds (a host
+ * `uint32_t` past 0x7fffffff arrives here as a negative int), PCORE words in decimal.
+ */
+export function faultAddress(n: number, words = false): string {
+  return words ? `word address ${n}` : `byte address ${byteAddress(n)}`;
+}
+
+/** `0x…` of a byte address in the 32-bit view (see `faultAddress`). */
+export function byteAddress(n: number): string {
+  const v = n < 0 && n >= -0x80000000 ? n >>> 0 : n;
+  return v < 0 ? `-0x${(-v).toString(16)}` : `0x${v.toString(16)}`;
 }
 
 /** Step budget and cancellation shared by every interpreter loop. */

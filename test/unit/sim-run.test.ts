@@ -53,6 +53,24 @@ test('a run-time fault reports file:line:col and the C call stack', async () => 
   assert.ok(r.error.stack.some((f) => f.startsWith('kernel_bad')), r.error.stack.join(' | '));
 });
 
+test('a transfer fault is reported at the term at fault, with the address as the C program holds it', async () => {
+  // the source address is a uint32_t past 0x7fffffff: 0x1000 + 0x7fffff00 = 0x80000f00 (not a negative number)
+  const src = '#include <stdint.h>\nvoid kernel_src(void) {\n   uint32_t p = 0x1000;\n   uint32_t bad = p + 0x7fffff00;\n   > DTYPE(INT16)MEM(p)[0:7] <= DTYPE(INT16)MEM(bad)[0:7];\n}\n';
+  const dst = '#include <stdint.h>\nvoid kernel_dst(void) {\n   > DTYPE(INT16)MEM(0x3fffff8)[0:7] <=\n   >    DTYPE(INT16)MEM(0x1000)[0:7];\n}\n';
+  const dir = tempProgram({ 'src.m': src, 'dst.m': dst });
+  const a = await runProgram({ project: project(), file: join(dir, 'src.m'), loadWasm: nodeLoadWasm });
+  assert.ok(a.error);
+  // line 5 is `   > DTYPE(INT16)MEM(p)[0:7] <= DTYPE(INT16)MEM(bad)[0:7];`: the source term starts at column 33
+  assert.deepEqual([a.error.line, a.error.column], [5, 33]);
+  assert.equal(a.error.message, 'source bytes 0x80000f00..0x80000f0f are outside MEM (size 67108864 bytes)');
+  // MEM is 64 MiB = 0x4000000 bytes: the destination's 16 bytes from 0x3fffff8 end 8 bytes past it
+  const b = await runProgram({ project: project(), file: join(dir, 'dst.m'), loadWasm: nodeLoadWasm });
+  assert.ok(b.error);
+  assert.deepEqual([b.error.line, b.error.column], [3, 6]);
+  assert.equal(b.error.message, 'destination bytes 0x3fffff8..0x4000007 are outside MEM (size 67108864 bytes)');
+  assert.ok(b.error.stack[0].startsWith('kernel_dst'), b.error.stack.join(' | '));
+});
+
 test('an unknown library call stops the run with "not simulated"', async () => {
   const dir = tempProgram({ 'nc.m': 'void kernel_nc(void) {\n   mystery_call(3);\n}\n' });
   const r = await runProgram({ project: project(), file: join(dir, 'nc.m'), loadWasm: nodeLoadWasm });

@@ -74,7 +74,9 @@ export class TensorExecutor {
         this.exec(info, scope);
       } catch (e) {
         if (e instanceof SimError) {
-          if (!e.loc) e.loc = this.locOf(info, info.stmt.span.start);
+          // a fault of one side is reported at that term, any other at the statement
+          const term = e.side === 'dst' ? info.stmt.dst : e.side === 'src' ? info.stmt.src : undefined;
+          if (!e.loc) e.loc = this.locOf(info, (term ?? info.stmt).span.start);
           if (!e.stack_.length) e.stack_ = scope.stack();
         }
         throw e;

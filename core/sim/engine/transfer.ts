@@ -7,7 +7,7 @@ import type { DataType } from '../../tprog/machine';
 import type { Descriptor } from '../../tprog/descriptor';
 import type { SpaceHistory } from '../history';
 import type { Machine } from '../machine';
-import { SimError } from '../types';
+import { byteAddress, faultAddress, sideFault } from '../types';
 import { dataValue, fromWord, remap } from './convert';
 import { Walker, type Cursor } from './walk';
 
@@ -97,8 +97,8 @@ export function contiguousCopy(m: Machine, dst: Side, src: Side, dw: Walker, sw:
   const a = (dst.desc.base ?? 0) + dLin * el;
   const b = (src.desc.base ?? 0) + sLin * el;
   const len = total * el;
-  if (a < 0 || a + len > d.length) throw new SimError(`destination bytes 0x${a.toString(16)}..0x${(a + len - 1).toString(16)} are outside ${dst.space} (size ${d.length} bytes)`);
-  if (b < 0 || b + len > s.length) throw new SimError(`source bytes 0x${b.toString(16)}..0x${(b + len - 1).toString(16)} are outside ${src.space} (size ${s.length} bytes)`);
+  if (a < 0 || a + len > d.length) throw sideFault('dst', `destination bytes ${byteAddress(a)}..${byteAddress(a + len - 1)} are outside ${dst.space} (size ${d.length} bytes)`);
+  if (b < 0 || b + len > s.length) throw sideFault('src', `source bytes ${byteAddress(b)}..${byteAddress(b + len - 1)} are outside ${src.space} (size ${s.length} bytes)`);
   return { d, s, a, b, len };
 }
 
@@ -194,7 +194,7 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
     const cHi = dr[0] <= dr[1] ? dBase + dr[1] * dEl : -Infinity;
     if (cLo <= cHi) {
       for (const d of mcast) {
-        if (cLo + d < 0 || cHi + d > dLimit) throw new SimError(`destination address ${cLo + d < 0 ? cLo + d : cHi + d} is outside ${spaceName(dst, ctx.process)} (size ${dIsWord ? dWords!.length + ' words' : dBytes!.length + ' bytes'})`);
+        if (cLo + d < 0 || cHi + d > dLimit) throw sideFault('dst', `destination ${faultAddress(cLo + d < 0 ? cLo + d : cHi + d, dIsWord)} is outside ${spaceName(dst, ctx.process)} (size ${dIsWord ? dWords!.length + ' words' : dBytes!.length + ' bytes'})`);
         dHist?.touch(cLo + d, cHi + d + dEl - 1);
       }
     }
@@ -207,11 +207,11 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
       const hi = srcHi;
       if (lo <= hi) {
         if (sIsWord) {
-          if (lo < 0 || hi >= sLimit) throw new SimError(`source word address ${hi >= sLimit ? hi : lo} is outside ${spaceName(src, ctx.process)} (${sLimit} words)`);
+          if (lo < 0 || hi >= sLimit) throw sideFault('src', `source ${faultAddress(hi >= sLimit ? hi : lo, true)} is outside ${spaceName(src, ctx.process)} (${sLimit} words)`);
         } else {
           const a = sBase + lo * sEl;
           const b = sBase + hi * sEl;
-          if (a < 0 || b > sLimit) throw new SimError(`source byte address 0x${(a < 0 ? a : b).toString(16)} is outside ${src.space} (size ${sBytes!.length} bytes)`);
+          if (a < 0 || b > sLimit) throw sideFault('src', `source ${faultAddress(a < 0 ? a : b)} is outside ${src.space} (size ${sBytes!.length} bytes)`);
         }
       }
     }
@@ -322,8 +322,8 @@ interface RunStats {
 function byteRuns(dw: Walker, dc: Cursor, sw: Walker | undefined, sc: Cursor | undefined, total: number, stotal: number, repeat: boolean, dv: View, sv: View | undefined, dOff: number, sOff: number, padV: number, constV: number, hist: SpaceHistory | undefined, el: number, stats: TransferStats, dName: string, sName: string): RunStats {
   const dLen = dv.length;
   const sLen = sv ? sv.length : 0;
-  const dFault = (at: number) => new SimError(`destination address ${at * el} is outside ${dName} (size ${dLen * el} bytes)`);
-  const sFault = (at: number) => new SimError(`source byte address 0x${(at * el).toString(16)} is outside ${sName} (size ${sLen * el} bytes)`);
+  const dFault = (at: number) => sideFault('dst', `destination ${faultAddress(at * el)} is outside ${dName} (size ${dLen * el} bytes)`);
+  const sFault = (at: number) => sideFault('src', `source ${faultAddress(at * el)} is outside ${sName} (size ${sLen * el} bytes)`);
   let rLo = Infinity;
   let rHi = -Infinity;
   let rCount = 0;
