@@ -5,6 +5,8 @@
  * - the PCORE kernel interpreter that runs `.p` kernels for EXE_LOCKSTEP — core/sim/pcore/*.
  */
 
+import { byteAddress } from '../common/address';
+
 /** A source location in a file (1-based line and column, as printed to users). */
 export interface SourceLoc {
   file: string;
@@ -43,11 +45,6 @@ export function faultAddress(n: number, words = false): string {
   return words ? `word address ${n}` : `byte address ${byteAddress(n)}`;
 }
 
-/** `0x…` of a byte address in the 32-bit view (see `faultAddress`). */
-export function byteAddress(n: number): string {
-  const v = n < 0 && n >= -0x80000000 ? n >>> 0 : n;
-  return v < 0 ? `-0x${(-v).toString(16)}` : `0x${v.toString(16)}`;
-}
 
 /** Step budget and cancellation shared by every interpreter loop. */
 export interface Budget {

@@ -1,8 +1,7 @@
 /** Human-readable explanations of terms and transfers (hover, previews, CLI). */
 import type { StmtInfo, TermInfo } from './analyze';
 import { enumerate, invalidCount, type Descriptor, type Element } from './descriptor';
-
-const hex = (n: number) => '0x' + n.toString(16);
+import { byteAddress as hex } from '../common/address';
 
 /** `b:e` or `b:s:e` of a level, with the source text where the value is only known at run time. */
 function levelRange(l: Descriptor['levels'][number]): string {

@@ -5,7 +5,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyze } from '../helpers/tprog';
+import { analyze, stmts } from '../helpers/tprog';
+import { addressRange } from '../../core/tprog/explain';
 
 const P = `
 vint16 k::a[4];
@@ -149,4 +150,12 @@ test('values from #define, local constants and included headers feed the checks'
   // a variable assigned again later is not a constant
   const b = analyze('void f(unsigned p,unsigned q){\nint m = 4;\nm = m + 4;\n> DTYPE(INT16)MEM(p,4,4)[0:3][0:m-1] <= DTYPE(INT16)MEM(q)[0:15];\n}\n', P, 'ztachip');
   assert.equal(b.diagnostics.filter((d) => d.code === 'tprog.write-skipped').length, 0);
+});
+
+test('address ranges of MEM terms are shown as 32-bit addresses (a negative constant base wraps)', () => {
+  const a = analyze('void k(void) {\n   > DTYPE(INT16)MEM(-16)[0:7] <= DTYPE(INT16)MEM(0x1000)[0:7];\n}\n');
+  const [s] = stmts(a);
+  // 8 INT16 elements from -16 = 0xfffffff0 (what a 32-bit address register holds) and from 0x1000
+  assert.equal(addressRange(s.dst!.desc), 'bytes 0xfffffff0–0xffffffff (16 bytes span)');
+  assert.equal(addressRange(s.src!.desc), 'bytes 0x1000–0x100f (16 bytes span)');
 });

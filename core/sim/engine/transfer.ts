@@ -7,7 +7,8 @@ import type { DataType } from '../../tprog/machine';
 import type { Descriptor } from '../../tprog/descriptor';
 import type { SpaceHistory } from '../history';
 import type { Machine } from '../machine';
-import { byteAddress, faultAddress, sideFault } from '../types';
+import { byteAddress } from '../../common/address';
+import { faultAddress, sideFault } from '../types';
 import { dataValue, fromWord, remap } from './convert';
 import { Walker, type Cursor } from './walk';
 
