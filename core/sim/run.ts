@@ -124,7 +124,7 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
   const kernelNames = pcore ? pcore.kernels().map((k) => k.fullName) : [];
   const runner = pcore ? createPcoreRunner(pcore.program) : undefined;
   const state: RuntimeState = { responses: [], jobsDone: [], alloc: (s, al) => m.alloc(s, al) };
-  const result: RunResult = { summary: { steps: 0, statements: 0, bytesMoved: 0, hostSteps: 0, laneOps: 0, timeMs: 0 }, trace, dumps: [], error: null, output: '', entry: o.entry ?? '', machine: m, histories };
+  const result: RunResult = { summary: { steps: 0, statements: 0, bytesMoved: 0, laneOps: 0, timeMs: 0 }, trace, dumps: [], error: null, output: '', entry: o.entry ?? '', machine: m, histories };
   const maxTrace = o.maxTraceSteps ?? DEFAULT_MAX_TRACE_STEPS;
   const maxHistory = o.maxHistoryBytes ?? DEFAULT_MAX_HISTORY_BYTES;
   /** After each tensor step: the trace and memory history stay within their limits (the host code that ran the step gives the error its location and C stack). */
@@ -144,6 +144,7 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
       result.error = { file: o.file, line: 1, column: 1, message: e.message, kind: 'fault', stack: [] };
     } else throw e;
   };
+  let ex: TensorExecutor | undefined;
   try {
     const compileErr = a.diagnostics.find((d) => d.severity === 'error');
     if (compileErr) throw new SimError(`the program has errors; fix them first: ${compileErr.message}`, { file: o.file, line: compileErr.range.start.line + 1, column: compileErr.range.start.character + 1 }, [], 'compile');
@@ -160,7 +161,7 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
       debug: o.debug?.port,
     });
     result.host = host;
-    const ex = new TensorExecutor({
+    const exec = (ex = new TensorExecutor({
       a,
       m,
       pcore,
@@ -179,18 +180,18 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
         o.debug?.onOutput?.(t);
       },
       kernelByAddress: (addr) => kernelNames[addr - 1],
-    });
+    }));
     const services: HostServices = {
       mem: m.mem,
       alloc: (size, align) => m.alloc(size, align),
-      tensor: (unit, scope) => ex.run(unit, scope),
+      tensor: (unit, scope) => exec.run(unit, scope),
       builtin: (name, args, scope) => callRuntime(name, args, scope, state),
       print: (t) => {
         output += t;
         o.debug?.onOutput?.(t);
       },
       budget,
-      ...ex.hostHooks(),
+      ...exec.hostHooks(),
     };
     host.init(services);
     // preloads
@@ -211,13 +212,10 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
     if (!entry) throw new SimError(`no entry function: give one with --entry (functions: ${names.join(', ')})`, { file: o.file, line: 1, column: 1 }, [], 'compile');
     if (!names.includes(entry)) throw new SimError(`no function named ${entry} (functions: ${names.join(', ')})`, { file: o.file, line: 1, column: 1 }, [], 'compile');
     result.entry = entry;
-    o.debug?.attach({ host, machine: m, executor: ex, histories, trace, entry, pcore });
+    o.debug?.attach({ host, machine: m, executor: exec, histories, trace, entry, pcore });
     // host C writes from here on are journaled in the MEM history (initialisers and loads are the initial state)
     services.memJournal = histories.get('MEM')?.journal;
     host.run(entry, o.args ?? [], services);
-    result.summary.statements = countStatements(trace);
-    result.summary.bytesMoved = ex.bytesMoved;
-    result.summary.laneOps = ex.laneOps;
     // dumps
     for (const d of o.dumps ?? []) {
       const where = resolveWhere(d.space, d.where, { global: (n) => globalOf(host, n), pcore });
@@ -232,6 +230,9 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
   } catch (e) {
     fail(e);
   }
+  // also when the run stopped with an error: what ran before it
+  result.summary.bytesMoved = ex?.bytesMoved ?? 0;
+  result.summary.laneOps = ex?.laneOps ?? 0;
   result.summary.steps = startBudget - budget.steps;
   result.summary.statements = countStatements(trace);
   result.summary.timeMs = Date.now() - t0;

@@ -53,7 +53,6 @@ export interface RunSummary {
   steps: number;
   statements: number;
   bytesMoved: number;
-  hostSteps: number;
   laneOps: number;
   timeMs: number;
 }

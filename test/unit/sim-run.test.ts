@@ -71,6 +71,16 @@ test('a transfer fault is reported at the term at fault, with the address as the
   assert.ok(b.error.stack[0].startsWith('kernel_dst'), b.error.stack.join(' | '));
 });
 
+test('the summary of a run that stops with an error counts what ran before it', async () => {
+  // two 8-element INT16 copies (16 bytes each), then a destination past the end of MEM
+  const text = '#include <stdint.h>\nstatic int16_t buf[64];\nvoid kernel_main(void) {\n   uint32_t p = (uint32_t)&buf[0];\n   > DTYPE(INT16)MEM(p)[0:7] <= DTYPE(INT16)MEM(p)[8:15];\n   > DTYPE(INT16)MEM(p)[16:23] <= DTYPE(INT16)MEM(p)[8:15];\n   > DTYPE(INT16)MEM(0x3fffff8)[0:7] <= DTYPE(INT16)MEM(p)[8:15];\n}\n';
+  const r = await runProgram({ project: project(), file: join(tempProgram({ 'partial.m': text }), 'partial.m'), loadWasm: nodeLoadWasm });
+  assert.ok(r.error);
+  assert.equal(r.error.line, 7);
+  assert.equal(r.summary.statements, 2);
+  assert.equal(r.summary.bytesMoved, 32);
+});
+
 test('an unknown library call stops the run with "not simulated"', async () => {
   const dir = tempProgram({ 'nc.m': 'void kernel_nc(void) {\n   mystery_call(3);\n}\n' });
   const r = await runProgram({ project: project(), file: join(dir, 'nc.m'), loadWasm: nodeLoadWasm });
