@@ -67,6 +67,8 @@ export async function runRun(argv: string[], out: (s: string) => void, err: (s: 
     stepBudget: steps,
     loadWasm: nodeLoadWasm,
     history: false,
+    // the steps are kept only when they are printed (a long run then takes no memory per step)
+    trace: args.flags.has('json') || args.flags.has('trace'),
   });
   const cwd = process.cwd();
   const rel = (f: string) => (f.startsWith(cwd + '/') ? f.slice(cwd.length + 1) : f);

@@ -13,7 +13,7 @@ import { compileProgram, type HostProgram, type WasmLoader } from './host';
 import type { DebugPort } from './host/compile';
 import { createPcoreRunner } from './pcore';
 import { callRuntime, type RuntimeState } from './runtime';
-import { countStatements, type RunSummary, type TraceStep } from './trace';
+import { countStatements, YIELD_KIND, type RunSummary, type TraceStep } from './trace';
 import { NPY_OF, readValues, resolveWhere, SpecError, type DumpSpec, type LoadSpec } from './dump';
 import { SimError, type Budget, type HostServices } from './types';
 
@@ -34,6 +34,12 @@ export interface RunOptions {
   onProgress?: (steps: number) => void;
   /** Keep per-step memory history (for the inspector and debugger). Default true. */
   history?: boolean;
+  /**
+   * Keep the trace (every executed tensor step, for the inspector, the debugger, `--json` and
+   * `--trace`). Default true. Without it a run is not limited to `maxTraceSteps` (the step budget
+   * still bounds it) and `trace` of the result stays empty; the summary counts the statements.
+   */
+  trace?: boolean;
   /** Most tensor steps a run records (its trace); one more stops the run. Default DEFAULT_MAX_TRACE_STEPS. */
   maxTraceSteps?: number;
   /** Most bytes of saved pages the memory history may hold; more stops the run. Default DEFAULT_MAX_HISTORY_BYTES. */
@@ -116,6 +122,9 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
     }
   }
   const trace: TraceStep[] = [];
+  const keepTrace = o.trace !== false;
+  /** Statements run while the trace is not kept. */
+  let untraced = 0;
   let output = '';
   const budget: Budget = o.budget ?? { steps: o.stepBudget ?? DEFAULT_STEP_BUDGET, cancelled: false };
   if (o.stepBudget !== undefined) budget.steps = o.stepBudget;
@@ -169,8 +178,9 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
       budget,
       history: (s) => histories.get(s),
       onStep: (s) => {
-        trace.push(s);
-        limit();
+        if (keepTrace) trace.push(s);
+        else if (s.kind !== YIELD_KIND) untraced++;
+        if (keepTrace || histories.size) limit();
         if (o.debug?.onStep) o.debug.onStep(s);
         if (o.onProgress && (s.step & 255) === 0) o.onProgress(s.step);
       },
@@ -234,7 +244,7 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
   result.summary.bytesMoved = ex?.bytesMoved ?? 0;
   result.summary.laneOps = ex?.laneOps ?? 0;
   result.summary.steps = startBudget - budget.steps;
-  result.summary.statements = countStatements(trace);
+  result.summary.statements = countStatements(trace) + untraced;
   result.summary.timeMs = Date.now() - t0;
   result.output = output;
   return result;

@@ -88,3 +88,18 @@ test('bad usage: a UsageError (exit 2 through main)', async () => {
     process.stderr.write = write;
   }
 });
+
+test('without --json or --trace the steps are not kept: a run longer than the recorded-step limit completes', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tl-cli-'));
+  const prog = join(dir, 'long.m');
+  // 210,000 transfers: more than DEFAULT_MAX_TRACE_STEPS (200,000), which stops a run that records them
+  writeFileSync(prog, '#include <stdint.h>\nstatic int16_t buf[16];\nvoid kernel_long(void) {\n   uint32_t p = (uint32_t)&buf[0];\n   int i;\n   for (i = 0; i < 210000; i++) {\n      > DTYPE(INT16)MEM(p)[0:3] <= DTYPE(INT16)MEM(p)[4:7];\n   }\n}\n');
+  const r = await cli(prog);
+  assert.equal(r.code, 0, r.err);
+  // 8 bytes per transfer
+  assert.match(r.out, /^kernel_long: 210000 tensor statements, \d+ steps, 1680000 bytes moved/m);
+  // with --trace the steps are recorded and the limit applies (a located error, exit status 1)
+  const t = await cli(prog, '--trace', '--steps', '5000000');
+  assert.equal(t.code, 1);
+  assert.match(t.err, /long\.m:7:\d+: error: stopped after 200000 tensor steps/);
+});
