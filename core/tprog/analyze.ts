@@ -174,31 +174,34 @@ const NO_STMTS: StmtInfo[] = [];
 
 /** Which dialects' own constructs a document uses: guide (DDR, casts, SCATTER, PROC) and compiler (MEM, DTYPE, CONCURRENT, REMAP). */
 function dialectUse(parsed: ParseResult[]): { guide: boolean; compiler: boolean } {
-  let guide = false;
-  let compiler = false;
+  let use = 0;
+  for (let u = 0; u < parsed.length && use !== (USES_GUIDE | USES_COMPILER); u++) use |= (parsed[u].dialectUse ??= dialectUseOf(parsed[u]));
+  return { guide: (use & USES_GUIDE) !== 0, compiler: (use & USES_COMPILER) !== 0 };
+}
+
+const USES_GUIDE = 1;
+const USES_COMPILER = 2;
+
+/** The dialect constructs of one parse result (kept on it: a re-check looks at every statement again). */
+function dialectUseOf(p: ParseResult): number {
+  let use = 0;
   const term = (t: Term | undefined) => {
     if (!t) return;
-    if (t.space === 'DDR') guide = true;
-    else if (t.space === 'MEM') compiler = true;
-    for (const p of t.prefixes) {
-      if (p.kind === 'CAST' || p.kind === 'SCATTER') guide = true;
-      else if (p.kind === 'DTYPE' || p.kind === 'CONCURRENT' || p.kind === 'REMAP') compiler = true;
+    if (t.space === 'DDR') use |= USES_GUIDE;
+    else if (t.space === 'MEM') use |= USES_COMPILER;
+    for (let k = 0; k < t.prefixes.length; k++) {
+      const kind = t.prefixes[k].kind;
+      if (kind === 'CAST' || kind === 'SCATTER') use |= USES_GUIDE;
+      else if (kind === 'DTYPE' || kind === 'CONCURRENT' || kind === 'REMAP') use |= USES_COMPILER;
     }
   };
-  for (let u = 0; u < parsed.length; u++) {
-    const p = parsed[u];
-    // units with the same text share their parse result: skip a run of them (a set of all of them
-    // would cost more than looking at their few prefixes again)
-    if (u > 0 && p === parsed[u - 1]) continue;
-    for (let k = 0; k < p.stmts.length; k++) {
-      const s = p.stmts[k];
-      if (s.proc) guide = true;
-      term(s.dst);
-      term(s.src);
-    }
-    if (guide && compiler) break;
+  for (let k = 0; k < p.stmts.length; k++) {
+    const s = p.stmts[k];
+    if (s.proc) use |= USES_GUIDE;
+    term(s.dst);
+    term(s.src);
   }
-  return { guide, compiler };
+  return use;
 }
 
 export function analyzeTprog(text: string, opts: AnalyzeOptions = {}): TprogAnalysis {
@@ -210,6 +213,8 @@ export function analyzeTprog(text: string, opts: AnalyzeOptions = {}): TprogAnal
   let scan: TensorLineScan | undefined;
   let c: CContext | undefined;
   let fingerprint: string | undefined;
+  /** The previous C context when `c` is it with later offsets moved (same names, same values). */
+  let shiftedFrom: CContext | undefined;
   const prev = cache.prev;
   if (prev) {
     const edit = confinedEdit(prev.text, text, prev.scan, prev.lines);
@@ -218,6 +223,7 @@ export function analyzeTprog(text: string, opts: AnalyzeOptions = {}): TprogAnal
       lines = LineIndex.withStarts(text, edit.delta === 0 ? prev.lines.starts : prev.lines.starts.map((s, i) => (i > line ? s + edit.delta : s)));
       scan = rescanConfined(prev.scan, prev.lines, text, line, edit.delta);
       c = edit.delta === 0 ? prev.c : shiftCContext(prev.c, edit.at, edit.delta);
+      shiftedFrom = prev.c;
       fingerprint = prev.fingerprint;
     }
   }
@@ -226,7 +232,8 @@ export function analyzeTprog(text: string, opts: AnalyzeOptions = {}): TprogAnal
   if (!c) c = scanC(text, scan.tensorLines, file);
   const headerMacros = typeof opts.headerMacros === 'function' ? opts.headerMacros(c) : (opts.headerMacros ?? []);
   // the same C context and headers give the same values (and the scope's caches stay valid)
-  const values = prev && prev.c === c && sameList(prev.headers, headerMacros) ? prev.values : new ValueScope(c, headerMacros);
+  const sameHeaders = !!prev && sameList(prev.headers, headerMacros);
+  const values = prev && prev.c === c && sameHeaders ? prev.values : new ValueScope(c, headerMacros, prev && shiftedFrom === prev.c && sameHeaders ? prev.values : undefined);
   fingerprint ??= values.globalPrint();
   cache.prev = { text, lines, scan, c, fingerprint, values, headers: headerMacros };
   const parsed = scan.statements.map((buf) => cache.get(buf.text));

@@ -31,6 +31,8 @@ class Fail extends Error {
 export interface ParseResult {
   stmts: Stmt[];
   problems: SyntaxProblem[];
+  /** Which dialects' constructs the statements use (bits; filled by the analysis). */
+  dialectUse?: number;
 }
 
 export function parseBuffer(text: string): ParseResult {

@@ -4,7 +4,7 @@ import type { CContext, CFunction, CVar, MacroDef } from './ccontext';
 import { MACHINE } from './machine';
 
 export class ValueScope {
-  private readonly macroCache = new Map<string, number | undefined>();
+  private readonly macroCache: Map<string, number | undefined>;
   private readonly macros = new Map<string, MacroDef>();
   private readonly globals = new Map<string, CVar>();
   private readonly globalMutated = new Set<string>();
@@ -17,10 +17,20 @@ export class ValueScope {
   private readonly locals: CVar[];
   private readonly localFrom: Int32Array;
 
+  /**
+   * `same`: the scope of a C context this one differs from only by offsets (an edit inside a `>` line
+   * moved later text): names resolve alike, so its caches (macro values, function prints, shared
+   * resolvers) are taken over instead of being rebuilt.
+   */
   constructor(
     readonly ctx: CContext,
     headerMacros: MacroDef[],
+    same?: ValueScope,
   ) {
+    this.macroCache = same ? same.macroCache : new Map();
+    this.fnPrints = same ? same.fnPrints : new Map();
+    this.printIntern = same ? same.printIntern : new Map();
+    this.shared = same ? same.shared : new Map();
     for (const m of headerMacros) this.macros.set(m.name, m);
     for (const m of ctx.macros) this.macros.set(m.name, m);
     const locals: CVar[] = [];
@@ -99,8 +109,8 @@ export class ValueScope {
     return lo - first;
   }
 
-  private readonly fnPrints = new Map<number, string>();
-  private readonly printIntern = new Map<string, string>();
+  private readonly fnPrints: Map<number, string>;
+  private readonly printIntern: Map<string, string>;
 
   /** Everything of a function that names inside it resolve through: its locals and what it assigns. */
   functionPrint(at: { index: number } | undefined): string {
@@ -147,7 +157,7 @@ export class ValueScope {
     return this.globals.get(name);
   }
 
-  private readonly shared = new Map<string, ((name: string) => number | undefined)[]>();
+  private readonly shared: Map<string, ((name: string) => number | undefined)[]>;
 
   /**
    * The resolver of a statement at `offset` in function `at`, after `before` of its locals
