@@ -220,7 +220,7 @@ export function analyzeTprog(text: string, opts: AnalyzeOptions = {}): TprogAnal
     const edit = confinedEdit(prev.text, text, prev.scan, prev.lines);
     if (edit) {
       const line = prev.lines.position(edit.at).line;
-      lines = LineIndex.withStarts(text, edit.delta === 0 ? prev.lines.starts : prev.lines.starts.map((s, i) => (i > line ? s + edit.delta : s)));
+      lines = LineIndex.withStarts(text, edit.delta === 0 ? prev.lines.starts : movedStarts(prev.lines.starts, line, edit.delta));
       scan = rescanConfined(prev.scan, prev.lines, text, line, edit.delta);
       c = edit.delta === 0 ? prev.c : shiftCContext(prev.c, edit.at, edit.delta);
       shiftedFrom = prev.c;
@@ -381,14 +381,22 @@ export function confinedEdit(prev: string, next: string, scan: TensorLineScan, l
   return { at: p, delta: inserted.length - removed.length };
 }
 
+/** Line starts after line `line` moved by `delta`. */
+function movedStarts(starts: number[], line: number, delta: number): number[] {
+  const out = starts.slice();
+  for (let i = line + 1; i < out.length; i++) out[i] += delta;
+  return out;
+}
+
 /** The C context of a document in which the text at `at` grew by `delta` characters (inside a `>` line). */
 function shiftCContext(c: CContext, at: number, delta: number): CContext {
   const sh = (sp: Span): Span => (sp.start >= at ? { start: sp.start + delta, end: sp.end + delta } : sp.end >= at ? { start: sp.start, end: sp.end + delta } : sp);
   return {
     macros: c.macros.map((m) => (m.span.end < at ? m : { ...m, nameSpan: sh(m.nameSpan), span: sh(m.span) })),
     includes: c.includes.map((i) => (i.span.end < at ? i : { ...i, span: sh(i.span) })),
-    functions: c.functions.map((f) => (f.span.end < at ? f : { ...f, nameSpan: sh(f.nameSpan), span: sh(f.span), bodySpan: sh(f.bodySpan) })),
-    vars: c.vars.map((v) => (v.nameSpan.end < at ? v : { ...v, nameSpan: sh(v.nameSpan) })),
+    // functions and variables are most of a context: written out, not spread
+    functions: c.functions.map((f) => (f.span.end < at ? f : { name: f.name, nameSpan: sh(f.nameSpan), span: sh(f.span), bodySpan: sh(f.bodySpan) })),
+    vars: c.vars.map((v) => (v.nameSpan.end < at ? v : { name: v.name, init: v.init, nameSpan: sh(v.nameSpan), fn: v.fn, isArray: v.isArray, type: v.type })),
     mutated: c.mutated,
     kernelRefs: c.kernelRefs.map((k) => (k.span.end < at ? k : { ...k, span: sh(k.span) })),
     calls: c.calls.map((k) => (k.span.end < at ? k : { ...k, span: sh(k.span) })),

@@ -24,6 +24,7 @@ export interface IncludeRef {
   span: Span;
 }
 
+/** (A new optional field must also be copied by `shiftCContext` in analyze.ts.) */
 export interface CFunction {
   name: string;
   nameSpan: Span;
@@ -32,6 +33,7 @@ export interface CFunction {
   bodySpan: Span;
 }
 
+/** (A new optional field must also be copied by `shiftCContext` in analyze.ts.) */
 export interface CVar {
   name: string;
   init?: string;

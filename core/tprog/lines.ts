@@ -241,9 +241,16 @@ export function rescanConfined(prev: TensorLineScan, prevLines: LineIndex, text:
   const statements = sts.slice();
   statements[lo] = st;
   if (delta === 0) return { statements, problems: prev.problems, tensorLines: prev.tensorLines };
+  // written out (an object spread per statement was most of the cost of a keystroke here)
   for (let k = lo + 1; k < statements.length; k++) {
     const b = statements[k];
-    statements[k] = { ...b, markerOffset: b.markerOffset + delta, segments: b.segments.map((g) => ({ ...g, docStart: g.docStart + delta })) };
+    const segs = b.segments;
+    const moved: Segment[] = new Array(segs.length);
+    for (let j = 0; j < segs.length; j++) {
+      const g = segs[j];
+      moved[j] = { bufStart: g.bufStart, docStart: g.docStart + delta, length: g.length, line: g.line };
+    }
+    statements[k] = { text: b.text, segments: moved, firstLine: b.firstLine, lastLine: b.lastLine, markerOffset: b.markerOffset + delta, depth: b.depth, minDepthBefore: b.minDepthBefore, unterminated: b.unterminated };
   }
   const problems = prev.problems.map((p) => (p.docStart > rangeEnd ? { ...p, docStart: p.docStart + delta, docEnd: p.docEnd + delta } : p));
   return { statements, problems, tensorLines: prev.tensorLines };
