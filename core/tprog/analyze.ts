@@ -216,7 +216,13 @@ export function analyzeTprog(text: string, opts: AnalyzeOptions = {}): TprogAnal
   /** The previous C context when `c` is it with later offsets moved (same names, same values). */
   let shiftedFrom: CContext | undefined;
   const prev = cache.prev;
-  if (prev) {
+  if (prev && prev.text === text) {
+    // the same text again (a new version with no net change, a second open): nothing moved
+    lines = prev.lines;
+    scan = prev.scan;
+    c = prev.c;
+    fingerprint = prev.fingerprint;
+  } else if (prev) {
     const edit = confinedEdit(prev.text, text, prev.scan, prev.lines);
     if (edit) {
       const line = prev.lines.position(edit.at).line;

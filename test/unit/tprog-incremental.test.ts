@@ -85,6 +85,12 @@ for (const [k, rel] of EXAMPLES.entries()) {
       const inc = live.analyze(path, text)!;
       const fresh = new Project({ fs: { read }, loadPcore: loadPcoreView }).analyze(path, text)!;
       assert.deepEqual(observable(inc), observable(fresh), `after edit ${step + 1} of ${rel} (${dir})`);
+      if (step % 10 === 0) {
+        // the same text again as another string (a version with no net change): nothing is rebuilt
+        const again = live.analyze(path, (' ' + text).slice(1))!;
+        assert.deepEqual(observable(again), observable(fresh), `same text again after edit ${step + 1} of ${rel}`);
+        assert.ok(again.units.every((u, i) => u === inc.units[i]), 'the units of the previous analysis are reused');
+      }
     }
   });
 }
