@@ -633,7 +633,8 @@ export class TTLayout implements LayoutModel<TTForward> {
   }
 
   private fastTables?: { RT: Float64Array; CT: Float64Array; PRS?: Int32Array; PRL?: Int32Array; PCS?: Int32Array; PCL?: Int32Array; CPC?: Int32Array; CIN?: Float64Array };
-  private ndTables?: { SH: Float64Array[]; LI: Float64Array[] } | null;
+  /** Per dimension: the coordinate's shard-index part (< nShards < 2^31: int32) and its byte part. */
+  private ndTables?: { SH: Int32Array[]; LI: Float64Array[] } | null;
 
   forwardMany(coords: Int32Array, out?: Float64Array, units?: Int32Array): Float64Array {
     const r = this.shape.length;
@@ -704,12 +705,12 @@ export class TTLayout implements LayoutModel<TTForward> {
         const gridStr = rmStrides(this.gridShape);
         const shardStr = rmStrides(this.shardPages);
         const ap = this.alignedPage;
-        const SH: Float64Array[] = [];
+        const SH: Int32Array[] = [];
         const LI: Float64Array[] = [];
         for (let d = 0; d < r; d++) {
           const D = d + off;
           const n = this.shape[d];
-          const sh = new Float64Array(n);
+          const sh = new Int32Array(n);
           const li = new Float64Array(n);
           for (let c = 0; c < n; c++) {
             const pc = D === r2 - 1 ? Math.floor(c / geo.pageW) : D === r2 - 2 ? Math.floor(c / geo.pageH) : c;
@@ -1129,14 +1130,12 @@ function rowSharded(coords: Int32Array, res: Float64Array, units: Int32Array, wa
   }
 }
 
-function ndRank3(coords: Int32Array, res: Float64Array, units: Int32Array, wantUnits: boolean, count: number, SH: Float64Array[], LI: Float64Array[], nc: number, slotBytes: number, base: number): void {
+function ndRank3(coords: Int32Array, res: Float64Array, units: Int32Array, wantUnits: boolean, count: number, SH: Int32Array[], LI: Float64Array[], nc: number, slotBytes: number, base: number): void {
   const [S0, S1, S2] = SH;
   const [L0, L1, L2] = LI;
   const n0 = S0.length;
   const n1 = S1.length;
   const n2 = S2.length;
-  // shard / nc by a multiplication: Math.floor(shard · (1/nc)) is off by at most one for shard < 2^31, fixed exactly below
-  const inv = 1 / nc;
   for (let i = 0, k = 0; i < count; i++, k += 3) {
     const a = coords[k];
     const b = coords[k + 1];
@@ -1146,16 +1145,10 @@ function ndRank3(coords: Int32Array, res: Float64Array, units: Int32Array, wantU
       if (wantUnits) units[i] = -1;
       continue;
     }
-    const shard = S0[a] + S1[b] + S2[c];
-    let q = Math.floor(shard * inv);
-    let unit = shard - q * nc;
-    if (unit < 0) {
-      q--;
-      unit += nc;
-    } else if (unit >= nc) {
-      q++;
-      unit -= nc;
-    }
+    // a shard index is a non-negative int32 (nShards < 2^31): integer division and remainder are exact
+    const shard = (S0[a] + S1[b] + S2[c]) | 0;
+    const q = (shard / nc) | 0;
+    const unit = shard - q * nc;
     res[i] = base + q * slotBytes + L0[a] + L1[b] + L2[c];
     if (wantUnits) units[i] = unit;
   }
