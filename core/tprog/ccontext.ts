@@ -94,6 +94,8 @@ const MAX_WORD = Math.max(...[...TYPE_WORDS, ...KEYWORDS].map((w) => w.length));
 const isLower = (c: number) => c >= 97 && c <= 122;
 const WORDS = new Map<string, number>([...[...TYPE_WORDS].map((w) => [w, W_TYPE] as const), ...[...KEYWORDS].map((w) => [w, W_KEYWORD] as const)]);
 
+/** Most tokens whose arrays are kept between scans (13 MiB; a larger document's arrays are dropped after its scan). */
+const SCRATCH_MAX = 1 << 20;
 const scratch: { k: Int32Array; s: Int32Array; e: Int32Array; w: Uint8Array; close: Int32Array } = { k: new Int32Array(1024), s: new Int32Array(1024), e: new Int32Array(1024), w: new Uint8Array(1024), close: new Int32Array(1024) };
 
 /**
@@ -111,8 +113,9 @@ class Toks {
     // typed arrays allocated afresh for every document cost page faults, not only copying)
     ({ k: this.k, s: this.s, e: this.e, w: this.w } = scratch);
   }
-  /** Hands the (possibly grown) arrays back for the next scan. */
+  /** Hands the (possibly grown) arrays back for the next scan, unless they grew past SCRATCH_MAX. */
   release(): void {
+    if (this.k.length > SCRATCH_MAX) return;
     scratch.k = this.k;
     scratch.s = this.s;
     scratch.e = this.e;
@@ -301,8 +304,12 @@ function directive(text: string, start: number, end: number, ctx: CContext, file
 
 function structure(toks: Toks, ctx: CContext): void {
   // matching ')' of every '(' in one pass (unclosed ones match nothing)
-  if (scratch.close.length < toks.length) scratch.close = new Int32Array(Math.max(toks.length, scratch.close.length * 2));
-  const close = scratch.close.fill(-1, 0, toks.length);
+  let close = scratch.close;
+  if (close.length < toks.length) {
+    close = new Int32Array(Math.max(toks.length, close.length * 2));
+    if (close.length <= SCRATCH_MAX) scratch.close = close;
+  }
+  close.fill(-1, 0, toks.length);
   const open: number[] = [];
   for (let q = 0; q < toks.length; q++) {
     if (toks.k[q] === LPAREN) open.push(q);
