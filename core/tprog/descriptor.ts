@@ -127,14 +127,39 @@ function indexLevel(
   };
 }
 
+/** The last part of `cls::var` or `a.b` (what `.split(/::|\./).pop()` gives), without a regular expression. */
+function memberVarName(name: string): string {
+  // separators matched left to right without overlap, as the split does
+  let start = 0;
+  for (let i = 0; i < name.length; ) {
+    if (name.charCodeAt(i) === 58 && name.charCodeAt(i + 1) === 58) start = i += 2;
+    else if (name.charCodeAt(i) === 46) start = i += 1;
+    else i++;
+  }
+  return name.slice(start);
+}
+
 /** Resolves a space term (MEM/DDR/SCRATCH/PCORE/constant) to its descriptor. */
 export function describe(term: Term, opts: DescribeOptions): Descriptor {
   const { ev } = opts;
-  const dtypePrefix = term.prefixes.find((p) => p.kind === 'DTYPE' || p.kind === 'CAST');
-  const padPrefix = term.prefixes.find((p) => p.kind === 'PAD');
-  const remapPrefix = term.prefixes.find((p) => p.kind === 'REMAP');
+  // one pass over the prefixes (this runs for every term of a document)
+  let dtypePrefix: Term['prefixes'][number] | undefined;
+  let padPrefix: Term['prefixes'][number] | undefined;
+  let remapPrefix: Term['prefixes'][number] | undefined;
+  let repeat = false;
+  let forOrder: string[] | undefined;
   const fors = new Map<string, RangeParts>();
-  for (const p of term.prefixes) if (p.kind === 'FOR' && p.forName && p.forRange) fors.set(p.forName.text, p.forRange);
+  for (let k = 0; k < term.prefixes.length; k++) {
+    const p = term.prefixes[k];
+    if (p.kind === 'DTYPE' || p.kind === 'CAST') dtypePrefix ??= p;
+    else if (p.kind === 'PAD') padPrefix ??= p;
+    else if (p.kind === 'REMAP') remapPrefix ??= p;
+    else if (p.kind === 'REPEAT') repeat = true;
+    else if (p.kind === 'FOR' && p.forName) {
+      (forOrder ??= []).push(p.forName.text);
+      if (p.forRange) fors.set(p.forName.text, p.forRange);
+    }
+  }
   const dtypeText = dtypePrefix?.arg?.text;
   const written = term.space ?? (term.kind === 'const' ? term.constType! : term.kind.toUpperCase());
   const d: Descriptor = {
@@ -147,7 +172,7 @@ export function describe(term: Term, opts: DescribeOptions): Descriptor {
     levels: [],
     total: undefined,
     pad: padPrefix ? ev(padPrefix.arg!.text) : 0,
-    repeat: term.prefixes.some((p) => p.kind === 'REPEAT'),
+    repeat,
     remap: remapPrefix ? ev(remapPrefix.arg!.text) : undefined,
     problems: [],
   };
@@ -253,7 +278,7 @@ export function describe(term: Term, opts: DescribeOptions): Descriptor {
     const castItems = term.member?.spec?.items;
     const mshape: (number | undefined)[] | undefined = castItems && castItems.length ? castItems.map((it) => ev(it.expr.text)) : m?.shape;
     d.memberShape = mshape && mshape.every((x) => x !== undefined) ? (mshape as number[]) : undefined;
-    const varName = (term.member?.name.text ?? 'var').split(/::|\./).pop() ?? 'var';
+    const varName = memberVarName(term.member?.name.text ?? 'var');
     let base: number | undefined = m?.offset ?? (term.member?.name.text === 'root.constant' ? 0 : undefined);
     const midx = term.member?.indices ?? [];
     if (midx.length === 0) {
@@ -291,13 +316,17 @@ export function describe(term: Term, opts: DescribeOptions): Descriptor {
     d.levels.push({ kind: 'flat', label: sp, dim: 0, begin: 0, step: 1, count, stride: 1, size: count, checkHigh: true });
   }
   // FOR reordering: FOR-bound levels first, in FOR order
-  const forOrder = term.prefixes.filter((p) => p.kind === 'FOR' && p.forName).map((p) => p.forName!.text);
-  if (forOrder.length) {
+  if (forOrder) {
     const bound = forOrder.map((n) => d.levels.find((l) => l.forName === n)).filter((l): l is Level => !!l);
     const rest = d.levels.filter((l) => !l.forName);
     d.levels = [...bound, ...rest, ...d.levels.filter((l) => l.forName && !bound.includes(l))];
   }
-  d.total = product(d.levels.map((l) => l.count));
+  let total: number | undefined = 1;
+  for (let k = 0; k < d.levels.length && total !== undefined; k++) {
+    const c = d.levels[k].count;
+    total = c === undefined ? undefined : total * c;
+  }
+  d.total = total;
   return d;
 }
 
