@@ -317,25 +317,22 @@ export function analyzeTprog(text: string, opts: AnalyzeOptions = {}): TprogAnal
       }
     }
     const ev = (t: string) => evaluate(t, resolve);
-    unit.stmts = unit.parsed.stmts.map((stmt) => {
-      const info: StmtInfo = { stmt, unit, fn, resolve };
-      for (const side of ['dst', 'src'] as const) {
-        const term = stmt[side];
-        if (!term) continue;
-        let member: MemberInfo | undefined;
-        if (term.kind === 'space' && term.member && opts.pcore) {
-          const r = opts.pcore.lookupMember(term.member.name.text);
-          if (r.ok) member = r.member;
-        }
-        try {
-          info[side] = { term, member, desc: describe(term, { ev, member }) };
-        } catch (e) {
-          a.diagnostics.push(internalError(a, unit, term.span, e));
-          memoable = false; // an internal error is reported every time, not memoised
-        }
+    const describeTerm = (term: Term | undefined): TermInfo | undefined => {
+      if (!term) return undefined;
+      let member: MemberInfo | undefined;
+      if (term.kind === 'space' && term.member && opts.pcore) {
+        const r = opts.pcore.lookupMember(term.member.name.text);
+        if (r.ok) member = r.member;
       }
-      return info;
-    });
+      try {
+        return { term, member, desc: describe(term, { ev, member }) };
+      } catch (e) {
+        a.diagnostics.push(internalError(a, unit, term.span, e));
+        memoable = false; // an internal error is reported every time, not memoised
+        return undefined;
+      }
+    };
+    unit.stmts = unit.parsed.stmts.map((stmt): StmtInfo => ({ stmt, unit, fn, resolve, dst: describeTerm(stmt.dst), src: describeTerm(stmt.src) }));
     if (memoable) {
       // the memo keeps this unit's statement infos (only their stmt, dst and src are read from it)
       unit.memo = { fnPrint, from, to, unterminated: buf.unterminated, varsFree: !buf.text.includes('$'), stmts: unit.stmts };

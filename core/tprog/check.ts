@@ -127,6 +127,7 @@ class VarTable {
 }
 
 const CLOSEST_SPACE = ['PCORE', 'MEM', 'SCRATCH', 'SPU', 'PROG'];
+const CHECKED_SPACES = new Set(['PCORE', 'MEM', 'SCRATCH', 'SPU', 'PROG', 'DDR']);
 
 function editDistance(a: string, b: string): number {
   const dp = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array(b.length).fill(0)]);
@@ -382,7 +383,7 @@ function checkTermInner(a: TprogAnalysis, info: StmtInfo, ti: TermInfo, role: Ro
   if (t.kind !== 'space') return undefined;
   const sp = t.space!;
   const d = ti.desc;
-  if (!['PCORE', 'MEM', 'SCRATCH', 'SPU', 'PROG', 'DDR'].includes(sp)) {
+  if (!CHECKED_SPACES.has(sp)) {
     if (sp === 'PROC') {
       emit(t.spaceSpan!, 'error', 'tprog.unknown-space', 'Unrecognized memory space: PROC(n) is only meaningful between two `<=` (guide dialect); the compiler writes REMAP(n)');
       return undefined;
@@ -412,17 +413,19 @@ function checkTermInner(a: TprogAnalysis, info: StmtInfo, ti: TermInfo, role: Ro
   const remap = t.prefixes.find((p) => p.kind === 'REMAP');
   if (remap && sp !== 'PCORE') emit(remap.span, 'error', 'tprog.remap-space', 'REMAP is only for PCORE: put REMAP(n) on the PCORE side of the transfer');
   // FOR usage
-  const allIdx: Index[] = [...t.indices, ...(t.thread?.indices ?? []), ...(t.member?.indices ?? [])];
+  const allIdx: Index[] = t.thread || t.member ? t.indices.concat(t.thread?.indices ?? [], t.member?.indices ?? []) : t.indices;
+  let forNames: string[] | undefined;
   for (const p of t.prefixes) {
     if (p.kind !== 'FOR' || !p.forName) continue;
+    (forNames ??= []).push(p.forName.text);
     const uses = allIdx.filter((i) => i.kind === 'for' && i.forName === p.forName!.text);
     if (uses.length === 0) emit(p.span, 'error', 'tprog.for-unused', `FOR(${p.forName.text}=...) is not used by any index of this term: write \`[${p.forName.text}]\` at the index it reorders (the ztachip compiler crashes on an unused FOR)`);
     else if (uses.length > 1) emit(uses[1].span, 'error', 'tprog.for-twice', `FOR variable ${p.forName.text} is used by ${uses.length} indices of this term; the compiler silently programs wrong loops. Use it once.`);
     if (p.forRange) checkRange(p.forRange, p.span, emit, ev);
   }
-  const forNames = t.prefixes.filter((p) => p.kind === 'FOR' && p.forName).map((p) => p.forName!.text);
-  for (const i of allIdx) {
-    if (i.kind !== 'for') for (const f of forNames) if (identifiers(i.body.text).includes(f)) emit(i.span, 'warning', 'tprog.for-expr', `\`[${i.body.text}]\` is not the FOR index ${f}: only an index written exactly \`[${f}]\` follows the FOR; this one uses the C variable ${f}`);
+  for (let k = 0; k < allIdx.length; k++) {
+    const i = allIdx[k];
+    if (i.kind !== 'for' && forNames) for (const f of forNames) if (identifiers(i.body.text).includes(f)) emit(i.span, 'warning', 'tprog.for-expr', `\`[${i.body.text}]\` is not the FOR index ${f}: only an index written exactly \`[${f}]\` follows the FOR; this one uses the C variable ${f}`);
     if (i.kind === 'single' && i.body.text === '') emit(i.span, 'warning', 'tprog.empty-index', '`[]` selects element 0 only; write `[:]` for the whole dimension');
     if (i.kind === 'range' && i.body.text.includes('?')) emit(i.span, 'error', 'tprog.ternary-index', 'A `?:` inside an index is split at its `:` as a range; compute the value into a C variable first');
     if (i.kind === 'range') checkRange(i.range!, i.span, emit, ev);
