@@ -117,7 +117,6 @@ interface FullCheckResult {
 function fullCheckChild(mode: string): void {
   const pcore = generatePcore(PCORE_LINES, 'bench.h');
   const tprog = generateTprog(LINES, pcore.blocks, 'bench.h');
-  const distinct = distinctStatements(tprog.text);
   const files: Record<string, string> = { '/bench/bench.h': HEADER, '/bench/bench.p': pcore.text, '/bench/bench.m': tprog.text };
   const check = (text: string) => new Project({ fs: { read: (p) => files[p] }, loadPcore: loadPcoreView }).analyze('/bench/bench.m', text)?.diagnostics.length ?? -1;
   const out: FullCheckResult = { runs: [], diagnostics: 0 };
@@ -129,6 +128,7 @@ function fullCheckChild(mode: string): void {
     const warm = tprog.text.split('\n').slice(0, 4000).join('\n');
     for (let i = 0; i < 6; i++) check(warm);
     out.runs = repeat(RUNS, BUDGET_MS, () => (out.diagnostics = check(tprog.text)));
+    const distinct = distinctStatements(tprog.text);
     out.distinct = repeat(RUNS, BUDGET_MS, () => (out.distinctDiagnostics = check(distinct)));
     out.pcore = repeat(RUNS, BUDGET_MS, () => analyzePcore(pcore.text, '/bench/bench.p', { resolveInclude: (inc) => (inc === 'bench.h' ? HEADER : undefined) }));
   }

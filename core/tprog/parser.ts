@@ -442,7 +442,7 @@ class BufferParser {
       if (c === '(') {
         if (depth === 0 && i > 0) {
           let k = i - 1;
-          while (k >= 0 && /\s/.test(text[k])) k--;
+          while (k >= 0 && isSpace(text.charCodeAt(k))) k--;
           if (k >= 0 && /[A-Za-z0-9_)]/.test(text[k])) {
             // find matching ')'
             let d = 0;

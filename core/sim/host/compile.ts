@@ -1470,23 +1470,7 @@ export class Compiler {
     const fail = (msg: string): never => {
       throw new SimError(msg, ec.loc, [], 'compile');
     };
-    let wrapped: string;
-    try {
-      const pp = new Preprocessor({ reserved: YIELD_NAMES, knownHeaders: KNOWN_HEADERS });
-      for (const [k, v] of ec.macros) pp.macros.set(k, v);
-      const out = emitTokens(pp.expandList(lexFile(makeSrc('<expr>', text))), this.pp.kernels, this.kernelIds);
-      wrapped = `void __tl_eval(void){(\n${out.text}\n);}`;
-    } catch (e) {
-      return fail(e instanceof Error ? e.message : String(e));
-    }
-    const root = parseToNodes(this.parser, wrapped);
-    if (firstError(root)) fail('syntax error');
-    const fn = named(root)[0];
-    const stmt = fn && field(fn, 'body') ? named(field(fn, 'body')!)[0] : undefined;
-    const par = stmt?.type === 'expression_statement' ? named(stmt)[0] : undefined;
-    const expr = par?.type === 'parenthesized_expression' && named(par).length === 1 ? named(par)[0] : undefined;
-    if (!expr) return fail('not a single C expression');
-    const cx: Cx = { fx: { ...ec.fx, noFrame: 'a debugger expression' }, scope: ec.scope, hoist: null, src: { text: wrapped, loc: () => ec.loc } };
+    const { expr, cx } = this.snippet(ec, text, 'a debugger expression', fail);
     const E = this.rvalNoDecay(expr, cx);
     return { t: E.t, f: E.f, slot: E.slot };
   }
@@ -3020,30 +3004,36 @@ export class Compiler {
     return f;
   }
 
-  private compileSnippet(ec: EvalCtx, text: string): EF {
-    const fail = (msg: string): never => {
-      throw new SimError(`cannot evaluate \`${text}\`: ${msg}`, ec.loc, this.rt.stack(ec.loc), 'compile');
-    };
+  /**
+   * One C expression typed outside the program (a `>` statement's expression, a debugger's watch):
+   * macro-expanded with the macros visible at `ec`, parsed inside a wrapper function, and the
+   * context to compile it in (`noFrame` says what it is when it would need a stack frame).
+   */
+  private snippet(ec: EvalCtx, text: string, noFrame: string, fail: (msg: string) => never): { expr: N; cx: Cx } {
     let wrapped: string;
     try {
       const pp = new Preprocessor({ reserved: YIELD_NAMES, knownHeaders: KNOWN_HEADERS });
       for (const [k, v] of ec.macros) pp.macros.set(k, v);
-      const toks = pp.expandList(lexFile(makeSrc('<expr>', text)));
-      const kernels = this.pp.kernels;
-      const out = emitTokens(toks, kernels, this.kernelIds);
+      const out = emitTokens(pp.expandList(lexFile(makeSrc('<expr>', text))), this.pp.kernels, this.kernelIds);
       wrapped = `void __tl_eval(void){(\n${out.text}\n);}`;
     } catch (e) {
       return fail(e instanceof Error ? e.message : String(e));
     }
     const root = parseToNodes(this.parser, wrapped);
-    const err = firstError(root);
-    if (err) fail('syntax error');
+    if (firstError(root)) fail('syntax error');
     const fn = named(root)[0];
     const stmt = fn && field(fn, 'body') ? named(field(fn, 'body')!)[0] : undefined;
     const par = stmt?.type === 'expression_statement' ? named(stmt)[0] : undefined;
     const expr = par?.type === 'parenthesized_expression' && named(par).length === 1 ? named(par)[0] : undefined;
     if (!expr) return fail('not a single C expression');
-    const cx: Cx = { fx: { ...ec.fx, noFrame: 'a tensor-statement expression' }, scope: ec.scope, hoist: null, src: { text: wrapped, loc: () => ec.loc } };
+    return { expr, cx: { fx: { ...ec.fx, noFrame }, scope: ec.scope, hoist: null, src: { text: wrapped, loc: () => ec.loc } } };
+  }
+
+  private compileSnippet(ec: EvalCtx, text: string): EF {
+    const fail = (msg: string): never => {
+      throw new SimError(`cannot evaluate \`${text}\`: ${msg}`, ec.loc, this.rt.stack(ec.loc), 'compile');
+    };
+    const { expr, cx } = this.snippet(ec, text, 'a tensor-statement expression', fail);
     try {
       const E = this.rval(expr, cx);
       if (!isScalar(E.t)) fail(`value of type ${typeName(E.t)}`);
