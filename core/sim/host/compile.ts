@@ -33,6 +33,9 @@ import { eachNode, field, fields, firstError, named, parseToNodes, type N } from
 import type { Parser } from 'web-tree-sitter';
 import { installLibc, YIELD_NAMES } from './libc';
 
+/** A `>` statement's placeholder call in the preprocessed text (tokens separated by spaces: `__tl_tensor ( 3 ) ;`). */
+const PLACEHOLDER_CALL = new RegExp(`^${PLACEHOLDER}\\s*\\(`);
+
 export interface CompilerOptions {
   file: string;
   text: string;
@@ -1415,8 +1418,7 @@ export class Compiler {
       return c;
     };
     const loc = cx.src.loc(n);
-    // the preprocessed text separates tokens with spaces: `__tl_tensor ( 3 ) ;`
-    const tensor = n.type === 'expression_statement' && new RegExp(`^${PLACEHOLDER}\\s*\\(`).test(this.text(n, cx));
+    const tensor = n.type === 'expression_statement' && PLACEHOLDER_CALL.test(this.text(n, cx));
     const st: DebugStmt = { id: this.dbgStmts.length, loc, fn: cx.fx.name, gen: cx.fx.gen, tensor, ec: { scope: snap(cx.scope), fx: cx.fx, loc, macros: this.macrosForEval, cache: new Map() } };
     this.dbgStmts.push(st);
     return st;
