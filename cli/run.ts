@@ -78,6 +78,7 @@ export async function runRun(argv: string[], out: (s: string) => void, err: (s: 
       JSON.stringify(
         {
           summary: r.summary,
+          warnings: r.warnings.map((w) => ({ ...w, file: rel(w.file) })),
           entry: r.entry,
           trace: r.trace,
           dumps: r.dumps.filter((d) => !d.file).map((d) => ({ space: d.space, where: d.where, dtype: d.dtype, values: d.values })),
@@ -96,6 +97,7 @@ export async function runRun(argv: string[], out: (s: string) => void, err: (s: 
       if (d.file) out(`${d.space}:${d.where}: wrote ${d.file}`);
       else out(`${d.space}:${d.where}:${d.dtype} = ${d.values!.join(' ')}`);
     }
+    for (const w of r.warnings) err(`${rel(w.file)}:${w.line}:${w.column}: warning: ${w.message}${w.count > 1 ? ` (${w.count} times)` : ''}`);
     const s = r.summary;
     out(`${r.entry || '(no entry)'}: ${s.statements} tensor statements, ${s.steps} steps, ${s.bytesMoved} bytes moved, ${s.laneOps} lane-ops, ${s.timeMs} ms`);
     if (r.error) {

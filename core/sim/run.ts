@@ -15,7 +15,7 @@ import { createPcoreRunner } from './pcore';
 import { callRuntime, type RuntimeState } from './runtime';
 import { countStatements, YIELD_KIND, type RunSummary, type TraceStep } from './trace';
 import { NPY_OF, readValues, resolveWhere, SpecError, type DumpSpec, type LoadSpec } from './dump';
-import { SimError, type Budget, type HostServices } from './types';
+import { SimError, type Budget, type HostServices, type RunWarning, type SourceLoc } from './types';
 
 export interface RunOptions {
   project: Project;
@@ -78,6 +78,8 @@ export interface RunError {
 
 export interface RunResult {
   summary: RunSummary;
+  /** What the simulator did not model exactly, once per place and message (with a count), in order of first occurrence. */
+  warnings: RunWarning[];
   trace: TraceStep[];
   dumps: DumpResult[];
   error: RunError | null;
@@ -96,6 +98,8 @@ export const DEFAULT_STEP_BUDGET = 500_000_000;
  */
 export const DEFAULT_MAX_TRACE_STEPS = 200_000;
 export const DEFAULT_MAX_HISTORY_BYTES = 512 * 2 ** 20;
+/** Distinct warnings a run keeps (a warning in a loop is counted, not repeated). */
+const MAX_WARNINGS = 200;
 
 /** Picks the entry function: `main`, else the only `kernel_*` function, else the only function that is never called. */
 export function defaultEntry(names: string[], called: Set<string>): string | undefined {
@@ -132,8 +136,16 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
   const pcore = a.pcore as PcoreView | undefined;
   const kernelNames = pcore ? pcore.kernels().map((k) => k.fullName) : [];
   const runner = pcore ? createPcoreRunner(pcore.program) : undefined;
-  const state: RuntimeState = { responses: [], jobsDone: [], alloc: (s, al) => m.alloc(s, al) };
-  const result: RunResult = { summary: { steps: 0, statements: 0, bytesMoved: 0, laneOps: 0, timeMs: 0 }, trace, dumps: [], error: null, output: '', entry: o.entry ?? '', machine: m, histories };
+  const warnings = new Map<string, RunWarning>();
+  const warn = (message: string, at: SourceLoc | undefined) => {
+    const loc = at ?? { file: o.file, line: 1, column: 1 };
+    const key = `${loc.file}:${loc.line}:${loc.column}:${message}`;
+    const w = warnings.get(key);
+    if (w) w.count++;
+    else if (warnings.size < MAX_WARNINGS) warnings.set(key, { file: loc.file || o.file, line: loc.line, column: loc.column, message, count: 1 });
+  };
+  const state: RuntimeState = { responses: [], jobsDone: [], alloc: (s, al) => m.alloc(s, al), warn };
+  const result: RunResult = { summary: { steps: 0, statements: 0, bytesMoved: 0, laneOps: 0, timeMs: 0 }, warnings: [], trace, dumps: [], error: null, output: '', entry: o.entry ?? '', machine: m, histories };
   const maxTrace = o.maxTraceSteps ?? DEFAULT_MAX_TRACE_STEPS;
   const maxHistory = o.maxHistoryBytes ?? DEFAULT_MAX_HISTORY_BYTES;
   /** After each tensor step: the trace and memory history stay within their limits (the host code that ran the step gives the error its location and C stack). */
@@ -200,6 +212,7 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
         output += t;
         o.debug?.onOutput?.(t);
       },
+      warn,
       budget,
       ...exec.hostHooks(),
     };
@@ -247,6 +260,7 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
   result.summary.statements = countStatements(trace) + untraced;
   result.summary.timeMs = Date.now() - t0;
   result.output = output;
+  result.warnings = [...warnings.values()];
   return result;
 }
 

@@ -8,6 +8,8 @@ export interface RuntimeState {
   responses: number[];
   jobsDone: number[];
   alloc(size: number, align: number): number;
+  /** Reports what is not simulated exactly (run summary, CLI, Problems panel). */
+  warn(message: string, at: import('./types').SourceLoc | undefined): void;
 }
 
 /** Returns undefined for a name the runtime does not know. */

@@ -101,6 +101,21 @@ export interface HostScope {
   process: 0 | 1;
   /** The C call stack, innermost first, for errors. */
   stack(): string[];
+  /** Where the host code is (the call or `>` statement being run), when known. */
+  at?: SourceLoc;
+}
+
+/**
+ * Something the simulator did not model exactly (a runtime call it only approximates, a read of
+ * memory nothing wrote, …): reported in the run summary, by the CLI and in the Problems panel, never
+ * silently passed over. `count` is how many times it happened at that place.
+ */
+export interface RunWarning {
+  file: string;
+  line: number;
+  column: number;
+  message: string;
+  count: number;
 }
 
 /** Services the tensor engine offers the host interpreter. */
@@ -115,6 +130,8 @@ export interface HostServices {
   builtin(name: string, args: HostValue[], scope: HostScope): HostValue | undefined;
   /** Text written by printf and friends. */
   print(text: string): void;
+  /** Reports what the simulator does not model exactly at `at` (see RunWarning). */
+  warn?(message: string, at: SourceLoc | undefined): void;
   budget: Budget;
   /**
    * Journal of MEM writes by host code (the page history of the run): the interpreter checks one page

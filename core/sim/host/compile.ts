@@ -2961,6 +2961,7 @@ export class Compiler {
       eval: (text: string) => this.evalIn(ec, text)(fr),
       process: h.id,
       stack: () => rt.stack(ec.loc, h),
+      at: ec.loc,
       frames: () => this.frames(h, ec.loc),
     };
   }
@@ -2972,6 +2973,7 @@ export class Compiler {
       eval: () => rt.fault('scope.eval is not available here', loc),
       process: h.id,
       stack: () => rt.stack(loc, h),
+      at: loc,
     };
   }
 
