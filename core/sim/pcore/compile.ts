@@ -170,12 +170,17 @@ export class Compiler {
   private readonly dynOps: Ops;
   private readonly accOps: Ops;
   private readonly frameOpsCache = new Map<string, Ops>();
-  private readonly poll: (off: number) => void;
+  /** Refills the step counter, stops the launch when the budget is spent or it is cancelled. */
+  readonly poll: (off: number) => void;
 
-  constructor(readonly prog: PcoreProgram, readonly M: Ctx, readonly L: StateLayout) {
+  /**
+   * `deferShared`: shared-memory writes wait in the context's write queue until the interleaved runner
+   * commits them at the end of a round (runner.ts); the writing thread reads its own queued words.
+   */
+  constructor(readonly prog: PcoreProgram, readonly M: Ctx, readonly L: StateLayout, readonly deferShared = false) {
     this.privOps = this.memOps('priv');
-    this.sharedOps = this.memOps('shared');
-    this.dynOps = this.memOps('dyn');
+    this.sharedOps = deferShared ? this.deferredOps(false) : this.memOps('shared');
+    this.dynOps = deferShared ? this.deferredOps(true) : this.memOps('dyn');
     this.accOps = this.regVecOps();
     this.poll = (off: number): void => {
       const m = this.M;
@@ -248,6 +253,46 @@ export class Compiler {
       u.state = 'done';
     }
     return u;
+  }
+
+  /**
+   * A unit for `k` whose body is compiled by `build` (the interleaved runner's flat code, flat.ts) instead
+   * of into one closure; helpers it calls are compiled as usual.
+   */
+  flatUnit<T>(k: PcoreKernel, build: (u: FnUnit) => T): { u: FnUnit; code: T } {
+    const u = new FnUnit(k);
+    u.state = 'compiling';
+    this.unitStack.push(u);
+    try {
+      this.setupUnit(u);
+      return { u, code: build(u) };
+    } finally {
+      this.unitStack.pop();
+      u.state = 'done';
+    }
+  }
+
+  /**
+   * A condition, an expression statement's effect or a switch discriminant of flat code, with its
+   * lane-operation cost; a construct that cannot be simulated becomes a closure that throws when reached.
+   */
+  piece(e: A.Expr, what: 'test' | 'effect' | 'switch'): [Num, number] {
+    try {
+      return this.withCost((): Num => {
+        if (what === 'test') return this.test(e);
+        if (what === 'effect') {
+          const f = this.effect(e);
+          return () => { f(); return 0; };
+        }
+        const d = this.rv(e);
+        if (d.k === 'vec') notSim(e, 'switch on a vector');
+        return this.rawFn(d, e);
+      });
+    } catch (err) {
+      if (!(err instanceof CErr)) throw err;
+      const { off, msg, kind } = err;
+      return [() => { throw this.raise(off || e.start, msg, kind); }, 0];
+    }
   }
 
   private setupUnit(u: FnUnit): void {
@@ -369,6 +414,50 @@ export class Compiler {
         const k = M.S[M.so];
         const x = sat12(v);
         for (let i = 0; i < 8; i++) if ((k >> i) & 1) m[a + i] = x;
+      },
+    };
+  }
+
+  /**
+   * Shared-memory operations of interleaved execution (`dyn`: pointer tokens, private or shared): writes
+   * are queued (M.defer) and committed at the end of the round; reads see the committed words and the
+   * running thread's own queued writes.
+   */
+  private deferredOps(dyn: boolean): Ops {
+    const M = this.M;
+    const direct = this.privOps;
+    const off = dyn ? SHARED_TOKEN : 0;
+    const priv = (a: number): boolean => dyn && a < SHARED_TOKEN;
+    const word = (i: number): number => (M.wn > M.wOwn ? M.sharedWord(i) : M.shared[i]);
+    return {
+      get: (a) => (priv(a) ? direct.get(a) : word(a - off)),
+      set: (a, v) => {
+        if (priv(a)) direct.set(a, v);
+        else M.defer(a - off, sat12(v));
+      },
+      load: (a, out) => {
+        if (priv(a)) {
+          direct.load(a, out);
+          return;
+        }
+        for (let i = 0; i < 8; i++) out[i] = word(a - off + i);
+      },
+      store: (a, s) => {
+        if (priv(a)) {
+          direct.store(a, s);
+          return;
+        }
+        const k = M.S[M.so];
+        for (let i = 0; i < 8; i++) if ((k >> i) & 1) M.defer(a - off + i, sat12(s[i]));
+      },
+      fill: (a, v) => {
+        if (priv(a)) {
+          direct.fill(a, v);
+          return;
+        }
+        const k = M.S[M.so];
+        const x = sat12(v);
+        for (let i = 0; i < 8; i++) if ((k >> i) & 1) M.defer(a - off + i, x);
       },
     };
   }
@@ -693,7 +782,7 @@ export class Compiler {
       };
     } else addr = () => tag + rel();
     const pl: Place = { k, unit: width, prep, addr, ...ops };
-    if (k === 'vec' && safe) {
+    if (k === 'vec' && safe && !(shared && this.deferShared)) {
       const out = new Int32Array(LANES);
       pl.fast = shared
         ? { k: 'vec', f: () => { const m = M.shared; const a = M.cb + c; for (let i = 0; i < 8; i++) out[i] = m[a + i]; return out; } }

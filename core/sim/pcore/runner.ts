@@ -13,7 +13,10 @@
  */
 import type { PcoreProgram } from '../../pcore/model';
 import { SimError, type KernelLaunch, type PcoreRunner } from '../types';
+import type { PcoreKernel } from '../../pcore/model';
 import { Compiler, type StateLayout } from './compile';
+import { END, flatten, type FlatCode } from './flat';
+import { threadOrderVisible } from './order';
 import * as R from './runtime';
 
 const { Ctx, LANES, NUM_PCORE, NUM_THREAD, PCORE_WORDS, POLL_STEPS, STEP_CHUNK, THREAD_WORDS } = R;
@@ -31,7 +34,16 @@ function maxFinite(a: number, b: number): number {
   return Number.isFinite(b) && b > a ? b : a;
 }
 
-export function createPcoreRunner(program: PcoreProgram): PcoreSimRunner {
+export interface PcoreRunnerOptions {
+  /**
+   * `auto` (default): interleave the threads of kernels that can observe their order (order.ts), run the
+   * others thread after thread; `always`/`never` force one way (tests compare the two).
+   */
+  interleave?: 'auto' | 'always' | 'never';
+}
+
+export function createPcoreRunner(program: PcoreProgram, opts: PcoreRunnerOptions = {}): PcoreSimRunner {
+  const mode = opts.interleave ?? 'auto';
   let nInt = 0;
   let nPtr = 0;
   let nAcc = 64;
@@ -51,6 +63,10 @@ export function createPcoreRunner(program: PcoreProgram): PcoreSimRunner {
   const threads = 2 * NUM_PCORE * NUM_THREAD;
   const M = new Ctx(threads * layout.stride);
   const compiler = new Compiler(program, M, layout);
+  // interleaved execution: its own compiler (queued shared writes) and flat code, built on first need
+  let slow: Compiler | undefined;
+  const flats = new Map<PcoreKernel, FlatCode>();
+  const visible = new Map<PcoreKernel, boolean>();
   const base = (process: number, p: number, t: number): number => ((process * NUM_PCORE + p) * NUM_THREAD + t) * layout.stride;
 
   const reset = (): void => {
@@ -74,7 +90,21 @@ export function createPcoreRunner(program: PcoreProgram): PcoreSimRunner {
     if (l.page.priv.length < need || l.page.shared.length < need) throw err(l, `PCORE page too small for ${np} PCORE(s)`);
     if (l.budget.cancelled) throw new SimError('cancelled', l.at, [], 'cancelled');
 
-    const u = compiler.unit(k);
+    let order = visible.get(k);
+    if (order === undefined) {
+      order = mode === 'auto' ? threadOrderVisible(program, k) : mode === 'always';
+      visible.set(k, order);
+    }
+    let flat: FlatCode | undefined;
+    if (order) {
+      flat = flats.get(k);
+      if (!flat) {
+        slow ??= new Compiler(program, M, layout, true);
+        flat = flatten(slow, k);
+        flats.set(k, flat);
+      }
+    }
+    const u = flat ? flat.unit : compiler.unit(k);
     M.priv = l.page.priv;
     M.shared = l.page.shared;
     M.budget = l.budget;
@@ -92,6 +122,10 @@ export function createPcoreRunner(program: PcoreProgram): PcoreSimRunner {
       for (let p = 0; p < np; p++) {
         M.pid = p;
         M.cb = p * PCORE_WORDS;
+        if (flat) {
+          interleave(flat, proc, nt);
+          continue;
+        }
         for (let t = 0; t < nt; t++) {
           M.tid = t;
           M.pb = M.cb + t * THREAD_WORDS;
@@ -102,9 +136,52 @@ export function createPcoreRunner(program: PcoreProgram): PcoreSimRunner {
         }
       }
     } finally {
+      M.commit();
       l.budget.steps -= start - M.left - M.reserve;
     }
     return M.ops;
+  };
+
+  let frames = new Int32Array(0);
+  const pcs = new Int32Array(NUM_THREAD);
+  /** Threads of one PCORE in rounds: each runs one step, then the round's shared writes land. */
+  const interleave = (code: FlatCode, proc: number, nt: number): void => {
+    const { steps, free, unit } = code;
+    const fr = unit.fr;
+    const n = fr.length;
+    if (frames.length < nt * n) frames = new Int32Array(nt * n);
+    const enter = (t: number): void => {
+      M.tid = t;
+      M.pb = M.cb + t * THREAD_WORDS;
+      M.so = base(proc, M.pid, t);
+      M.depth = 0;
+    };
+    for (let t = 0; t < nt; t++) {
+      enter(t);
+      unit.enter();
+      let pc = 0;
+      while (pc !== END && free[pc] === 1) pc = steps[pc]();
+      pcs[t] = pc;
+      frames.set(fr, t * n);
+    }
+    let live = 0;
+    for (let t = 0; t < nt; t++) if (pcs[t] !== END) live++;
+    while (live > 0) {
+      for (let t = 0; t < nt; t++) {
+        let pc = pcs[t];
+        if (pc === END) continue;
+        enter(t);
+        const o = t * n;
+        for (let i = 0; i < n; i++) fr[i] = frames[o + i];
+        M.wOwn = M.wn;
+        pc = steps[pc]();
+        while (pc !== END && free[pc] === 1) pc = steps[pc]();
+        for (let i = 0; i < n; i++) frames[o + i] = fr[i];
+        pcs[t] = pc;
+        if (pc === END) live--;
+      }
+      M.commit();
+    }
   };
 
   return {

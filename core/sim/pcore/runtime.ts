@@ -85,7 +85,43 @@ export class Ctx {
   fns: string[] = [''];
   sites: number[] = [0];
 
+  /**
+   * Shared-memory writes of the current round of interleaved execution (runner.ts): (word, value) pairs
+   * in issue order, `wn` of them; the running thread's own start at `wOwn`.
+   */
+  wq = new Int32Array(256);
+  wn = 0;
+  wOwn = 0;
+
   constructor(stateWords: number) {
     this.S = new Int32Array(stateWords);
+  }
+
+  /** Queues a write of shared word `i` (already converted to 12 bits). */
+  defer(i: number, v: number): void {
+    if (2 * this.wn + 2 > this.wq.length) {
+      const q = new Int32Array(this.wq.length * 2);
+      q.set(this.wq);
+      this.wq = q;
+    }
+    this.wq[2 * this.wn] = i;
+    this.wq[2 * this.wn + 1] = v;
+    this.wn++;
+  }
+
+  /** Shared word `i` as the running thread sees it: its own latest queued write, else memory. */
+  sharedWord(i: number): number {
+    const q = this.wq;
+    for (let j = this.wn - 1; j >= this.wOwn; j--) if (q[2 * j] === i) return q[2 * j + 1];
+    return this.shared[i];
+  }
+
+  /** Commits the queued shared writes in issue order (a later write of a word wins). */
+  commit(): void {
+    const q = this.wq;
+    const m = this.shared;
+    for (let j = 0; j < this.wn; j++) m[q[2 * j]] = q[2 * j + 1];
+    this.wn = 0;
+    this.wOwn = 0;
   }
 }
