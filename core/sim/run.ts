@@ -15,6 +15,7 @@ import { createPcoreRunner } from './pcore';
 import { callRuntime, type RuntimeState } from './runtime';
 import { countStatements, YIELD_KIND, type RunSummary, type TraceStep } from './trace';
 import { NPY_OF, readValues, resolveWhere, SpecError, type DumpSpec, type LoadSpec } from './dump';
+import { IncludedPrograms } from './included';
 import { SimError, type Budget, type HostServices, type RunWarning, type SourceLoc } from './types';
 
 export interface RunOptions {
@@ -133,9 +134,10 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
   const budget: Budget = o.budget ?? { steps: o.stepBudget ?? DEFAULT_STEP_BUDGET, cancelled: false };
   if (o.stepBudget !== undefined) budget.steps = o.stepBudget;
   const startBudget = budget.steps;
-  const pcore = a.pcore as PcoreView | undefined;
-  const kernelNames = pcore ? pcore.kernels().map((k) => k.fullName) : [];
-  const runner = pcore ? createPcoreRunner(pcore.program) : undefined;
+  // the PCORE program may come from an included tensor program (decided while the C is compiled)
+  const included = new IncludedPrograms(o.project, a, a.pcore as PcoreView | undefined);
+  let pcore = included.pcore;
+  const kernelNames = () => (included.pcore ? included.pcore.kernels().map((k) => k.fullName) : []);
   const warnings = new Map<string, RunWarning>();
   const warn = (message: string, at: SourceLoc | undefined) => {
     const loc = at ?? { file: o.file, line: 1, column: 1 };
@@ -144,7 +146,7 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
     if (w) w.count++;
     else if (warnings.size < MAX_WARNINGS) warnings.set(key, { file: loc.file || o.file, line: loc.line, column: loc.column, message, count: 1 });
   };
-  const state: RuntimeState = { responses: [], jobsDone: [], alloc: (s, al) => m.alloc(s, al), warn };
+  const state: RuntimeState = { alloc: (s, al) => m.alloc(s, al), warn };
   const result: RunResult = { summary: { steps: 0, statements: 0, bytesMoved: 0, laneOps: 0, timeMs: 0 }, warnings: [], trace, dumps: [], error: null, output: '', entry: o.entry ?? '', machine: m, histories };
   const maxTrace = o.maxTraceSteps ?? DEFAULT_MAX_TRACE_STEPS;
   const maxHistory = o.maxHistoryBytes ?? DEFAULT_MAX_HISTORY_BYTES;
@@ -173,20 +175,27 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
       file: o.file,
       text: a.text,
       units: a.units.map((u) => ({ firstLine: u.buf.firstLine, lastLine: u.buf.lastLine })),
-      readInclude: (p, from) => o.project.resolveInclude(from, p)?.text,
+      readInclude: (p, from) => {
+        const r = o.project.resolveInclude(from, p);
+        return r && { file: r.path, text: r.text };
+      },
+      includedUnits: included.units,
       kernelAddress: (name) => {
-        const i = kernelNames.indexOf(name);
+        const i = kernelNames().indexOf(name);
         return i < 0 ? undefined : (i + 1) << 4;
       },
       loadWasm: o.loadWasm,
       debug: o.debug?.port,
     });
     result.host = host;
+    pcore = included.pcore;
+    const kernels = kernelNames();
     const exec = (ex = new TensorExecutor({
       a,
+      included: included.list,
       m,
       pcore,
-      runner,
+      runner: pcore ? createPcoreRunner(pcore.program) : undefined,
       budget,
       history: (s) => histories.get(s),
       onStep: (s) => {
@@ -196,12 +205,12 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
         if (o.debug?.onStep) o.debug.onStep(s);
         if (o.onProgress && (s.step & 255) === 0) o.onProgress(s.step);
       },
-      onCallback: (_f, p) => state.responses.push(p),
+      onCallback: () => undefined,
       print: (t) => {
         output += t;
         o.debug?.onOutput?.(t);
       },
-      kernelByAddress: (addr) => kernelNames[addr - 1],
+      kernelByAddress: (addr) => kernels[addr - 1],
     }));
     const services: HostServices = {
       mem: m.mem,

@@ -1,12 +1,12 @@
-/** ztachip base-library calls that tensor programs make, as the simulator implements them. */
+/**
+ * ztachip base-library calls that need no MEM or C access (the rest of the library is host/ztalib.ts,
+ * the hart switching host/libc.ts).
+ */
 import type { HostScope, HostValue } from './types';
 import { SimError } from './types';
 import { encodeExeWord } from './engine/execute';
 
 export interface RuntimeState {
-  /** Indications posted by CALLBACK, read by ztaReadResponse. */
-  responses: number[];
-  jobsDone: number[];
   alloc(size: number, align: number): number;
   /** Reports what is not simulated exactly (run summary, CLI, Problems panel). */
   warn(message: string, at: import('./types').SourceLoc | undefined): void;
@@ -18,14 +18,7 @@ export function callRuntime(name: string, args: HostValue[], scope: HostScope, s
     case 'ztaBuildKernelFunc':
     case 'ztamBuildKernelFunc':
       return encodeExeWord((args[0] ?? 0) >> 4, args[1] ?? 8, args[2] ?? 16);
-    case 'ztaJobDone':
-      st.jobsDone.push(args[0] ?? 0);
-      return 0;
-    case 'ztaReadResponse':
-    case 'ztamReadResponse':
-      return st.responses.length ? st.responses.shift()! : 0;
-    case 'ztaInitPcore':
-    case 'ztaInitStream':
+    // no caches and no task set-up to model: exact no-ops (the rest of ztalib is host/ztalib.ts)
     case 'FLUSH_DATA_CACHE':
     case 'ztaInit':
       return 0;

@@ -142,6 +142,22 @@ export interface HostServices {
   mmio?: MmioPort;
   /** A hart reached `ztaTaskYield()` inside `ztaDualHartExecute` and is about to switch (for the trace). */
   onYield?(at: SourceLoc, scope: HostScope): void;
+  /** The machine side of ztachip's runtime library (host/ztalib.ts implements the library on it). */
+  zta?: ZtaMachinePort;
+}
+
+/**
+ * What ztachip's runtime library (`SW/base/ztalib.c`, `SW/apps/main/kernels/main.m`) does to the
+ * machine, as tensor-engine steps of the run: the stream-table load of `ztaInitStream`, the CALLBACK
+ * indication of `ztaJobDone` and the indication queue `ztaReadResponse` reads.
+ */
+export interface ZtaMachinePort {
+  /** `SPU <= DTYPE(INT16)MEM(addr)[0:words-1]`: loads stream tables (a trace step at `at`). */
+  loadStreams(addr: number, words: number, at: SourceLoc, scope: HostScope): void;
+  /** `CALLBACK(f, p)`: posts an indication (a trace step at `at`). */
+  callback(f: number, p: number, at: SourceLoc, scope: HostScope): void;
+  /** The oldest posted indication's parameter, removed from the queue; undefined when none is waiting. */
+  readResponse(): number | undefined;
 }
 
 /** See `HostServices.memJournal` (implemented by `SpaceHistory.journal`). */

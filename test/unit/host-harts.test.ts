@@ -49,13 +49,13 @@ int main(void) {
     const a = analyzeTprog(ex.text, { file: ex.file });
     const prog = await build(ex.text, { file: ex.file, units: a.units.map((u) => u.buf), readInclude: ex.readInclude });
     assert.deepEqual(prog.problems, []);
-    const f = fake({ evals: { [-1]: ['req->input', 'req->output', 'from', 'to'] }, builtins: { ztaJobDone: 0 } });
+    const f = fake({ evals: { [-1]: ['req->input', 'req->output', 'from', 'to'] } });
     prog.run('kernel_test', [], f);
     const g = prog.globals();
     const inbuf = g.get('inbuf')!.address;
     const outbuf = g.get('outbuf')!.address;
     // two harts interleave: each runs statements 0 and 1, yields, then statement 2
-    assert.deepEqual(f.events, ['tensor:0@0', 'tensor:1@0', 'tensor:0@1', 'tensor:1@1', 'tensor:2@0', 'tensor:2@1', 'ztaJobDone@0']);
+    assert.deepEqual(f.events, ['tensor:0@0', 'tensor:1@0', 'tensor:0@1', 'tensor:1@1', 'tensor:2@0', 'tensor:2@1', 'callback@0']);
     assert.deepEqual(f.tensorCalls[0].values, { 'req->input': inbuf, 'req->output': outbuf, from: 0, to: 1023 });
     assert.deepEqual(f.tensorCalls[2].values, { 'req->input': inbuf, 'req->output': outbuf, from: 1024, to: 2047 });
     assert.equal(f.dv.getInt16(inbuf + 2 * 5, true), 5 - 1000);
@@ -93,12 +93,12 @@ int main(void) {
   });
 
   test('other calls without a C body go to services.builtin with a scope', async () => {
-    const src = '#include <stdint.h>\nint main(void) { int x = 5; int r = ztaReadResponse(x, 7); ztaJobDone(r); return r; }';
+    const src = '#include <stdint.h>\nint hostSum(int, int);\nint main(void) { int x = 5; int r = hostSum(x, 7); ztaJobDone(r); return r; }';
     let seen: number | undefined;
-    const { value, f } = await run(src, 'main', [], { builtins: { ztaReadResponse: (args, scope) => { seen = scope.eval('x * 2'); return args[0] + args[1]; }, ztaJobDone: 0 } });
+    const { value, f } = await run(src, 'main', [], { builtins: { hostSum: (args, scope) => { seen = scope.eval('x * 2'); return args[0] + args[1]; } } });
     assert.equal(value, 12);
     assert.equal(seen, 10);
-    assert.deepEqual(f.builtinCalls.map((c) => [c.name, c.args]), [['ztaReadResponse', [5, 7]], ['ztaJobDone', [12]]]);
+    assert.deepEqual(f.builtinCalls.map((c) => [c.name, c.args]), [['hostSum', [5, 7]], ['callback', [0, 12]]]);
   });
 });
 

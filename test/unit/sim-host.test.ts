@@ -194,7 +194,7 @@ describe('ztachip registers (ZTAM_GREG)', () => {
     const src = `${H}#define NUM_PCORE 8
 static int16_t in[1024];
 static int16_t out[1024];
-int resp;
+uint32_t resp; int got;
 void kernel_r(void) {
    for (int i = 0; i < 1024; i++) in[i] = i - 500;
    > DTYPE(INT16)PCORE(NUM_PCORE)[0:NUM_PCORE-1].THREAD[0:15].test::_A[0:7] <= DTYPE(INT16)MEM((uint32_t)&in[0])[0:1023];
@@ -206,11 +206,11 @@ void kernel_r(void) {
    ZTAM_GREG(0,5,0) = 0 + (11 << 3);
    ZTAM_GREG(0,24,0) = 42;
    ZTAM_GREG(0,5,0) = 6 + (11 << 3);
-   resp = ztaReadResponse(0);
+   got = ztaReadResponse(&resp);
    > DTYPE(INT16)MEM((uint32_t)&out[0])[0:1023] <= DTYPE(INT16)PCORE(NUM_PCORE)[0:NUM_PCORE-1].THREAD[0:15].test::_Z[0:7];
 }
 `;
-    const r = await run({ 'r.m': src, 'r.p': testP }, 'r.m', ['MEM:out:1024:i16', 'MEM:resp:1:i32']);
+    const r = await run({ 'r.m': src, 'r.p': testP }, 'r.m', ['MEM:out:1024:i16', 'MEM:resp:1:i32', 'MEM:got:1:i32']);
     assert.equal(r.error, null, JSON.stringify(r.error));
     assert.deepEqual(r.trace.map((s) => `${s.kind}:${s.line}`), ['transfer:10', 'global:11', 'global:12', 'print:13', 'exe:15', 'barrier:16', 'global:17', 'callback:18', 'transfer:20']);
     assert.equal(r.output, 'PRINT 5 9\n');
@@ -218,8 +218,9 @@ void kernel_r(void) {
     assert.equal(r.trace[4].kernel, 'test::add');
     const out = r.dumps[0].values!;
     for (let i = 0; i < 1024; i++) assert.equal(out[i], i - 500 + 1, `out[${i}]`);
-    // CALLBACK posts PARM1 (42) for ztaReadResponse
+    // CALLBACK posts PARM1 (42): ztaReadResponse(&resp) stores it and returns true
     assert.deepEqual(r.dumps[1].values, [42]);
+    assert.deepEqual(r.dumps[2].values, [1]);
     // the template field store is recorded, not a step
     assert.equal(r.machine.regs[(19 << 5) + 8], 0x1234);
     assert.equal(r.machine.regStores, 8);

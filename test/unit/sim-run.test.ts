@@ -25,12 +25,14 @@ test('the test kernel: outbuf = inbuf + 1 over both processes (2048 elements)', 
   const [out, inp] = r.dumps.map((d) => d.values!);
   for (let i = 0; i < 2048; i++) assert.equal(out[i], inp[i] + 1, `element ${i}`);
   assert.equal(inp[0], -1000);
-  // both processes: two loads, two kernels, two stores; process 1 runs after process 0 yields (test.m:21:4)
-  assert.deepEqual(r.trace.map((s) => `${s.kind}@${s.process}`), ['transfer@0', 'exe@0', 'yield@0', 'transfer@1', 'exe@1', 'yield@1', 'transfer@0', 'transfer@1']);
-  assert.deepEqual(r.trace.map((s) => s.step), [0, 1, 2, 3, 4, 5, 6, 7]);
+  // both processes: two loads, two kernels, two stores; process 1 runs after process 0 yields (test.m:21:4);
+  // ztaJobDone's CALLBACK last
+  assert.deepEqual(r.trace.map((s) => `${s.kind}@${s.process}`), ['transfer@0', 'exe@0', 'yield@0', 'transfer@1', 'exe@1', 'yield@1', 'transfer@0', 'transfer@1', 'callback@0']);
+  assert.deepEqual(r.trace.map((s) => s.step), [0, 1, 2, 3, 4, 5, 6, 7, 8]);
   assert.deepEqual([r.trace[2].line, r.trace[2].column, r.trace[5].line], [21, 4, 21]);
   assert.equal(r.trace[1].kernel, 'test::add');
-  assert.equal(r.summary.statements, 6);
+  // and ztaJobDone(0): CALLBACK(0, 0) at test.m's call
+  assert.equal(r.summary.statements, 7);
 });
 
 test('PCORE dumps read private words of a process page', async () => {

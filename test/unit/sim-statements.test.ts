@@ -41,7 +41,8 @@ static int16_t out1[1024];
 static int16_t out2[1024];
 static int16_t out3[1024];
 static int16_t code[16];
-int r1, r2;
+uint32_t r1 = 9, r2 = 9;
+int got1, got2;
 
 void kernel_s(void) {
    for (int i = 0; i < 1024; i++) in[i] = i;
@@ -57,27 +58,29 @@ void kernel_s(void) {
    > EXE_LOCKSTEP(s::add, 8);
    > DTYPE(INT16)MEM((uint32_t)&out2[0])[0:1023] <= DTYPE(INT16)PCORE(8)[0:7].THREAD[0:15].s::z[0:7];
    > CALLBACK(0, 55);
-   r1 = ztaReadResponse(0);
-   r2 = ztaReadResponse(0);
+   got1 = ztaReadResponse(&r1);
+   got2 = ztaReadResponse(&r2);
    > EXE_LOCKSTEP(s::add, 8);
    > DTYPE(INT16)MEM((uint32_t)&out3[0])[0:1023] <= DTYPE(INT16)PCORE(8)[0:7].THREAD[0:15].s::z[0:7];
 }
 `;
     const dir = program({ 's.m': M, 's.p': PCORE });
-    const r = await run(join(dir, 's.m'), { dumps: ['MEM:out1:1024:i16', 'MEM:out2:1024:i16', 'MEM:out3:1024:i16', 'MEM:r1:1:i32', 'MEM:r2:1:i32'].map(parseDump) });
+    const r = await run(join(dir, 's.m'), { dumps: ['MEM:out1:1024:i16', 'MEM:out2:1024:i16', 'MEM:out3:1024:i16', 'MEM:r1:1:i32', 'MEM:r2:1:i32', 'MEM:got1:1:i32', 'MEM:got2:1:i32'].map(parseDump) });
     assert.equal(r.error, null, JSON.stringify(r.error));
     assert.deepEqual(r.trace.map((s) => s.kind), ['prog', 'transfer', 'global', 'exe', 'transfer', 'barrier', 'log_on', 'print', 'log_off', 'exe', 'transfer', 'callback', 'exe', 'transfer']);
     assert.equal(r.machine.progEntries, 16);
     assert.equal(r.output, 'PRINT 7 -2\n');
-    const [o1, o2, o3, r1, r2] = r.dumps.map((d) => d.values!);
+    const [o1, o2, o3, r1, r2, got1, got2] = r.dumps.map((d) => d.values!);
     // k = -3; then PRINT(7,-2) leaves 7 in slot 0; then CALLBACK(0,55) leaves 0
     for (let i = 0; i < 1024; i++) {
       assert.equal(o1[i], i - 3, `out1[${i}]`);
       assert.equal(o2[i], i + 7, `out2[${i}]`);
       assert.equal(o3[i], i, `out3[${i}]`);
     }
-    // the CALLBACK parameter is posted once
+    // the CALLBACK parameter is posted once: the first ztaReadResponse(&r) stores it and returns true,
+    // the second finds the queue empty (stores 0, returns false)
     assert.deepEqual([r1[0], r2[0]], [55, 0]);
+    assert.deepEqual([got1[0], got2[0]], [1, 0]);
     assert.deepEqual(r.machine.globals, [0, 55]);
   });
 

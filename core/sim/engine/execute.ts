@@ -1,14 +1,15 @@
 /** Executes the `>` statements of a tensor program against the machine, recording a trace step for each. */
 import type { Term } from '../../tprog/ast';
-import type { StmtInfo, TprogAnalysis } from '../../tprog/analyze';
+import type { StmtInfo, TprogAnalysis, Unit } from '../../tprog/analyze';
 import { describe, type Descriptor } from '../../tprog/descriptor';
 import { canonicalType, LIMITS, type DataType } from '../../tprog/machine';
 import type { MemberInfo, PcoreIndexView } from '../../tprog/pcoreView';
 import type { SpaceHistory } from '../history';
 import type { Machine } from '../machine';
 import { YIELD_KIND, type TraceStep } from '../trace';
-import { SimError, type Budget, type HostScope, type HostServices, type MmioPort, type PcoreRunner, type SourceLoc } from '../types';
-import { fromWord } from './convert';
+import { SimError, type Budget, type HostScope, type HostServices, type MmioPort, type PcoreRunner, type SourceLoc, type ZtaMachinePort, faultAddress } from '../types';
+import { fromWord, toWord } from './convert';
+import { byteAddress } from '../../common/address';
 import { SteppedTransfer } from './stepped';
 import { runTransfer, type EngineContext, type Side, type TransferStats } from './transfer';
 import { Walker } from './walk';
@@ -26,8 +27,16 @@ interface VarSlot {
   repeat: boolean;
 }
 
+/** The `>` statements of an included tensor program (a driver that includes a kernel file), numbered from `base`. */
+export interface IncludedProgram {
+  a: TprogAnalysis;
+  base: number;
+}
+
 export interface ExecOptions {
   a: TprogAnalysis;
+  /** Included tensor programs whose units follow the program's own (see IncludedProgram). */
+  included?: IncludedProgram[];
   m: Machine;
   pcore?: PcoreIndexView;
   runner?: PcoreRunner;
@@ -58,11 +67,13 @@ export class TensorExecutor {
   stepHook?: TransferStepHook;
   laneOps = 0;
 
-  constructor(private readonly o: ExecOptions) {}
+  constructor(private readonly o: ExecOptions) {
+    if (o.included?.length) this.includedOf = new Map(o.included.flatMap((p) => p.a.units.map((u) => [u, p.a] as const)));
+  }
 
   /** Runs every statement of `>` unit `unit` in `scope`. */
   run(unit: number, scope: HostScope): void {
-    const u = this.o.a.units[unit];
+    const u = this.unitAt(unit);
     if (!u) throw new SimError(`internal: no tensor statement #${unit}`);
     if (u.parsed.problems.some((p) => p.severity === 'error')) {
       const p = u.parsed.problems.find((x) => x.severity === 'error')!;
@@ -84,8 +95,21 @@ export class TensorExecutor {
     }
   }
 
+  private unitAt(i: number): Unit | undefined {
+    if (i < this.o.a.units.length) return this.o.a.units[i];
+    for (const p of this.o.included ?? []) if (i >= p.base && i < p.base + p.a.units.length) return p.a.units[i - p.base];
+    return undefined;
+  }
+
+  /** The analysis a unit belongs to (the program's, or an included tensor program's). */
+  private analysisOf(u: Unit): TprogAnalysis {
+    return this.includedOf?.get(u) ?? this.o.a;
+  }
+
+  private readonly includedOf?: Map<Unit, TprogAnalysis>;
+
   locOf(info: StmtInfo, bufOffset: number): SourceLoc {
-    const a = this.o.a;
+    const a = this.analysisOf(info.unit);
     const p = a.lines.position(a.docSpan(info.unit, { start: bufOffset, end: bufOffset }).start);
     return { file: a.file, line: p.line + 1, column: p.character + 1 };
   }
@@ -174,9 +198,7 @@ export class TensorExecutor {
       }
       case 'callback': {
         const [f, p] = (s.args ?? []).map((a) => ev(a.text));
-        this.o.m.globals[0] = f | 0;
-        this.o.m.globals[1] = p | 0;
-        this.o.onCallback(f, p);
+        this.postCallback(f, p);
         this.record(info, scope, 'callback', {});
         return;
       }
@@ -406,9 +428,42 @@ export class TensorExecutor {
 
   // ---------------------------------------------------------------- host hooks: yields and registers
 
-  /** The services a host interpreter gives this executor besides `tensor`: process switches and the register window. */
-  hostHooks(): Pick<HostServices, 'mmio' | 'onYield'> {
-    return { mmio: this.registers, onYield: (at, scope) => this.yieldAt(at, scope) };
+  /** The services a host interpreter gives this executor besides `tensor`: process switches, the register window, the runtime library's machine side. */
+  hostHooks(): Pick<HostServices, 'mmio' | 'onYield' | 'zta'> {
+    return { mmio: this.registers, onYield: (at, scope) => this.yieldAt(at, scope), zta: this.zta };
+  }
+
+  /** Indications posted by CALLBACK (the `ztaJobDone` job ids), oldest first, until ztaReadResponse reads them. */
+  private readonly responses: number[] = [];
+
+  readonly zta: ZtaMachinePort = {
+    loadStreams: (addr, words, at, scope) => this.loadStreams(addr, words, at, scope),
+    callback: (f, p, at, scope) => {
+      this.hostBoundary();
+      this.postCallback(f, p);
+      this.emit(at, at.line, `CALLBACK(${f},${p})`, scope.process, 'callback', {});
+    },
+    readResponse: () => this.responses.shift(),
+  };
+
+  private postCallback(f: number, p: number): void {
+    this.o.m.globals[0] = f | 0;
+    this.o.m.globals[1] = p | 0;
+    this.responses.push(p >>> 0);
+    this.o.onCallback(f, p);
+  }
+
+  /** `SPU <= DTYPE(INT16)MEM(addr)[0:words-1]` as ztaInitStream issues it: INT16 elements resized to 12-bit table words. */
+  private loadStreams(addr: number, words: number, at: SourceLoc, scope: HostScope): void {
+    const m = this.o.m;
+    const a = addr >>> 0;
+    if (!(words >= 0 && words <= m.spu.length)) throw new SimError(`ztaInitStream: ${words} table words do not fit the stream processor (${m.spu.length} words: ${LIMITS.spuTables} tables of 128 entries)`, at, scope.stack(), 'fault');
+    if (a + 2 * words > m.mem.length) throw new SimError(`ztaInitStream: stream tables at ${faultAddress(a)} (${2 * words} bytes) are outside MEM`, at, scope.stack(), 'fault');
+    this.hostBoundary();
+    if (words > 0) this.o.history('SPU')?.touch(0, words - 1);
+    for (let i = 0; i < words; i++) m.spu[i] = toWord(m.mem[a + 2 * i] | (m.mem[a + 2 * i + 1] << 8), 'INT16');
+    this.bytesMoved += 2 * words;
+    this.emit(at, at.line, `SPU <= DTYPE(INT16)MEM(${byteAddress(a)})[0:${words - 1}]`, scope.process, 'transfer', { elements: words });
   }
 
   /** A hart reached `ztaTaskYield()` inside ztaDualHartExecute: a `yield` step at the call. */
@@ -465,7 +520,7 @@ export class TensorExecutor {
     }
     const [g0, g1] = m.globals;
     if (op === 6 && v === CMD_CALLBACK) {
-      this.o.onCallback(g0, g1);
+      this.postCallback(g0, g1);
       this.emit(at, at.line, text, scope.process, 'callback', { register });
       return;
     }

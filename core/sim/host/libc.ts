@@ -6,7 +6,7 @@
  */
 import { SimError, type SourceLoc } from '../types';
 import type { Compiler } from './compile';
-import { DOUBLE, INT, UINT, VOID, ptr, type CType, type FnT, charType } from './ctypes';
+import { DOUBLE, FLOAT, INT, UINT, VOID, ptr, type CType, type FnT, charType } from './ctypes';
 import { cformat } from './printf';
 import type { Builtin, FnRec, Runtime } from './runtime';
 
@@ -157,6 +157,18 @@ export function installLibc(c: Compiler): void {
   def('abs', fn(INT, [INT]), ([v]) => Math.abs(v) | 0);
   def('labs', fn(INT, [INT]), ([v]) => Math.abs(v) | 0);
   def('fabs', fn(DOUBLE, [DOUBLE]), ([v]) => Math.abs(v));
+  // <math.h>: the double functions, and their float (…f) forms rounded to single precision
+  const math: [string, (...a: number[]) => number][] = [
+    ['exp', Math.exp], ['log', Math.log], ['log10', Math.log10], ['log2', Math.log2], ['sqrt', Math.sqrt], ['pow', Math.pow],
+    ['sin', Math.sin], ['cos', Math.cos], ['tan', Math.tan], ['atan', Math.atan], ['atan2', Math.atan2], ['tanh', Math.tanh],
+    ['floor', Math.floor], ['ceil', Math.ceil], ['trunc', Math.trunc], ['round', (v) => Math.sign(v) * Math.round(Math.abs(v))],
+  ];
+  for (const [name, f] of math) {
+    const params = Array<CType>(f.length).fill(DOUBLE);
+    def(name, fn(DOUBLE, params), (a) => f(...a));
+    def(name + 'f', fn(FLOAT, Array<CType>(f.length).fill(FLOAT)), (a) => Math.fround(f(...a.map(Math.fround))));
+  }
+  def('fabsf', fn(FLOAT, [FLOAT]), ([v]) => Math.abs(v));
   def('assert', fn(VOID, [INT]), ([v], loc) => {
     if (v === 0) rt.fault('assertion failed', loc);
     return 0;

@@ -53,7 +53,14 @@ export interface PreprocessInput {
   reserved: ReadonlySet<string>;
   /** Header base names that are silently skipped when the caller cannot read them. */
   knownHeaders: ReadonlySet<string>;
+  /**
+   * `>` statements of an included file (a driver that includes a kernel file): its units, numbered
+   * from `base` in the run's unit table; undefined when the file has none.
+   */
+  includedUnits?: IncludedUnits;
 }
+
+export type IncludedUnits = (file: string, text: string) => { base: number; units: ReadonlyArray<{ firstLine: number; lastLine: number }> } | undefined;
 
 export interface PreprocessOutput {
   /** ASCII text given to tree-sitter. */
@@ -69,6 +76,8 @@ export interface PreprocessOutput {
   /** Location of each tensor placeholder (by unit index). */
   unitLocs: Map<number, SourceLoc>;
   macros: Map<string, Macro>;
+  /** Source texts of the included files whose `>` statements are units of the run. */
+  tensorIncludes: string[];
 }
 
 export const PLACEHOLDER = '__tl_tensor';
@@ -434,7 +443,11 @@ export class Preprocessor {
   /** Called for every raw token taken from a file (not from a macro body). */
   onRawToken?: (t: Token) => void;
 
-  constructor(private opts: Pick<PreprocessInput, 'readInclude' | 'reserved' | 'knownHeaders'>) {}
+  constructor(private opts: Pick<PreprocessInput, 'readInclude' | 'reserved' | 'knownHeaders' | 'includedUnits'>) {}
+  /** Placeholder offsets → unit of every file whose `>` lines were masked (the main file and included tensor programs). */
+  readonly placeholders = new Map<SrcFile, Map<number, number>>();
+  /** Unmasked texts of included tensor programs. */
+  readonly tensorIncludes: string[] = [];
 
   err(msg: string, t?: Token): never {
     throw new SimError(msg, t ? tokLoc(t) : undefined, [], 'compile');
@@ -604,9 +617,20 @@ export class Preprocessor {
       this.err(`cannot open include file "${path}"`, at);
     }
     const file = typeof r === 'string' ? path : r.file;
-    const text = typeof r === 'string' ? r : r.text;
+    let text = typeof r === 'string' ? r : r.text;
     if (this.onceFiles.has(file)) return;
-    this.pushFile(makeSrc(file, text));
+    // an included tensor program: its `>` lines become placeholders of its own units
+    const inc = /^[ \t]*>/m.test(text) ? this.opts.includedUnits?.(file, text) : undefined;
+    let marks: Map<number, number> | undefined;
+    if (inc) {
+      this.tensorIncludes.push(text);
+      const masked = maskTensorLines(text, inc.units);
+      text = masked.text;
+      marks = new Map([...masked.placeholders].map(([off, u]) => [off, u + inc.base]));
+    }
+    const src = makeSrc(file, text);
+    if (marks) this.placeholders.set(src, marks);
+    this.pushFile(src);
   }
 
   private evalIf(toks: Token[], at: Token): number {
@@ -834,9 +858,10 @@ export function preprocess(inp: PreprocessInput): PreprocessOutput {
   const main = makeSrc(inp.file, masked.text);
   const unitMacros = new Map<number, Map<string, Macro>>();
   const unitLocs = new Map<number, SourceLoc>();
+  pp.placeholders.set(main, masked.placeholders);
   pp.onRawToken = (t) => {
-    if (t.src === main && t.k === 'id' && t.v === PLACEHOLDER) {
-      const u = masked.placeholders.get(t.off);
+    if (t.k === 'id' && t.v === PLACEHOLDER) {
+      const u = pp.placeholders.get(t.src)?.get(t.off);
       if (u !== undefined) {
         unitMacros.set(u, new Map(pp.macros));
         unitLocs.set(u, tokLoc(t));
@@ -856,7 +881,7 @@ export function preprocess(inp: PreprocessInput): PreprocessOutput {
     },
   };
   const sink = emitTokens(it, kernels, kernelIds);
-  return { text: sink.text, starts: sink.starts, toks: sink.toks, unitMacros, kernels, unitLocs, macros: pp.macros };
+  return { text: sink.text, starts: sink.starts, toks: sink.toks, unitMacros, kernels, unitLocs, macros: pp.macros, tensorIncludes: pp.tensorIncludes };
 }
 
 /** Location of output offset `off` (the token starting at or before it). */
