@@ -2,14 +2,38 @@
  * PCORE kernel runner: `launch` runs a kernel of an analysed `.p` program for every PCORE and thread of a
  * process page (EXE_LOCKSTEP). Kernels are compiled to closures on first launch (compile.ts).
  *
- * Execution model: each (pcore, thread) runs the kernel to completion independently, PCORE by PCORE and
- * thread by thread in increasing order. The hardware runs a thread number in lockstep on all PCOREs and ORs
- * their branch decisions; independent execution gives the same result for programs whose control flow does
- * not depend on the PCORE (the ones the hardware runs correctly).
+ * Hardware model (ztachip HW/src). Every thread has its own program counter (`pc_r`,
+ * pcore/instr_fetch.vhd:92); a launch starts all threads of the task mask at once (:591-605); a round-robin
+ * arbiter (`PRIORITY_BASED=>FALSE`, :504-506) issues one instruction of one available thread per cycle.
+ * A thread has one instruction in flight: its next PC is set when the instruction reaches the 11th stage
+ * (branches resolved there, :610-612) and it is available again one cycle later (`proc_delay_c` =
+ * 11 − pipeline_latency_c − 1 = 1, :243, ztachip_pkg.vhd:195), so with 16 threads each thread issues
+ * once every 16 cycles, in thread order. An instruction reads its memory operands at dispatch
+ * (pcore/instr_dispatch2.vhd:166) and its result is written fu_latency_c + 1 = 7 cycles later (:157, :231,
+ * ztachip_pkg.vhd:193). A thread number runs in lockstep on all PCOREs, which OR their branch
+ * decisions; shared memory is per PCORE.
+ *
+ * Execution model. Threads of a PCORE run in rounds: in each round every live thread, in thread order,
+ * runs one step — a statement or a loop/branch test (flat.ts) — and the shared-memory writes of the round
+ * land together at its end (a thread sees its own writes at once). So a thread reads, before their
+ * writes land, the words other threads write in the same or a later statement, and sees what they wrote
+ * in earlier statements — what kernels such as of1::calc_lucus_kanade (read a window, then write into
+ * other threads' windows) rely on. PCOREs run one after another (they share no memory). Kernels that
+ * cannot observe the order — no shared word they may read is one they may write (order.ts, static) —
+ * take the fast path: each (pcore, thread) runs the whole kernel, thread after thread, same results.
+ *
+ * Limits: a step is a statement, not a machine instruction, and timing is not modelled. The hardware
+ * lets a read see a write of the same instruction by a thread more than ~7 threads earlier, and hides a
+ * write of the previous instruction by a thread ~9 or more threads later (16 threads issuing); the model
+ * hides all same-step writes and shows all earlier-step ones. Threads at different statements after
+ * divergent branches are aligned by step count, not by instruction count. Two threads writing the same
+ * shared word in different steps of a fast-path kernel end with the higher thread's value. Divergence
+ * across PCOREs is not modelled (each PCORE follows its own branches).
  *
  * Persistent per-thread state (per process page, PCORE and thread): `_VMASK` (reset: all lanes), class `int`
  * registers, class pointer registers and class accumulators. Registers are indexed by the analyzer's
- * register numbers, so classes overlay each other's registers like they overlay memory.
+ * register numbers, so classes overlay each other's registers like they overlay memory. Locals are
+ * per thread (the interleaved path swaps the kernel's frame per thread).
  */
 import type { PcoreProgram } from '../../pcore/model';
 import { SimError, type KernelLaunch, type PcoreRunner } from '../types';
