@@ -10,6 +10,7 @@ import type { Span, Stmt, SyntaxProblem, Term } from './ast';
 import { evaluate } from '../cexpr/evaluate';
 import { scanC, type CContext, type MacroDef } from './ccontext';
 import { checkDocument } from './check';
+import type { CNames } from './cnames';
 import { describe, type Descriptor } from './descriptor';
 import { bufToDoc, rescanConfined, scanTensorLines, type StatementBuffer, type TensorLineScan } from './lines';
 import { parseBuffer, type ParseResult } from './parser';
@@ -164,6 +165,8 @@ export interface TprogAnalysis {
   varDefs: TensorVarDef[];
   varUses: TensorVarUse[];
   diagnostics: Diagnostic[];
+  /** Which C names are declared (made by the checker when a statement uses one). */
+  cnames?: CNames;
   /** Converts a buffer span of a unit to a document range. */
   rangeOf(unit: Unit, span: Span): Range;
   docSpan(unit: Unit, span: Span): Span;

@@ -371,9 +371,10 @@ function structure(toks: Toks, ctx: CContext): void {
     const prev = toks.kind(k - 1);
     // declaration: type words then name
     if (toks.isType(k)) continue;
-    const declared = k > 0 && (toks.isType(k - 1) || (prev === STAR && k >= 2 && toks.isType(k - 2)) || (prev === COMMA && inDecl(toks, k)));
+    const userType = k > 0 && !toks.isType(k - 1) && prev !== COMMA ? userTypeAt(toks, k, next) : -1;
+    const declared = k > 0 && (toks.isType(k - 1) || (prev === STAR && k >= 2 && toks.isType(k - 2)) || (prev === COMMA && inDecl(toks, k)) || userType >= 0);
     if (declared && prev !== DOT && prev !== ARROW) {
-      const type = declType(toks, k);
+      const type = userType >= 0 ? userTypeText(toks, userType, k) : declType(toks, k);
       const isArray = next === LBRACK;
       let init: string | undefined;
       if (next === ASSIGN) {
@@ -396,6 +397,33 @@ function structure(toks: Toks, ctx: CContext): void {
     if (ASSIGN_OPS.has(next) && prev !== DOT && prev !== ARROW) mutated(toks.str(k));
     else if (prev === INC || prev === DEC || prev === AMP) mutated(toks.str(k));
   }
+}
+
+/**
+ * The token of the type name when `k` is declared with a type the scan has no word for: `Name x`,
+ * `Name *x`, `struct Name *x` (or after `const`/`static`) at the start of a statement and followed
+ * by `=`, `;`, `,` or `[` — typedefs of the file or its headers (`RequestBoxResize *req=(...)_p;`).
+ * -1 otherwise.
+ */
+function userTypeAt(toks: Toks, k: number, next: number): number {
+  if (next !== ASSIGN && next !== SEMI && next !== COMMA && next !== LBRACK) return -1;
+  let j = k - 1;
+  while (j >= 0 && toks.k[j] === STAR) j--;
+  if (j < 0 || toks.k[j] !== K_ID || toks.w[j] !== 0) return -1;
+  let b = j - 1;
+  if (toks.isKeyword(b)) {
+    const w = toks.str(b);
+    if (w !== 'struct' && w !== 'union' && w !== 'enum') return -1;
+    b--;
+  }
+  const before = toks.kind(b);
+  return b < 0 || before === SEMI || before === LBRACE || before === RBRACE || toks.isType(b) ? j : -1;
+}
+
+function userTypeText(toks: Toks, j: number, k: number): string {
+  let t = toks.str(j);
+  for (let q = j + 1; q < k; q++) t += '*';
+  return t;
 }
 
 function inDecl(toks: Toks, k: number): boolean {

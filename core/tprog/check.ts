@@ -9,8 +9,10 @@ import type { AnalyzeOptions, StmtInfo, TermInfo, TprogAnalysis, Unit, UnitDiag 
 import { internalError } from './analyze';
 import { invalidCount, type Descriptor } from './descriptor';
 import { canonicalType, LIMITS } from './machine';
+import { checkForPrefixes } from './checkFor';
+import { checkArgNames, checkTermNames, isDeclared, UNKNOWN_NAME } from './checkNames';
 
-type Emit = (span: Span, severity: Severity, code: string, message: string, fixes?: { title: string; span: Span; newText: string }[]) => void;
+export type Emit = (span: Span, severity: Severity, code: string, message: string, fixes?: { title: string; span: Span; newText: string }[]) => void;
 
 export function checkDocument(a: TprogAnalysis, _opts: AnalyzeOptions): void {
   const out = a.diagnostics;
@@ -59,8 +61,14 @@ export function checkDocument(a: TprogAnalysis, _opts: AnalyzeOptions): void {
       }
     }
     for (const d of local) out.push(unitDiagnostic(a, unit, d));
-    if (memo && memo.varsFree && !failed) memo.diags = local;
+    // an undeclared-name diagnostic depends on C text the memo key does not cover: checked again next time
+    if (memo && memo.varsFree && !failed && !hasCode(local, UNKNOWN_NAME)) memo.diags = local;
   }
+}
+
+function hasCode(list: readonly UnitDiag[], code: string): boolean {
+  for (let k = 0; k < list.length; k++) if (list[k].code === code) return true;
+  return false;
 }
 
 function unitDiagnostic(a: TprogAnalysis, unit: Unit, u: UnitDiag): Diagnostic {
@@ -154,6 +162,7 @@ function checkStatement(a: TprogAnalysis, info: StmtInfo, emit: Emit, vars: VarT
       return;
     case 'callback':
     case 'print':
+      checkArgNames(a, info, s.args ?? [], emit);
       if ((s.args ?? []).length !== 2) emit(s.argsSpan ?? s.span, 'error', 'tprog.bad-args', `Invalid parameters: ${s.kind.toUpperCase()} takes exactly two arguments (${s.kind === 'callback' ? 'function, parameter' : 'two integers'})`);
       return;
     case 'export':
@@ -207,14 +216,8 @@ function checkExe(a: TprogAnalysis, info: StmtInfo, emit: Emit, ev: (t: string) 
         emit(k.span, 'error', 'tprog.unknown-kernel', `Undefined function name: ${k.text} is not a kernel of ${baseName(a.pcore.file)}${a.pcore.classNames().includes(cls) ? '' : ` (no class \`${cls}\`)`}${near.length ? `; did you mean ${near[0]}?` : ''}`, near.slice(0, 3).map((n) => ({ title: `Change to ${n}`, span: k.span, newText: n })));
       }
     }
-  } else {
-    for (const id of identifiers(k.text)) {
-      if (!a.values.variableAt(id, a.docSpan(info.unit, k.span).start) && !a.values.macro(id) && !/^(NUM_PCORE|VECTOR_WIDTH)$/.test(id)) {
-        emit(k.span, 'warning', 'tprog.unknown-name', `\`${id}\` is neither a kernel \`class::name\` nor a C variable or macro visible here`);
-        break;
-      }
-    }
-  }
+  } else checkArgNames(a, info, [k], emit);
+  checkArgNames(a, info, args.slice(1, 3), emit);
   const np = ev(args[1].text);
   if (np !== undefined && (np < 1 || np > LIMITS.numPcore)) emit(args[1].span, 'error', 'tprog.exe-np', `The PCORE count must be 1..${LIMITS.numPcore}; ${args[1].text} is ${np}`);
   if (args[2]) {
@@ -333,7 +336,8 @@ function checkTerm(a: TprogAnalysis, info: StmtInfo, ti: TermInfo, role: Role, e
   };
   const d = checkTermInner(a, info, ti, role, emit, vars, ev);
   const desc = errors ? undefined : d;
-  if (ti.term.kind !== 'var') ti.checked = { role, emits, desc };
+  // (an undeclared-name diagnostic depends on C text outside what the TermInfo depends on)
+  if (ti.term.kind !== 'var' && !hasCode(emits, UNKNOWN_NAME)) ti.checked = { role, emits, desc };
   return desc;
 }
 
@@ -372,12 +376,14 @@ function checkTermInner(a: TprogAnalysis, info: StmtInfo, ti: TermInfo, role: Ro
     if (t.prefixes.length) emit(t.prefixes[0].span, 'error', 'tprog.var-prefix', `No prefix may stand before a tensor variable: ${t.name!.text} keeps the DTYPE, REMAP and PAD of its definition`);
     const def = vars.use(info, t.name!.text, t.name!.span, emit);
     if (def && t.varIndex && !def.hasPlaceholder) emit(t.varIndex.span, 'warning', 'tprog.var-index-ignored', `${t.name!.text} has no \`[$]\` placeholder: the index is ignored and the definition is re-evaluated here`);
+    if (t.varIndex) checkTermNames(a, info, t, undefined, emit);
     if (def && !t.varIndex && def.hasPlaceholder) emit(t.name!.span, 'warning', 'tprog.var-index-missing', `${t.name!.text} has a \`[$]\` placeholder: give its index, e.g. \`${t.name!.text}[i]\``);
     return undefined;
   }
   if (t.kind === 'const') {
     if (t.constType === 'HALF') emit(t.spaceSpan!, 'error', 'tprog.unknown-space', 'Unrecognized memory space: HALF(...) constants are not supported; use INT16(...) or INT8(...)');
     if (conc) emit(t.span, 'error', 'tprog.concurrent-space', 'SCATTER is only for PCORE: CONCURRENT cannot apply to a constant');
+    checkTermNames(a, info, t, undefined, emit);
     return ti.desc;
   }
   if (t.kind !== 'space') return undefined;
@@ -418,14 +424,14 @@ function checkTermInner(a: TprogAnalysis, info: StmtInfo, ti: TermInfo, role: Ro
   for (const p of t.prefixes) {
     if (p.kind !== 'FOR' || !p.forName) continue;
     (forNames ??= []).push(p.forName.text);
-    const uses = allIdx.filter((i) => i.kind === 'for' && i.forName === p.forName!.text);
-    if (uses.length === 0) emit(p.span, 'error', 'tprog.for-unused', `FOR(${p.forName.text}=...) is not used by any index of this term: write \`[${p.forName.text}]\` at the index it reorders (the ztachip compiler crashes on an unused FOR)`);
-    else if (uses.length > 1) emit(uses[1].span, 'error', 'tprog.for-twice', `FOR variable ${p.forName.text} is used by ${uses.length} indices of this term; the compiler silently programs wrong loops. Use it once.`);
     if (p.forRange) checkRange(p.forRange, p.span, emit, ev);
   }
+  if (forNames) checkForPrefixes(t, allIdx, emit);
+  checkTermNames(a, info, t, forNames, emit);
   for (let k = 0; k < allIdx.length; k++) {
     const i = allIdx[k];
-    if (i.kind !== 'for' && forNames) for (const f of forNames) if (identifiers(i.body.text).includes(f)) emit(i.span, 'warning', 'tprog.for-expr', `\`[${i.body.text}]\` is not the FOR index ${f}: only an index written exactly \`[${f}]\` follows the FOR; this one uses the C variable ${f}`);
+    // (a FOR name that is no C name either is an undeclared name, reported by checkTermNames)
+    if (i.kind !== 'for' && forNames) for (const f of forNames) if (identifiers(i.body.text).includes(f) && isDeclared(a, info, f, i.span)) emit(i.span, 'warning', 'tprog.for-expr', `\`[${i.body.text}]\` is not the FOR index ${f}: only an index written exactly \`[${f}]\` follows the FOR; this one uses the C variable ${f}`);
     if (i.kind === 'single' && i.body.text === '') emit(i.span, 'warning', 'tprog.empty-index', '`[]` selects element 0 only; write `[:]` for the whole dimension');
     if (i.kind === 'range' && i.body.text.includes('?')) emit(i.span, 'error', 'tprog.ternary-index', 'A `?:` inside an index is split at its `:` as a range; compute the value into a C variable first');
     if (i.kind === 'range') checkRange(i.range!, i.span, emit, ev);

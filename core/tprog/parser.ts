@@ -119,7 +119,12 @@ class BufferParser {
     this.blanks();
     if (this.s[this.p] !== open) throw new Fail(this.here(), 'tprog.syntax', `Syntax error: expected \`${open}\``);
     const start = this.p;
+    const otherOpen = open === '(' ? '[' : '(';
+    const otherClose = open === '(' ? ']' : ')';
     let depth = 0;
+    // the other kind of bracket inside: the compiler does not count it, but copies the text into C
+    let other = 0;
+    let otherLow = 0;
     for (let i = this.p; i < this.s.length; i++) {
       const c = this.s[i];
       if (c === open) depth++;
@@ -127,11 +132,39 @@ class BufferParser {
         depth--;
         if (depth === 0) {
           this.p = i + 1;
+          if (other !== 0 || otherLow < 0) this.unbalanced(start + 1, i, otherOpen, otherClose, close);
           return { start: start + 1, end: i };
         }
-      }
+      } else if (c === otherOpen) other++;
+      else if (c === otherClose && --other < otherLow) otherLow = other;
     }
     throw new Fail({ start, end: this.s.length }, 'tprog.unbalanced', `Syntax error: \`${open}\` is never closed`);
+  }
+
+  /**
+   * Reports the first `otherClose` without its `otherOpen` in `s[from, to)`, or else the last
+   * `otherOpen` never closed there (`end` is the bracket that ends the group). Only called when the
+   * counts do not match.
+   */
+  private unbalanced(from: number, to: number, otherOpen: string, otherClose: string, end: string): void {
+    const s = this.s;
+    const tail = 'the compiler copies this text into the generated C, which then does not compile';
+    let d = 0;
+    for (let i = from; i < to; i++) {
+      if (s[i] === otherOpen) d++;
+      else if (s[i] === otherClose && --d < 0) {
+        this.problems.push({ span: { start: i, end: i + 1 }, code: 'tprog.unbalanced', severity: 'error', message: `Unbalanced brackets: this \`${otherClose}\` has no matching \`${otherOpen}\` before it (${tail}). Remove it or add the missing \`${otherOpen}\`` });
+        return;
+      }
+    }
+    d = 0;
+    for (let i = to - 1; i >= from; i--) {
+      if (s[i] === otherClose) d++;
+      else if (s[i] === otherOpen && --d < 0) {
+        this.problems.push({ span: { start: i, end: i + 1 }, code: 'tprog.unbalanced', severity: 'error', message: `Unbalanced brackets: this \`${otherOpen}\` is not closed before the \`${end}\` that ends the group (${tail}). Add its \`${otherClose}\` or remove it` });
+        return;
+      }
+    }
   }
 
   private ctext(span: Span): CText {
