@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { BaseLanguageClient, LanguageClientOptions } from 'vscode-languageclient';
 import { detectLanguage } from '../../core/project/detect';
+import { warningText } from '../../core/sim/runWarning';
 import {
   ReadMemoryMethod,
   RunMethod,
@@ -24,7 +25,7 @@ import { registerCsfEditor } from './csfEditor';
 import { registerDebugger } from './debug';
 import { InspectorPanel } from './inspectorPanel';
 import { registerLayoutMap } from './layoutMapPanel';
-import { findRunConfig } from './runConfig';
+import { resolveRunConfig } from './runConfig';
 import { ServerHealth } from './serverHealth';
 import { exists, registerWalkthrough } from './walkthrough';
 
@@ -117,19 +118,14 @@ export async function activateWith(context: vscode.ExtensionContext, factory: Cl
         return undefined;
       }
       await ready;
-      const found = await findRunConfig(target);
-      if (found.problem) output.appendLine(found.problem);
-      const c = found.config;
-      const rel = (f: string) => (found.base && !f.startsWith('/') ? vscode.Uri.joinPath(found.base, f).fsPath : f);
-      const params: RunParams = {
-        uri: target.toString(),
-        entry: entry ?? c?.entry,
-        args: c?.args,
-        loads: c?.load?.map((l) => `${l.where}=${rel(l.file)}`),
-        dumps: c?.dump?.map((d) => `${d.space}:${d.where}:${d.count}:${d.dtype}${d.file ? '=' + rel(d.file) : ''}`),
-        memBytes: c?.memBytes ?? vscode.workspace.getConfiguration('tensorLens').get<number>('run.memBytes'),
-        stepBudget: c?.stepBudget ?? vscode.workspace.getConfiguration('tensorLens').get<number>('run.stepBudget'),
-      };
+      const resolved = await resolveRunConfig(target, entry ? { entry } : {});
+      if (!resolved.config) {
+        output.appendLine(`[run] ${resolved.problem}`);
+        void vscode.window.showErrorMessage(`Run configuration: ${resolved.problem}`, 'Show Output').then((b) => b && output.show(true));
+        return undefined;
+      }
+      const { program: _program, ...config } = resolved.config;
+      const params: RunParams = { uri: target.toString(), ...config };
       const name = target.path.split('/').pop();
       const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Running ${name}${params.entry ? ' (' + params.entry + ')' : ''}`, cancellable: true }, async (progress, token) => {
         const sub = client.onNotification(RunProgressMethod, (p: RunProgressParams) => {
@@ -144,8 +140,9 @@ export async function activateWith(context: vscode.ExtensionContext, factory: Cl
       lastRun = result;
       lastRunName = name ?? '';
       const s = result.summary;
-      output.appendLine(`[run] ${name} ${result.entry}: ${s.statements} tensor statements, ${s.steps} steps, ${s.bytesMoved} bytes moved, ${s.laneOps} lane-ops, ${s.timeMs} ms`);
+      output.appendLine(`[run] ${name} ${result.entry}: ${s.statements} tensor statements, ${s.steps} steps, ${s.bytesMoved} bytes moved, ${s.laneOps} lane-ops, ${s.timeMs} ms${result.warnings?.length ? `, ${result.warnings.length} warning${result.warnings.length === 1 ? '' : 's'}` : ''}`);
       if (result.output) output.appendLine(result.output.replace(/\n$/, ''));
+      for (const w of result.warnings ?? []) output.appendLine(`  ${warningText(w, vscode.Uri.parse(w.uri).fsPath)}`);
       for (const d of result.dumps) output.appendLine(d.file ? `  ${d.space}:${d.where} → ${d.file}` : `  ${d.space}:${d.where}:${d.dtype} = ${d.values?.join(' ')}`);
       if (result.error) {
         output.appendLine(`  error: ${result.error.message} (${result.error.uri}:${result.error.line}:${result.error.column})`);

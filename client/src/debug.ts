@@ -9,10 +9,11 @@
 import * as vscode from 'vscode';
 import { nodeSpawner } from '../../core/debug/nodeWorker';
 import type { LaunchArgs } from '../../core/debug/protocol';
+import type { RunConfig } from '../../core/sim/runConfig';
 import { TensorLensDebugSession } from '../../core/debug/session';
 import { createDebugSource, type DebugSource } from '../../core/inspect/debugSource';
 import type { InspectorPanel } from './inspectorPanel';
-import { findRunConfig } from './runConfig';
+import { resolveRunConfig } from './runConfig';
 
 export const DEBUG_TYPE = 'tensor-lens';
 
@@ -90,21 +91,13 @@ async function resolve(config: vscode.DebugConfiguration): Promise<vscode.DebugC
     void vscode.window.showErrorMessage('The tensor-lens launch configuration needs a "program".');
     return undefined;
   }
-  const program = vscode.Uri.file(config.program as string);
-  const found = await findRunConfig(program);
-  const rc = found.config;
-  if (rc && found.base) {
-    const abs = (f: string) => (/^([a-zA-Z]:)?[\\/]/.test(f) ? f : vscode.Uri.joinPath(found.base!, f).fsPath);
-    config.entry ??= rc.entry;
-    config.args ??= rc.args;
-    config.load ??= rc.load?.map((l) => ({ where: l.where, file: abs(l.file) }));
-    config.dump ??= rc.dump?.map((d) => ({ ...d, file: d.file ? abs(d.file) : undefined }));
-    config.memBytes ??= rc.memBytes;
-    config.stepBudget ??= rc.stepBudget;
+  // what the launch configuration does not say: the program's tensorlens.run.json, then the settings
+  const resolved = await resolveRunConfig(vscode.Uri.file(config.program as string), config as Partial<RunConfig>);
+  if (!resolved.config) {
+    void vscode.window.showErrorMessage(`Run configuration: ${resolved.problem}`);
+    return undefined;
   }
-  const settings = vscode.workspace.getConfiguration('tensorLens');
-  config.memBytes ??= settings.get<number>('run.memBytes');
-  config.stepBudget ??= settings.get<number>('run.stepBudget');
+  Object.assign(config, resolved.config);
   // unsaved editor contents of tensor programs and headers are what gets debugged
   const overlay: Record<string, string> = {};
   for (const d of vscode.workspace.textDocuments) if (d.isDirty && d.uri.scheme === 'file') overlay[d.uri.fsPath] = d.getText();

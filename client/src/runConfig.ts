@@ -1,27 +1,22 @@
-/** Finds the run configuration (tensorlens.run.json) for a program: the nearest file in its folder or above. */
+/**
+ * The run configuration of a program, for Run Program and for Debug alike: what the caller gives (a
+ * launch configuration, the code lens's entry), else the program's configuration in the nearest
+ * tensorlens.run.json (its folder or above; validated, its files made absolute), else the settings —
+ * `tensorLens.run.*`, and `tensorLens.includePaths`/`tensorLens.dialect` so that the program is read
+ * exactly as the checker reads it.
+ */
 import * as vscode from 'vscode';
-
-export const RUN_CONFIG_FILE = 'tensorlens.run.json';
-
-export interface RunConfig {
-  name?: string;
-  program: string;
-  entry?: string;
-  args?: number[];
-  load?: { where: string; file: string }[];
-  dump?: { space: string; where: string; count: number; dtype: string; file?: string }[];
-  memBytes?: number;
-  stepBudget?: number;
-}
+import { isAbsolutePath, type FileRunConfig, type RunConfig } from '../../core/sim/runConfig';
+import { configurationFor, formatProblem, parseRunConfigFile, RUN_CONFIG_FILE } from '../../core/sim/runConfigFile';
 
 export interface ResolvedRunConfig {
   config?: RunConfig;
-  /** Folder of the configuration file (relative file names start there). */
-  base?: vscode.Uri;
+  /** Why there is no configuration: a tensorlens.run.json that is not valid (`file:line:col: path: message`). */
   problem?: string;
 }
 
-export async function findRunConfig(program: vscode.Uri): Promise<ResolvedRunConfig> {
+/** The nearest tensorlens.run.json configuration of `program`, with its folder; or the problem with that file. */
+async function findRunConfig(program: vscode.Uri): Promise<{ config?: FileRunConfig; base?: vscode.Uri; problem?: string }> {
   const root = vscode.workspace.getWorkspaceFolder(program)?.uri;
   let dir = vscode.Uri.joinPath(program, '..');
   for (let i = 0; i < 32; i++) {
@@ -33,15 +28,11 @@ export async function findRunConfig(program: vscode.Uri): Promise<ResolvedRunCon
       text = undefined;
     }
     if (text !== undefined) {
-      let json: { configurations?: RunConfig[] };
-      try {
-        json = JSON.parse(text);
-      } catch (e) {
-        return { problem: `${f.fsPath}: not valid JSON (${(e as Error).message})` };
-      }
-      const rel = program.path.slice(dir.path.length + 1);
-      const config = (json.configurations ?? []).find((c) => c.program === rel || c.program === './' + rel);
-      if (config) return { config, base: dir };
+      const file = parseRunConfigFile(text);
+      if (file.problems.length) return { problem: formatProblem(f.fsPath, file.problems[0]) };
+      const found = configurationFor(file, program.path.slice(dir.path.length + 1));
+      if (found.problems.length) return { problem: formatProblem(f.fsPath, found.problems[0]) };
+      if (found.config) return { config: found.config, base: dir };
     }
     if (root && dir.path === root.path) break;
     const up = vscode.Uri.joinPath(dir, '..');
@@ -49,4 +40,29 @@ export async function findRunConfig(program: vscode.Uri): Promise<ResolvedRunCon
     dir = up;
   }
   return {};
+}
+
+/** The configuration Run and Debug use for `program`; `given` wins over the file, the file over the settings. */
+export async function resolveRunConfig(program: vscode.Uri, given: Partial<RunConfig> = {}): Promise<ResolvedRunConfig> {
+  const found = await findRunConfig(program);
+  if (found.problem) return { problem: found.problem };
+  const rc = found.config;
+  const abs = (f: string) => (isAbsolutePath(f) || !found.base ? f : vscode.Uri.joinPath(found.base, f).fsPath);
+  const settings = vscode.workspace.getConfiguration('tensorLens');
+  // the language server's folder: relative include paths of the settings are the checker's from there
+  const serverDir = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const include = (p: string) => (isAbsolutePath(p) || !serverDir ? p : vscode.Uri.joinPath(serverDir, p).fsPath);
+  const config: RunConfig = {
+    ...given,
+    program: given.program ?? program.fsPath,
+    entry: given.entry ?? rc?.entry,
+    args: given.args ?? rc?.args,
+    load: given.load ?? rc?.load?.map((l) => ({ where: l.where, file: abs(l.file) })),
+    dump: given.dump ?? rc?.dump?.map((d) => ({ ...d, ...(d.file ? { file: abs(d.file) } : {}) })),
+    memBytes: given.memBytes ?? rc?.memBytes ?? settings.get<number>('run.memBytes'),
+    stepBudget: given.stepBudget ?? rc?.stepBudget ?? settings.get<number>('run.stepBudget'),
+    includePaths: given.includePaths ?? settings.get<string[]>('includePaths', []).map(include),
+    dialect: given.dialect ?? settings.get<RunConfig['dialect']>('dialect', 'auto'),
+  };
+  return { config };
 }

@@ -7,6 +7,7 @@
  * after posting, the adapter bumps `WAKE` and notifies (wakes a paused target) and sets the `MSG`
  * bit of `CTL` (a running target looks at its messages before the next statement).
  */
+import type { RunConfig } from '../sim/runConfig';
 
 /** Int32 slots of the shared control buffer. */
 export const CTL = 0;
@@ -19,26 +20,17 @@ export const PAUSE = 2;
 export const MSG = 4;
 export const WATCH = 8;
 
-/** A load or dump as in `tensorlens.run.json`, or its command-line text (`WHERE=FILE`, `SPACE:WHERE:COUNT:DTYPE[=FILE]`). */
-export type LoadArg = string | { where: string; file: string };
-export type DumpArg = string | { space: string; where: string; count: number; dtype: string; file?: string };
-
-/** The `tensor-lens` launch configuration (package.json `contributes.debuggers` documents each attribute). */
-export interface LaunchArgs {
-  /** The tensor program (`.m`/`.tprog`), absolute or relative to `cwd`. */
-  program: string;
-  /** Entry C function (default: `main`, else the only `kernel_*` function, else the only uncalled function). */
-  entry?: string;
-  args?: number[];
-  load?: LoadArg[];
-  dump?: DumpArg[];
-  memBytes?: number;
-  stepBudget?: number;
+/**
+ * The `tensor-lens` launch configuration: a run configuration (core/sim/runConfig.ts, which also
+ * generates package.json's `contributes.debuggers` attributes) and how the session runs it. Loads and
+ * dumps given as command-line text in launch.json are objects by the time they get here (session.ts).
+ */
+export interface LaunchArgs extends RunConfig {
   /** Stop at the first statement of the entry function. */
   stopOnEntry?: boolean;
   /** Print each executed `>` statement to the Debug Console (default true). */
   trace?: boolean;
-  /** Folder that relative `program`, load and dump files start from (default: the program's folder). */
+  /** Folder that relative `program`, load, dump and include files start from (default: the program's folder). */
   cwd?: string;
   /** Unsaved editor contents by absolute path. */
   overlay?: Record<string, string>;

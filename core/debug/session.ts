@@ -10,6 +10,8 @@
  */
 import { DebugSession, Event, ExitedEvent, InitializedEvent, OutputEvent, Response, TerminatedEvent } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
+import { toDumpConfig, toLoadConfig } from '../sim/runConfigText';
+import type { DumpConfig, LoadConfig } from '../sim/runConfig';
 import { CTL, MSG, PAUSE, SHARED_INTS, WAKE, type FromTarget, type LaunchArgs, type TargetProcess, type TargetSpawner } from './protocol';
 
 export interface SessionOptions {
@@ -97,19 +99,29 @@ export class TensorLensDebugSession extends DebugSession {
       this.sendErrorResponse(response, 1, 'launch: "program" (the tensor program to debug) is required');
       return;
     }
-    const launch: LaunchArgs = {
-      program: args.program,
-      entry: args.entry || undefined,
-      args: args.args,
-      load: args.load,
-      dump: args.dump,
-      memBytes: args.memBytes,
-      stepBudget: args.stepBudget,
-      stopOnEntry: !!args.stopOnEntry,
-      trace: args.trace,
-      cwd: args.cwd,
-      overlay: args.overlay,
-    };
+    let launch: LaunchArgs;
+    try {
+      launch = {
+        program: args.program,
+        entry: args.entry || undefined,
+        args: args.args,
+        // launch.json may give them as their command-line text
+        load: (args.load as (string | LoadConfig)[] | undefined)?.map(toLoadConfig),
+        dump: (args.dump as (string | DumpConfig)[] | undefined)?.map(toDumpConfig),
+        memBytes: args.memBytes,
+        stepBudget: args.stepBudget,
+        includePaths: args.includePaths,
+        dialect: args.dialect,
+        pcore: args.pcore,
+        stopOnEntry: !!args.stopOnEntry,
+        trace: args.trace,
+        cwd: args.cwd,
+        overlay: args.overlay,
+      };
+    } catch (e) {
+      this.sendErrorResponse(response, 1, (e as Error).message.replace(/[{}]/g, ''));
+      return;
+    }
     const sab = new SharedArrayBuffer(SHARED_INTS * 4);
     this.sh = new Int32Array(sab);
     const { port1, port2 } = new MessageChannel();

@@ -11,23 +11,23 @@
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { PcoreView } from '../project/pcoreAdapter';
 import type { Project } from '../project/project';
-import { parseDump, parseLoad, SpecError, type DumpSpec, type LoadSpec } from '../sim/dump';
 import type { TensorExecutor } from '../sim/engine/execute';
 import type { ElementAt, SteppedTransfer } from '../sim/engine/stepped';
 import type { Compiler, DebugPort, DebugStmt } from '../sim/host/compile';
 import { normalizer, sizeOf, typeName as cTypeName, type CType, type StructT } from '../sim/host/ctypes';
-import type { WasmLoader } from '../sim/host';
 import type { EF, FnCode, Frame, Hart } from '../sim/host/runtime';
 import type { EvalCtx, Scope, Sym } from '../sim/host/scope';
 import type { Machine } from '../sim/machine';
+import { prepareRun, type PreparedRun, type RunHost } from '../sim/prepare';
 import { runProgram, type RunDebugHooks, type RunResult } from '../sim/run';
+import { warningText } from '../sim/runWarning';
 import type { TraceStep } from '../sim/trace';
 import { SimError } from '../sim/types';
 import { pcoreAddr } from '../tprog/explain';
 import { LIMITS } from '../tprog/machine';
 import type { MemberInfo } from '../tprog/pcoreView';
 import { StopHistory } from './stops';
-import { CTL, MSG, PAUSE, STEP, WATCH, type DumpArg, type FromTarget, type LaunchArgs, type LoadArg, type ToTarget } from './protocol';
+import { CTL, MSG, PAUSE, STEP, WATCH, type FromTarget, type LaunchArgs, type ToTarget } from './protocol';
 
 /** How the target talks to the adapter (worker.ts implements it with a MessagePort and Atomics). */
 export interface TargetChannel {
@@ -41,14 +41,9 @@ export interface TargetChannel {
 }
 
 /** Files and paths (Node in the worker). */
-export interface TargetIO {
-  readText(path: string): string | undefined;
-  readBytes(path: string): Uint8Array;
+export interface TargetIO extends Omit<RunHost, 'loadPcore'> {
   writeBytes(path: string, data: Uint8Array): void;
-  /** `rel` resolved against folder `base` (absolute paths unchanged). */
-  resolve(base: string, rel: string): string;
-  dirname(path: string): string;
-  loadWasm: WasmLoader;
+  /** A project reading files with `read`; the run's own project takes its PCORE loader. */
   project(read: (path: string) => string | undefined): Project;
 }
 
@@ -149,17 +144,14 @@ export class DebugTarget {
   private xferStepIn = false;
   /** Memory at each stop, for the memory inspector (`memoryStops`, `memoryAtStop`). */
   private stops?: StopHistory;
-  private readonly file: string;
-  private readonly base: string;
+  /** The program, absolute (set when the run is prepared). */
+  private file = '';
 
   constructor(
     private readonly launch: LaunchArgs,
     private readonly ch: TargetChannel,
     private readonly io: TargetIO,
   ) {
-    this.base = launch.cwd ?? '';
-    this.file = this.base ? io.resolve(this.base, launch.program) : launch.program;
-    if (!this.base) this.base = io.dirname(this.file);
     this.port = {
       hit: new Uint8Array(0),
       ctl: ch.ctl,
@@ -174,17 +166,16 @@ export class DebugTarget {
 
   async run(): Promise<void> {
     const L = this.launch;
-    let loads: (LoadSpec & { bytes: Uint8Array })[];
-    let dumps: DumpSpec[];
+    let prepared: PreparedRun;
     try {
-      loads = (L.load ?? []).map((x) => this.loadOf(x));
-      dumps = (L.dump ?? []).map((x) => parseDump(dumpText(x)));
+      const read = (p: string) => L.overlay?.[p] ?? this.io.readText(p);
+      // the program is read as the checker reads it (include paths, dialect, its .p)
+      prepared = prepareRun(L, { ...this.io, readText: read, loadPcore: this.io.project(read).opts.loadPcore });
     } catch (e) {
       this.ch.post({ t: 'launchError', message: (e as Error).message });
       return;
     }
-    const overlay = L.overlay ?? {};
-    const project = this.io.project((p) => overlay[p] ?? this.io.readText(p));
+    this.file = prepared.file;
     const hooks: RunDebugHooks = {
       port: this.port,
       attach: (p) => {
@@ -204,7 +195,7 @@ export class DebugTarget {
     };
     let r: RunResult;
     try {
-      r = await runProgram({ project, file: this.file, text: overlay[this.file], entry: L.entry, args: L.args, loads, dumps, memBytes: L.memBytes, stepBudget: L.stepBudget, loadWasm: this.io.loadWasm, debug: hooks });
+      r = await runProgram({ ...prepared.options, debug: hooks });
     } catch (e) {
       if (!this.attached) this.ch.post({ t: 'launchError', message: (e as Error).message });
       else {
@@ -220,7 +211,7 @@ export class DebugTarget {
     }
     for (const d of r.dumps) {
       if (d.file && d.bytes) {
-        const path = this.io.resolve(this.base, d.file);
+        const path = prepared.dumpPath(d.file);
         try {
           this.io.writeBytes(path, d.bytes);
           this.output(`${d.space}:${d.where} → ${path}\n`, 'console');
@@ -229,6 +220,7 @@ export class DebugTarget {
         }
       } else this.output(`${d.space}:${d.where}:${d.dtype} = ${(d.values ?? []).join(' ')}\n`, 'console');
     }
+    for (const w of r.warnings) this.output(warningText(w, w.file) + '\n', 'console');
     const s = r.summary;
     if (r.error) {
       this.output(`${r.error.file}:${r.error.line}:${r.error.column}: error: ${r.error.message}\n${r.error.stack.map((f) => `    at ${f}\n`).join('')}`, 'stderr');
@@ -237,16 +229,6 @@ export class DebugTarget {
     // the last records for trace views (the session cannot be asked once it has ended)
     this.ch.post({ t: 'event', event: 'tensorTrace', body: { total: this.trace.length, steps: this.trace.slice(-1000) } });
     this.ch.post({ t: 'end', exitCode: r.error ? 1 : 0 });
-  }
-
-  private loadOf(x: LoadArg): LoadSpec & { bytes: Uint8Array } {
-    const l = parseLoad(typeof x === 'string' ? x : `${x.where}=${x.file}`);
-    const path = this.io.resolve(this.base, l.file);
-    try {
-      return { ...l, bytes: this.io.readBytes(path) };
-    } catch {
-      throw new SpecError(`load ${l.text}: cannot read ${path}`);
-    }
   }
 
   /** C type names with typedef names for structs (`Point *` rather than `struct <anonymous> *`). */
@@ -1319,10 +1301,6 @@ function elementVar(name: string, e: ElementAt): DebugProtocol.Variable {
 function spaceRef(space: string, base: number, shared?: boolean): string {
   if (space === 'PCORE') return `PCORE0${shared ? 'S' : ''}:${base * 2}`;
   return `${space}:${hex8(base)}`;
-}
-
-function dumpText(d: DumpArg): string {
-  return typeof d === 'string' ? d : `${d.space}:${d.where}:${d.count}:${d.dtype}${d.file ? '=' + d.file : ''}`;
 }
 
 function baseName(p: string): string {

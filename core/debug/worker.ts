@@ -3,13 +3,12 @@
  * the debugger: reads the adapter's messages synchronously with `receiveMessageOnPort` and sleeps
  * with `Atomics.wait` while paused (protocol.ts), so it never needs its event loop once running.
  */
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { workerData } from 'node:worker_threads';
 import { loadPcoreView } from '../project/pcoreAdapter';
 import { Project } from '../project/project';
-import { nodeLoadWasm } from '../sim/host/nodeWasm';
+import { nodeRunHost } from '../sim/prepareNode';
 import { CTL, MSG, WAKE, type FromTarget, type TargetWorkerData, type ToTarget } from './protocol';
 import { runTarget, type TargetChannel, type TargetIO } from './target';
 
@@ -39,19 +38,8 @@ const ch: TargetChannel = {
 };
 
 const io: TargetIO = {
-  readText(p) {
-    try {
-      const st = statSync(p);
-      return st.isFile() && st.size < 64 * 1024 * 1024 ? readFileSync(p, 'utf8') : undefined;
-    } catch {
-      return undefined;
-    }
-  },
-  readBytes: (p) => new Uint8Array(readFileSync(p)),
+  ...nodeRunHost({ maxTextBytes: 64 * 1024 * 1024 }),
   writeBytes: (p, d) => writeFileSync(p, d),
-  resolve: (base, rel) => (isAbsolute(rel) ? rel : resolve(base, rel)),
-  dirname,
-  loadWasm: nodeLoadWasm,
   project: (read) => new Project({ fs: { read }, loadPcore: loadPcoreView }),
 };
 

@@ -2,6 +2,7 @@
  * Custom LSP requests and notifications between the Tensor Lens client and server (the typed
  * counterpart of rust-analyzer's lsp_ext.ts). Plain types only, so both sides and tests import it.
  */
+import type { RunConfig } from '../sim/runConfig';
 
 /** `tensorLens/transferPreview`: markdown listing each transfer of a function (or the file) with its element table. */
 export const TransferPreviewMethod = 'tensorLens/transferPreview';
@@ -30,19 +31,14 @@ export interface ServerStatusResult {
   execArgv?: string[];
 }
 
-/** `tensorLens/run`: runs a tensor program on the simulator (in a worker; cancel with $/cancelRequest). */
+/**
+ * `tensorLens/run`: runs a tensor program on the simulator (in a worker; cancel with $/cancelRequest).
+ * The run configuration of the program at `uri` (core/sim/runConfig.ts); relative load and dump files
+ * start from the program's folder; without `includePaths` or `dialect` the server's settings apply
+ * (those the checker reads the program with).
+ */
 export const RunMethod = 'tensorLens/run';
-export interface RunParams {
-  uri: string;
-  entry?: string;
-  args?: number[];
-  /** MEM preloads: WHERE=FILE (paths relative to the program's folder). */
-  loads?: string[];
-  /** Dumps: SPACE:WHERE:COUNT:DTYPE[=FILE]. */
-  dumps?: string[];
-  memBytes?: number;
-  stepBudget?: number;
-}
+export type RunParams = { uri: string } & Omit<RunConfig, 'program'>;
 export interface RunTraceStep {
   step: number;
   kind: string;
@@ -62,10 +58,20 @@ export interface RunTraceStep {
   /** Pages host C code changed before this step ran. */
   hostChanged?: Record<string, number[]>;
 }
+export interface RunWarningMessage {
+  uri: string;
+  line: number;
+  column: number;
+  message: string;
+  /** How many times it happened there. */
+  count: number;
+}
 export interface RunResultMessage {
   runId: number;
   entry: string;
   summary: { steps: number; statements: number; bytesMoved: number; laneOps: number; timeMs: number };
+  /** What the simulator did not model exactly, once per place and message (the server shows them as Warning diagnostics). */
+  warnings: RunWarningMessage[];
   trace: RunTraceStep[];
   /** Trace steps beyond this many are not sent (they stay readable through readMemory by step number). */
   traceTruncated: boolean;

@@ -44,6 +44,7 @@ import { encodeTokens, toCodeActions, toCompletionItem, toDocumentSymbol, toLspD
 import { pcoreFeatures } from './pcoreFeatures';
 import { LayoutDocuments, layoutFeatures } from './layoutFeatures';
 import { pathToUri, uriToPath } from './uri';
+import { runDiagnosticsOf } from './runDiagnostics';
 import type { SimulatorHost } from './simulator';
 
 export interface ServerHost {
@@ -356,29 +357,32 @@ export function startServer(connection: Connection, host: ServerHost): void {
   let runId = 0;
   connection.onRequest(RunMethod, async (p: RunParams, token): Promise<RunResultMessage> => {
     const id = ++runId;
-    const empty: RunResultMessage = { runId: id, entry: p.entry ?? '', summary: { steps: 0, statements: 0, bytesMoved: 0, laneOps: 0, timeMs: 0 }, trace: [], traceTruncated: false, dumps: [], output: '', error: null };
+    const empty: RunResultMessage = { runId: id, entry: p.entry ?? '', summary: { steps: 0, statements: 0, bytesMoved: 0, laneOps: 0, timeMs: 0 }, warnings: [], trace: [], traceTruncated: false, dumps: [], output: '', error: null };
     if (!host.simulator) return { ...empty, error: { uri: p.uri, line: 1, column: 1, message: 'Running programs needs the desktop (Node) extension host', kind: 'unsupported', stack: [] } };
     const overlay: Record<string, string> = {};
     for (const d of documents.all()) overlay[uriToPath(d.uri)] = d.getText();
+    const { uri: _uri, ...config } = p;
     const file = uriToPath(p.uri);
     const r = await host.simulator.run(
-      { runId: id, file, overlay, entry: p.entry, args: p.args, loads: p.loads, dumps: p.dumps, memBytes: p.memBytes, stepBudget: p.stepBudget },
+      // read as the checker reads it unless the request says otherwise
+      { ...config, includePaths: config.includePaths ?? settings.includePaths, dialect: config.dialect ?? settings.dialect, runId: id, file, overlay },
       (statements) => void connection.sendNotification(RunProgressMethod, { uri: p.uri, steps: statements, statements }),
       () => token.isCancellationRequested,
       (f) => token.onCancellationRequested(f),
     );
-    const out = { ...r, runId: id, error: r.error ? { uri: pathToUri(r.error.file), line: r.error.line, column: r.error.column, message: r.error.message, kind: r.error.kind, stack: r.error.stack } : null } as unknown as RunResultMessage;
-    if ((r as { cancelled?: boolean }).cancelled) out.error = { uri: p.uri, line: 1, column: 1, message: 'run cancelled', kind: 'cancelled', stack: [] };
-    // run-time errors become diagnostics at the faulting line
+    const out = {
+      ...r,
+      runId: id,
+      warnings: (r.warnings ?? []).map(({ file: f, ...w }) => ({ uri: pathToUri(f), ...w })),
+      error: r.error ? { uri: pathToUri(r.error.file), line: r.error.line, column: r.error.column, message: r.error.message, kind: r.error.kind, stack: r.error.stack } : null,
+    } as unknown as RunResultMessage;
+    if (r.cancelled) out.error = { uri: p.uri, line: 1, column: 1, message: 'run cancelled', kind: 'cancelled', stack: [] };
+    // the run's error and warnings replace the previous run's in the Problems panel
+    const before = [...runDiagnostics.keys()];
     runDiagnostics.clear();
-    if (r.error && r.error.kind !== 'cancelled' && !(r as { cancelled?: boolean }).cancelled) {
-      const uri = pathToUri(r.error.file);
-      const doc = documents.get(uri);
-      const line = Math.max(0, r.error.line - 1);
-      const lineLen = doc ? doc.getText({ start: { line, character: 0 }, end: { line: line + 1, character: 0 } }).replace(/\r?\n$/, '').length : r.error.column;
-      runDiagnostics.set(uri, [{ range: { start: { line, character: Math.max(0, r.error.column - 1) }, end: { line, character: Math.max(lineLen, r.error.column) } }, severity: 'error', code: `run.${r.error.kind}`, message: `Run: ${r.error.message}${r.error.stack.length ? `\n${r.error.stack.map((f) => '  at ' + f).join('\n')}` : ''}` }]);
-      publish(uri);
-    } else for (const d of documents.all()) if (isTprog(d)) publish(d.uri);
+    const lineLength = (uri: string, line: number) => documents.get(uri)?.getText({ start: { line, character: 0 }, end: { line: line + 1, character: 0 } }).replace(/\r?\n$/, '').length;
+    for (const [uri, ds] of runDiagnosticsOf(r, lineLength)) runDiagnostics.set(uri, ds);
+    for (const uri of new Set([...before, ...runDiagnostics.keys()])) publish(uri);
     return out;
   });
 

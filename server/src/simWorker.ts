@@ -3,27 +3,17 @@
  * so the editor never blocks; the server terminates the worker to cancel. The last run's machine and
  * history stay here to answer memory reads.
  */
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, isAbsolute, join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parentPort } from 'node:worker_threads';
-import { Project } from '../../core/project/project';
-import { loadPcoreView } from '../../core/project/pcoreAdapter';
-import { parseDump, parseLoad, SpecError } from '../../core/sim/dump';
-import { nodeLoadWasm } from '../../core/sim/host/nodeWasm';
+import { SpecError } from '../../core/sim/dump';
+import { prepareRun } from '../../core/sim/prepare';
+import { nodeRunHost } from '../../core/sim/prepareNode';
 import { runProgram, type RunResult } from '../../core/sim/run';
+import type { RunConfig } from '../../core/sim/runConfig';
 
-export interface WorkerRun {
-  type: 'run';
-  runId: number;
-  file: string;
-  overlay: Record<string, string>;
-  entry?: string;
-  args?: number[];
-  loads?: string[];
-  dumps?: string[];
-  memBytes?: number;
-  stepBudget?: number;
-}
+/** A run: the program `file` (absolute) with its configuration; relative load and dump files start from the program's folder. */
+export type WorkerRun = { type: 'run'; runId: number; file: string; overlay: Record<string, string> } & Omit<RunConfig, 'program'>;
 export interface WorkerRead {
   type: 'read';
   id: number;
@@ -36,46 +26,19 @@ export interface WorkerRead {
 let last: RunResult | undefined;
 const port = parentPort!;
 
-function readDisk(p: string): string | undefined {
-  try {
-    const st = statSync(p);
-    return st.isFile() && st.size < 64 * 1024 * 1024 ? readFileSync(p, 'utf8') : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 port.on('message', async (msg: WorkerRun | WorkerRead) => {
   if (msg.type === 'read') {
     port.postMessage({ type: 'read', id: msg.id, ...readSpace(msg) });
     return;
   }
   try {
-    const fs = { read: (p: string) => msg.overlay[p] ?? readDisk(p) };
-    const project = new Project({ fs, loadPcore: loadPcoreView });
-    const base = dirname(msg.file);
-    const loads = (msg.loads ?? []).map((t) => {
-      const l = parseLoad(t);
-      const path = isAbsolute(l.file) ? l.file : join(base, l.file);
-      try {
-        return { ...l, bytes: new Uint8Array(readFileSync(path)) };
-      } catch {
-        throw new SpecError(`load ${t}: cannot read ${path}`);
-      }
-    });
-    const dumps = (msg.dumps ?? []).map(parseDump);
+    const { type: _t, runId: _r, file, overlay, ...config } = msg;
+    // relative include paths are the server's (its folder is the checker's, the workspace's first folder)
+    const includePaths = config.includePaths?.map((p) => resolve(p));
+    const prepared = prepareRun({ ...config, includePaths, program: file }, nodeRunHost({ overlay, maxTextBytes: 64 * 1024 * 1024 }));
     let lastReport = 0;
     const r = await runProgram({
-      project,
-      file: msg.file,
-      text: msg.overlay[msg.file],
-      entry: msg.entry,
-      args: msg.args,
-      loads,
-      dumps,
-      memBytes: msg.memBytes,
-      stepBudget: msg.stepBudget,
-      loadWasm: nodeLoadWasm,
+      ...prepared.options,
       onProgress: (steps) => {
         const now = Date.now();
         if (now - lastReport > 200) {
@@ -85,12 +48,13 @@ port.on('message', async (msg: WorkerRun | WorkerRead) => {
       },
     });
     last = r;
-    for (const d of r.dumps) if (d.file && d.bytes) writeFileSync(isAbsolute(d.file) ? d.file : join(base, d.file), d.bytes);
+    for (const d of r.dumps) if (d.file && d.bytes) writeFileSync(prepared.dumpPath(d.file), d.bytes);
     port.postMessage({
       type: 'done',
       runId: msg.runId,
       entry: r.entry,
       summary: r.summary,
+      warnings: r.warnings,
       trace: r.trace.slice(0, 20000),
       traceTruncated: r.trace.length > 20000,
       dumps: r.dumps.map((d) => ({ space: d.space, where: d.where, dtype: d.dtype, values: d.values, file: d.file })),
@@ -99,7 +63,7 @@ port.on('message', async (msg: WorkerRun | WorkerRead) => {
       globals: globalsOf(r),
     });
   } catch (e) {
-    port.postMessage({ type: 'done', runId: msg.runId, entry: msg.entry ?? '', summary: { steps: 0, statements: 0, bytesMoved: 0, laneOps: 0, timeMs: 0 }, trace: [], traceTruncated: false, dumps: [], output: '', error: { file: msg.file, line: 1, column: 1, message: (e as Error).message, kind: e instanceof SpecError ? 'usage' : 'internal', stack: [] } });
+    port.postMessage({ type: 'done', runId: msg.runId, entry: msg.entry ?? '', summary: { steps: 0, statements: 0, bytesMoved: 0, laneOps: 0, timeMs: 0 }, warnings: [], trace: [], traceTruncated: false, dumps: [], output: '', error: { file: msg.file, line: 1, column: 1, message: (e as Error).message, kind: e instanceof SpecError ? 'usage' : 'internal', stack: [] } });
   }
 });
 

@@ -6,12 +6,14 @@
  */
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import type { RunWarning } from '../../core/sim/types';
 import type { WorkerRun } from './simWorker';
 
 export interface SimRunResult {
   runId: number;
   entry: string;
   summary: { steps: number; statements: number; bytesMoved: number; laneOps: number; timeMs: number };
+  warnings: RunWarning[];
   trace: never[] | object[];
   traceTruncated: boolean;
   dumps: object[];
@@ -88,7 +90,7 @@ export function nodeSimulator(dir: string, keep = KEPT_RUNS): SimulatorHost {
       });
       return new Promise((resolve) => {
         let settled = false;
-        const empty = { runId: id, entry: req.entry ?? '', summary: { steps: 0, statements: 0, bytesMoved: 0, laneOps: 0, timeMs: 0 }, trace: [], traceTruncated: false, dumps: [], output: '' };
+        const empty = { runId: id, entry: req.entry ?? '', summary: { steps: 0, statements: 0, bytesMoved: 0, laneOps: 0, timeMs: 0 }, warnings: [], trace: [], traceTruncated: false, dumps: [], output: '' };
         const finish = (r: SimRunResult & { cancelled?: boolean }, keepIt: boolean) => {
           if (settled) return;
           settled = true;
