@@ -104,3 +104,19 @@ test('without --json or --trace the steps are not kept: a run longer than the re
   assert.equal(t.code, 1);
   assert.match(t.err, /long\.m:7:\d+: error: stopped after 200000 tensor steps/);
 });
+
+test('--include and --dialect read the program as tensor-lens check does', async () => {
+  const fix = resolve('test/fixtures/run-include');
+  const failing = await cli(join(fix, 'prog/inc.m'), '--dump', 'MEM:r:1:i32');
+  assert.equal(failing.code, 1);
+  assert.match(failing.err, /inc\.m:2:2: error: cannot open include file "scale.h"/);
+  const ok = await cli(join(fix, 'prog/inc.m'), '--include', join(fix, 'include'), '--dump', 'MEM:r:1:i32');
+  assert.equal(ok.code, 0, ok.err);
+  assert.match(ok.out, /MEM:r:i32 = 42/);
+  const guide = resolve('examples/guide/transfers.m');
+  const refused = await cli(guide, '--dialect', 'ztachip');
+  assert.equal(refused.code, 1);
+  assert.match(refused.err, /error: the program has errors; fix them first: DTYPE is not defined/);
+  assert.equal((await cli(guide, '--dialect', 'guide')).code, 0);
+  await assert.rejects(cli(guide, '--dialect', 'c99'), (e: Error) => e instanceof UsageError && /--dialect must be auto, ztachip or guide/.test(e.message));
+});

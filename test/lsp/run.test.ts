@@ -1,0 +1,72 @@
+/**
+ * `tensorLens/run` over stdio reads the program as the checker does: the `tensorLens.includePaths` and
+ * `tensorLens.dialect` settings (or the request's own), a run error replaces the last one in the
+ * Problems panel and is cleared by a run that succeeds. Uses the built server (`npm run build`).
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { DidChangeConfigurationNotification } from 'vscode-languageserver-protocol/node';
+import { RunMethod, type RunParams, type RunResultMessage } from '../../core/protocol/lspExt';
+import { LspClient, ROOT, TPROG } from './lspClient';
+
+const FIX = join(ROOT, 'test', 'fixtures', 'run-include');
+const INCLUDE = join(FIX, 'include');
+const DUMP_R = [{ space: 'MEM' as const, where: 'r', count: 1, dtype: 'i32' as const }];
+
+let lsp: LspClient;
+before(async () => {
+  lsp = await LspClient.start({ initializationOptions: { includePaths: [INCLUDE] } });
+});
+after(async () => {
+  await lsp?.shutdown();
+});
+
+const run = (p: RunParams) => lsp.conn.sendRequest(RunMethod, p) as Promise<RunResultMessage>;
+const settings = (tensorLens: object) => lsp.conn.sendNotification(DidChangeConfigurationNotification.type, { settings: { tensorLens } });
+/** The diagnostics published for `uri` after `n` publications so far. */
+const publishedAfter = (uri: string, n: number) => lsp.diagnostics(uri, () => (lsp.published.get(uri)?.length ?? 0) > n);
+
+test('a header found only through tensorLens.includePaths: checked and run alike', { timeout: 60_000 }, async () => {
+  const uri = await lsp.open(join(FIX, 'prog', 'inc.m'), TPROG);
+  const checked = await lsp.diagnostics(uri);
+  assert.deepEqual(checked.diagnostics.filter((d) => d.severity === 1), []);
+  const r = await run({ uri, dump: DUMP_R });
+  assert.equal(r.error, null, r.error?.message);
+  assert.equal(r.entry, 'kernel_inc');
+  assert.deepEqual(r.dumps[0].values, [42]);
+  assert.deepEqual(r.warnings, []);
+
+  // the setting changes: the run no longer finds the header, and says where
+  await settings({ includePaths: [] });
+  const n = lsp.published.get(uri)?.length ?? 0;
+  const failed = await run({ uri, dump: DUMP_R });
+  assert.match(failed.error?.message ?? '', /cannot open include file "scale.h"/);
+  assert.equal(failed.error!.line, 2);
+  const shown = await lsp.diagnostics(uri, (p) => p.diagnostics.some((d) => String(d.code).startsWith('run.')), 10_000);
+  assert.ok((lsp.published.get(uri)?.length ?? 0) > n);
+  const d = shown.diagnostics.find((x) => String(x.code).startsWith('run.'))!;
+  assert.equal(d.severity, 1);
+  assert.equal(d.range.start.line, 1);
+
+  // the request's own include paths (what the client sends from the settings) win; the error goes away
+  const m = lsp.published.get(uri)!.length;
+  const again = await run({ uri, dump: DUMP_R, includePaths: [INCLUDE] });
+  assert.equal(again.error, null, again.error?.message);
+  const cleared = await publishedAfter(uri, m);
+  assert.deepEqual(cleared.diagnostics.filter((x) => String(x.code).startsWith('run.')), []);
+  await settings({ includePaths: [INCLUDE] });
+});
+
+test('tensorLens.dialect: a guide program is refused read as ztachip, runs read as guide', { timeout: 60_000 }, async () => {
+  const uri = await lsp.open(join(ROOT, 'examples', 'guide', 'transfers.m'), TPROG);
+  await lsp.diagnostics(uri);
+  assert.equal((await run({ uri })).error, null);
+  await settings({ dialect: 'ztachip' });
+  const refused = await run({ uri });
+  assert.equal(refused.error?.kind, 'compile');
+  assert.match(refused.error!.message, /^the program has errors; fix them first: DTYPE is not defined/);
+  const asGuide = await run({ uri, dialect: 'guide' });
+  assert.equal(asGuide.error, null, asGuide.error?.message);
+  await settings({ dialect: 'auto' });
+});
