@@ -348,6 +348,7 @@ function checkTermInner(a: TprogAnalysis, info: StmtInfo, ti: TermInfo, role: Ro
   let dtypes = 0;
   let conc = 0;
   let repeats = 0;
+  let remaps = 0;
   for (const p of t.prefixes) {
     if (p.kind === 'DTYPE' || p.kind === 'CAST') dtypes++;
     if (p.kind === 'CAST') {
@@ -365,6 +366,8 @@ function checkTermInner(a: TprogAnalysis, info: StmtInfo, ti: TermInfo, role: Ro
     if (p.kind === 'REPEAT') repeats++;
     if ((p.kind === 'PAD' || p.kind === 'REPEAT' || p.kind === 'LATEST') && role === 'dst') emit(p.keywordSpan, 'warning', 'tprog.no-effect', `${p.kind} has no effect on a destination term (it applies to sources only)`);
     if (p.kind === 'REMAP') {
+      // the compiler adds every REMAP's number to one list and rejects a list of two
+      if (++remaps === 2) emit(p.span, 'error', 'tprog.multiple', 'Invalid REMAP specifier: REMAP is given twice on this term; keep one `REMAP(n)`');
       const v = ev(p.arg!.text);
       if (v !== undefined && v >= LIMITS.spuTables) emit(p.arg!.span, 'warning', 'tprog.remap-range', `REMAP(${v}) selects stream ${v & 3}: only streams 0..3 exist and the number is masked with 3 (a negative number disables remapping)`);
     }

@@ -11,6 +11,10 @@ import type { StmtInfo, TprogAnalysis } from './analyze';
 
 export const UNKNOWN_NAME = 'tprog.unknown-name';
 
+/** Characters a C expression cannot end with (binary and unary operators; `++`/`--` are postfix). */
+const DANGLING = new Uint8Array(128);
+for (const ch of '+-*/%&|^<>=!~?,') DANGLING[ch.charCodeAt(0)] = 1;
+
 function names(a: TprogAnalysis): CNames {
   return (a.cnames ??= new CNames(a));
 }
@@ -27,6 +31,11 @@ export function isDeclared(a: TprogAnalysis, info: StmtInfo, name: string, span:
 function checkCText(a: TprogAnalysis, info: StmtInfo, c: CText | undefined, emit: Emit, forNames: readonly string[] | undefined): void {
   if (!c || c.text === '') return;
   const s = info.unit.buf.text;
+  const last = s.charCodeAt(c.span.end - 1);
+  if (DANGLING[last] === 1 && !(c.span.end - c.span.start >= 2 && (last === 43 || last === 45) && s.charCodeAt(c.span.end - 2) === last)) {
+    const op = String.fromCharCode(last);
+    emit({ start: c.span.end - 1, end: c.span.end }, 'error', 'tprog.dangling-operator', `Syntax error: \`${c.text}\` ends with \`${op}\`, an operator without its right operand; the compiler copies it into the generated C, which then does not compile. Complete the expression or remove the \`${op}\``);
+  }
   eachCName(s, c.span.start, c.span.end, (start, end) => {
     const id = s.slice(start, end);
     const n = names(a);
@@ -40,6 +49,14 @@ function checkCText(a: TprogAnalysis, info: StmtInfo, c: CText | undefined, emit
       emit(span, severity, UNKNOWN_NAME, `\`${id}\` here is not the FOR index ${id}: only an index written exactly \`[${id}]\` takes the FOR's range, and there is no C variable ${id} (${why}). Write \`[${id}]\` alone, or compute the value into a C variable`);
     else emit(span, severity, UNKNOWN_NAME, `\`${id}\` is neither a FOR name of this term nor a C variable, macro or function declared here (${why}). Declare it in C, fix the spelling, or write the FOR that defines it on this term`);
   });
+}
+
+/** Reports the `,` before an empty dimension item that starts at `at` (`MEM(p,)`, `cls::v(2,)`). */
+function emptyItem(info: StmtInfo, at: number, emit: Emit): void {
+  const s = info.unit.buf.text;
+  let c = at - 1;
+  while (c > 0 && s.charCodeAt(c) !== 44) c--;
+  emit({ start: c, end: c + 1 }, 'error', 'tprog.empty-item', 'Empty dimension: nothing follows this `,`; the compiler copies the empty item into the generated C, which then does not compile. Write the dimension or remove the `,`');
 }
 
 function checkRangeParts(a: TprogAnalysis, info: StmtInfo, r: RangeParts, emit: Emit, forNames: readonly string[] | undefined): void {
@@ -59,7 +76,9 @@ export function checkTermNames(a: TprogAnalysis, info: StmtInfo, t: Term, forNam
   }
   checkCText(a, info, t.constValue, emit, undefined);
   const spec = (sp: Term['spec']) => {
-    if (sp) for (const it of sp.items) {
+    if (sp) for (let k = 0; k < sp.items.length; k++) {
+      const it = sp.items[k];
+      if (it.expr.text === '' && !it.group && k > 0) emptyItem(info, it.expr.span.start, emit);
       checkCText(a, info, it.expr, emit, undefined);
       if (it.group) for (const g of it.group) checkCText(a, info, g.expr, emit, undefined);
     }

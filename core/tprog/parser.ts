@@ -137,6 +137,8 @@ class BufferParser {
         }
       } else if (c === otherOpen) other++;
       else if (c === otherClose && --other < otherLow) otherLow = other;
+      else if (c === ';')
+        this.problems.push({ span: { start: i, end: i + 1 }, code: 'tprog.syntax', severity: 'error', message: `Syntax error: a \`;\` inside \`${open} ${close}\` does not end the statement; the compiler copies it into the generated C, which then does not compile. Remove it (or close the \`${open}\` before it)` });
     }
     throw new Fail({ start, end: this.s.length }, 'tprog.unbalanced', `Syntax error: \`${open}\` is never closed`);
   }
