@@ -163,7 +163,8 @@ _kernel_ void myclass::myfunc(int16 var[4]) { }
   for (const [guide, zta] of pairs)
     test(guide, () => {
       const exec = (stmt: string, dialect: 'guide' | 'ztachip') => {
-        const a = analyze(prog(`>${stmt}`), G, dialect);
+        // `p` is a C parameter: the ztachip dialect's compiler copies it into C, so it must be declared
+        const a = analyze(`void f(uint32_t p) {\n>${stmt}\n}\n`, G, dialect);
         assert.equal(a.diagnostics.filter((d) => d.severity === 'error').length, 0, `${dialect}: ${a.diagnostics.map((d) => d.message).join('; ')}`);
         return runStatic(a, { p: PA }, { prepare: (m) => writeI16(m, PA, [...Array(200).keys()].map(pw)) });
       };
