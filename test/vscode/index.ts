@@ -18,6 +18,7 @@ import { TESTS as CSF_TESTS } from './csf';
 import { TESTS as LAYOUT_TESTS } from './layout';
 import { TESTS as INSPECTOR_TESTS } from './inspector';
 import { TESTS as DEBUG_TESTS } from './debug';
+import { TESTS as RUN_CONFIG_TESTS } from './runConfig';
 import { TESTS as RECOVERY_TESTS } from './recovery';
 import { TESTS as WALKTHROUGH_TESTS } from './walkthrough';
 
@@ -277,7 +278,7 @@ export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'tdd', timeout: 60_000, color: false, reporter: Reporter as unknown as string });
   const suite = Mocha.Suite.create(mocha.suite, `Tensor Lens in VS Code ${vscode.version}`);
   suite.beforeAll('find the extension under test', locateExtension);
-  for (const [title, fn] of [...TESTS, ...CSF_TESTS, ...LAYOUT_TESTS, ...INSPECTOR_TESTS, ...DEBUG_TESTS, ...WALKTHROUGH_TESTS, ...RECOVERY_TESTS]) suite.addTest(new Mocha.Test(title, fn));
+  for (const [title, fn] of [...TESTS, ...CSF_TESTS, ...LAYOUT_TESTS, ...INSPECTOR_TESTS, ...DEBUG_TESTS, ...RUN_CONFIG_TESTS, ...WALKTHROUGH_TESTS, ...RECOVERY_TESTS]) suite.addTest(new Mocha.Test(title, fn));
   suite.afterAll('leave the editor showing mistakes.m and its problems', async () => {
     try {
       await open('examples/mistakes/mistakes.m');
