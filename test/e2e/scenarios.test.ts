@@ -174,7 +174,9 @@ scenario('2. run: a progress notification, then the memory inspector with the ru
   assert.ok(store?.written, 'the CLI trace has the store to outbuf');
   const outbuf = store.written.lo;
   const lastStore = [...run.trace].reverse().find((t) => t.written?.space === 'MEM')!;
-  assert.equal(lastStore.step, steps - 1);
+  // the last step is ztaJobDone's CALLBACK, right after process 1's store
+  assert.equal(lastStore.step, steps - 2);
+  assert.equal(run.trace[steps - 1].kind, 'callback');
 
   await fresh();
   await w.runCommand('View: Close Primary Side Bar'); // room for the inspector beside the editor
@@ -190,7 +192,7 @@ scenario('2. run: a progress notification, then the memory inspector with the ru
   const f = await w.webviewFrame('#tl-grid', 30_000);
   await until(f, '!!(document.body.dataset.firstPaint && window.tensorLens.inspector.debugInfo().stepsLoaded)', 30_000);
   const stepText = () => f.textContent('#tl-step').then((t) => t ?? '');
-  await poll('the last step', async () => new RegExp(`^Step ${steps - 1} of ${steps} · test\\.m:${lastStore.line}`).test(await stepText()));
+  await poll('the last step', async () => new RegExp(`^Step ${steps - 1} of ${steps} · test\\.m:${run.trace[steps - 1].line}`).test(await stepText()));
 
   log('2: inspector ready');
   // go to the C global outbuf: its address and bytes are the CLI's
@@ -212,19 +214,24 @@ scenario('2. run: a progress notification, then the memory inspector with the ru
   assert.deepEqual((await row(f, addr)).typed, values.map(String), 'outbuf as int16');
   await f.selectOption('#tl-radix', 'hex');
   await settle(f);
-  // the last step (process 1's store) changed nothing in outbuf's first row
+  // the last step (the CALLBACK) changed nothing in outbuf's first row
   assert.equal((await changed(f, outbuf, 16)).length, 0, 'the last step did not write outbuf[0..7]');
-
-  // step back: process 0's store wrote (highlights) these bytes
+  // one step back: process 1's store did not write it either
   await f.click('#tl-prev');
   await poll('step back', async () => (await stepText()).startsWith(`Step ${steps - 2} of ${steps}`));
+  await settle(f);
+  assert.equal((await changed(f, outbuf, 16)).length, 0, 'process 1\'s store did not write outbuf[0..7]');
+
+  // another step back: process 0's store wrote (highlights) these bytes
+  await f.click('#tl-prev');
+  await poll('step back', async () => (await stepText()).startsWith(`Step ${steps - 3} of ${steps}`));
   await settle(f);
   const chg = await changed(f, outbuf, 16);
   assert.ok(chg.length > 0, 'the previous step wrote outbuf[0..7] and highlights it');
   await w.runCommand('Notifications: Clear All Notifications');
   await w.screenshot('2-run-memory-inspector');
   // back to the first step: outbuf not written yet
-  for (let s = steps - 2; s > 0; s--) await f.click('#tl-prev');
+  for (let s = steps - 3; s > 0; s--) await f.click('#tl-prev');
   await poll('the first step', async () => new RegExp(`^Step 0 of ${steps} · test\\.m:${run.trace[0].line}`).test(await stepText()));
   await settle(f);
   assert.deepEqual((await row(f, addr)).hex, le16(values.map(() => 0)), 'outbuf before the run wrote it');
