@@ -211,6 +211,7 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
         o.debug?.onOutput?.(t);
       },
       kernelByAddress: (addr) => kernels[addr - 1],
+      warn,
     }));
     const services: HostServices = {
       mem: m.mem,

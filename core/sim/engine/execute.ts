@@ -13,6 +13,7 @@ import { byteAddress } from '../../common/address';
 import { SteppedTransfer } from './stepped';
 import { runTransfer, type EngineContext, type Side, type TransferStats } from './transfer';
 import { Walker } from './walk';
+import { uncheckedClip } from './unchecked';
 
 const TYPE_CODES: Record<number, DataType> = { 3: 'INT16', 2: 'INT8', 4: 'UINT8' };
 
@@ -47,6 +48,8 @@ export interface ExecOptions {
   /** CALLBACK events. */
   onCallback: (f: number, p: number) => void;
   print: (s: string) => void;
+  /** What the simulator does differently from the hardware at `at` (a run warning). */
+  warn?: (message: string, at: SourceLoc) => void;
   /** Kernel code address (the encoded `$cls::k` value >> 4) → kernel name. */
   kernelByAddress: (addr: number) => string | undefined;
 }
@@ -355,7 +358,16 @@ export class TensorExecutor {
     const stats = hook?.enter(scope.process) ? this.stepped(hook, info, ctx, d.side, src) : runTransfer(ctx, d.side, src.side, src.pad, src.repeat);
     const conc = [...dstT.prefixes, ...srcT.prefixes].some((p) => p.kind === 'CONCURRENT' || p.kind === 'SCATTER');
     if (conc) this.clobberScratch(d.side.space === 'PCORE' ? d.side : src.side, scope.process);
+    if (this.o.warn && (stats.padded || stats.skipped)) this.warnUnchecked(info, d.side.desc, src.side.desc);
     this.record(info, scope, 'transfer', stats);
+  }
+
+  /** A transfer that clipped an index the hardware does not check: a run warning at that term. */
+  private warnUnchecked(info: StmtInfo, dst: Descriptor, src: Descriptor): void {
+    const d = uncheckedClip(dst, 'dst');
+    if (d) this.o.warn!(d, this.locOf(info, info.stmt.dst!.span.start));
+    const s = info.stmt.src && uncheckedClip(src, 'src');
+    if (s) this.o.warn!(s, this.locOf(info, info.stmt.src!.span.start));
   }
 
   /** A transfer moved batch by batch, the hook deciding (and pausing) before each batch. */
