@@ -70,3 +70,20 @@ test('tensorLens.dialect: a guide program is refused read as ztachip, runs read 
   assert.equal(asGuide.error, null, asGuide.error?.message);
   await settings({ dialect: 'auto' });
 });
+
+test('a run warning (an index the hardware does not check) is a Warning in the Problems panel at its term', { timeout: 60_000 }, async () => {
+  const uri = await lsp.open(join(ROOT, 'test', 'fixtures', 'run-warning', 'clip.m'), TPROG);
+  const checked = await lsp.diagnostics(uri);
+  assert.deepEqual(checked.diagnostics.filter((d) => d.severity === 1 || d.severity === 2), []);
+  const n = lsp.published.get(uri)?.length ?? 0;
+  const r = await run({ uri });
+  assert.equal(r.error, null, r.error?.message);
+  assert.equal(r.warnings.length, 1);
+  assert.match(r.warnings[0].message, /^dimension 0 of the MEM destination: index -1\.\.2 is outside 0\.\.3/);
+  const shown = await lsp.diagnostics(uri, (p) => p.diagnostics.some((d) => d.code === 'run.warning'), 10_000);
+  assert.ok((lsp.published.get(uri)?.length ?? 0) > n);
+  const d = shown.diagnostics.find((x) => x.code === 'run.warning')!;
+  assert.equal(d.severity, 2);
+  assert.deepEqual([d.range.start.line, d.range.start.character], [8, 5]);
+  assert.match(d.message, /ztachip's hardware does not check the lower bound of a destination/);
+});
