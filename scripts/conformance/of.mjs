@@ -16,9 +16,10 @@ export function jobs({ sw, fsFile, tmp }) {
   const outs = {};
   for (const n of ['Ix', 'Iy', 'It', 'vx', 'vy', 'display']) outs[n] = path.join(tmp, `of_${n}.bin`);
   const driver = `#include ${cPath(path.join(sw, 'apps/of/kernels/of.m'))}
-uint8_t drv_buffer0[${w}*${h}];   // GraphNodeOpticalFlow::m_buffer[0]
-uint8_t drv_buffer1[${w}*${h}];   // m_buffer[1]
-uint8_t drv_frame1[${w}*${h}];    // the test's input[0]: optical_flow_1_in
+// The node keeps two frame buffers and swaps them on every run (GraphNodeOpticalFlow::Execute).
+uint8_t drv_slot_a[${w}*${h}];   // holds frame 2 (loaded) when the first run starts
+uint8_t drv_slot_b[${w}*${h}];
+uint8_t drv_frame1[${w}*${h}];   // the test's first frame, optical_flow_1_in
 int16_t drv_x_gradient[${w}*${h}];
 int16_t drv_y_gradient[${w}*${h}];
 int16_t drv_t_gradient[${w}*${h}];
@@ -26,72 +27,64 @@ int16_t drv_x_vect[${w}*${h}];
 int16_t drv_y_vect[${w}*${h}];
 uint8_t drv_display[3*${w}*${h}];
 
-// GraphNodeOpticalFlow::SpuCallback: 32768/x, rounded toward zero by the int32_t cast, then clamped to 12 bits
-int16_t drv_spu_inverse(int16_t _in,void *pparm,uint32_t parm,uint32_t parm2) {
-   int32_t v;
-   if(_in==0)
-      _in=1;
-   v=(int32_t)round((int32_t)(((1048576/32))/(float)_in));
-   if(v > 2047)
-      return 2047;
-   else if(v < -2048)
-      return -2048;
-   else
-      return (int16_t)v;
+// ---- the node's 4 stream-processor functions (behaviour of GraphNodeOpticalFlow::SpuCallback and its
+// SpuDisplay{Left,Right}Horizontal / SpuDisplayVertical callbacks). The table builder only asks for
+// 12-bit signed inputs, -2048..2047. ----
+
+// Saturates a non-negative magnitude to a byte.
+int of_byte(int magnitude) {
+   return magnitude < 255 ? magnitude : 255;
 }
 
-// SpuDisplayLeftHorizontalCallback
-int16_t drv_spu_left(int16_t _in,void *pparm,uint32_t parm,uint32_t parm2) {
-   if(_in<=0)
-      _in=0;
-   if(_in>=255)
-      _in=255;
-   return _in;
+// Reciprocal in 1/32768 units: 32768/x with x=0 taken as 1, rounded toward zero, saturated to the 12-bit
+// signed range. ztachip divides in float and truncates; for divisors of 12 bits the float quotient never
+// crosses an integer, so integer division gives the same values (checked for every input).
+int16_t of_spu_reciprocal(int16_t x,void *unused_p,uint32_t unused_a,uint32_t unused_b) {
+   int q=32768/(x==0 ? 1 : x);
+   if(q < -2048)
+      q=-2048;
+   if(q > 2047)
+      q=2047;
+   return (int16_t)q;
 }
 
-// SpuDisplayRightHorizontalCallback
-int16_t drv_spu_right(int16_t _in,void *pparm,uint32_t parm,uint32_t parm2) {
-   if(_in>=0)
-      _in=0;
-   else
-      _in=-_in;
-   if(_in>=255)
-      _in=255;
-   return _in;
+// Display red: the positive part of x, as a byte.
+int16_t of_spu_positive(int16_t x,void *unused_p,uint32_t unused_a,uint32_t unused_b) {
+   return (int16_t)of_byte(x > 0 ? x : 0);
 }
 
-// SpuDisplayVerticalCallback
-int16_t drv_spu_vertical(int16_t _in,void *pparm,uint32_t parm,uint32_t parm2) {
-   if(_in < 0)
-      _in=-_in;
-   if(_in >= 255)
-      _in=255;
-   return _in;
+// Display green: the negative part of x (its magnitude), as a byte.
+int16_t of_spu_negative(int16_t x,void *unused_p,uint32_t unused_a,uint32_t unused_b) {
+   return (int16_t)of_byte(x < 0 ? -x : 0);
 }
 
-void drv_run(int id,uint8_t *curr,uint8_t *next,void *spu) {
-   unsigned int input[2];
-   input[0]=(unsigned int)curr;
-   input[1]=(unsigned int)next;
-   kernel_of_exe(id,input,(unsigned int)drv_x_gradient,(unsigned int)drv_y_gradient,(unsigned int)drv_t_gradient,
-                 (unsigned int)drv_x_vect,(unsigned int)drv_y_vect,(unsigned int)drv_display,(unsigned int)spu,
+// Display blue: |x|, as a byte.
+int16_t of_spu_magnitude(int16_t x,void *unused_p,uint32_t unused_a,uint32_t unused_b) {
+   return (int16_t)of_byte(x < 0 ? -x : x);
+}
+
+// One kernel run on (earlier frame, later frame) with the full ${w}x${h} window.
+void of_run(int job,uint8_t *earlier,uint8_t *later,void *tables) {
+   unsigned int frames[2];
+   frames[0]=(unsigned int)earlier;
+   frames[1]=(unsigned int)later;
+   kernel_of_exe(job,frames,(unsigned int)drv_x_gradient,(unsigned int)drv_y_gradient,(unsigned int)drv_t_gradient,
+                 (unsigned int)drv_x_vect,(unsigned int)drv_y_vect,(unsigned int)drv_display,(unsigned int)tables,
                  ${w},${h},${w},${h},0,0,${w},${h});
 }
 
 int main() {
-   void *spu;
-   // GraphNodeOpticalFlow::Verify
-   spu=ztaBuildSpuBundle(4,
-                         drv_spu_inverse,0,0,0,
-                         drv_spu_left,0,0,0,
-                         drv_spu_right,0,0,0,
-                         drv_spu_vertical,0,0,0);
-   // first run: the input tensor aliases m_buffer[0], which holds frame 2 (loaded); Execute passes
-   // (m_buffer[0], m_buffer[1]) and makes the input alias m_buffer[1]
-   drv_run(1,drv_buffer0,drv_buffer1,spu);
-   // second run: frame 1 copied into m_buffer[1]; Execute passes (m_buffer[1], m_buffer[0])
-   memcpy(drv_buffer1,drv_frame1,${w}*${h});
-   drv_run(2,drv_buffer1,drv_buffer0,spu);
+   // table order as the kernel expects it: reciprocal, then display red, green, blue
+   void *tables=ztaBuildSpuBundle(4,
+                                  of_spu_reciprocal,0,0,0,
+                                  of_spu_positive,0,0,0,
+                                  of_spu_negative,0,0,0,
+                                  of_spu_magnitude,0,0,0);
+   // run 1: the input tensor is slot a (frame 2); the kernel gets (slot a, slot b — never written)
+   of_run(1,drv_slot_a,drv_slot_b,tables);
+   // run 2: the input tensor is now slot b; the test writes frame 1 into it; the kernel gets (slot b, slot a)
+   memcpy(drv_slot_b,drv_frame1,${w}*${h});
+   of_run(2,drv_slot_b,drv_slot_a,tables);
    return 0;
 }
 `;
@@ -111,7 +104,7 @@ int main() {
     driver,
     steps: 20_000_000_000,
     loads: [
-      { where: 'drv_buffer0', file: fsFile('optical_flow_2_in.bin') },
+      { where: 'drv_slot_a', file: fsFile('optical_flow_2_in.bin') },
       { where: 'drv_frame1', file: fsFile('optical_flow_1_in.bin') },
     ],
     dumps: [
@@ -120,16 +113,16 @@ int main() {
     ],
     verify: ({ dump, expected }) => {
       const checks = ['Ix', 'Iy', 'It', 'vx', 'vy'].map((n) => checkFrom(names[n], expected(`optical_flow_${n}.bin`, 'i16', w * h), dump(outs[n]), { shape: [h, w] }));
-      // test.cpp's magnitude check: R = clamp(vx > 0 ? vx : 0), G = clamp(vx < 0 ? -vx : 0), B = clamp(|vy|), clamp to 255
+      // the display image test.cpp expects: planes R, G, B = the positive part of vx, the magnitude of its
+      // negative part, |vy|, each saturated to 255
       const vx = dump(outs.vx);
       const vy = dump(outs.vy);
-      const exp = new Uint8Array(3 * w * h);
       const plane = w * h;
-      for (let i = 0; i < plane; i++) {
-        exp[i] = Math.min(255, vx[i] > 0 ? vx[i] : 0);
-        exp[plane + i] = Math.min(255, vx[i] < 0 ? -vx[i] : 0);
-        exp[2 * plane + i] = Math.min(255, Math.abs(vy[i]));
-      }
+      const toByte = (v) => Math.min(255, Math.max(0, v));
+      const exp = new Uint8Array(3 * plane);
+      exp.set(Array.from(vx, (v) => toByte(v)), 0);
+      exp.set(Array.from(vx, (v) => toByte(-v)), plane);
+      exp.set(Array.from(vy, (v) => toByte(Math.abs(v))), 2 * plane);
       checks.push(checkFrom(names.display, exp, dump(outs.display), { shape: [3, h, w] }));
       return checks;
     },
