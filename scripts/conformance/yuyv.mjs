@@ -1,7 +1,7 @@
 // test_yuyv_to_bgr of ztachip's SW/src/test.cpp: a 100x100 YUYV image (SW/fs/color_conversion_100_100_in.bin)
 // converted by kernel_yuyv2rgb_exe (SW/apps/color/kernels/color.m) to RGB/BGR, split/interleaved, for
 // 5 centred crops, each compared with the crop of SW/fs/color_conversion_<order>_<fmt>_100_100_out.bin.
-// The driver builds GraphNodeColorAndReshape's clamping stream-processor table (SpuCallback).
+// The driver builds the byte-saturating stream-processor table GraphNodeColorAndReshape gives the kernel.
 import fs from 'node:fs';
 import path from 'node:path';
 import { cPath, checkFrom } from './common.mjs';
@@ -14,16 +14,27 @@ const FMT_SPLIT = 1;
 const COLOR_RGB = 0;
 const COLOR_BGR = 1;
 
-/** test.cpp's loop: crop 0..8 step 2, x_off/y_off rounded down to even; the 4 format cases in its order. */
+/** The 4 output layouts of each crop, in test.cpp's order: split RGB, split BGR, interleaved RGB, interleaved BGR. */
+const LAYOUTS = [FMT_SPLIT, FMT_INTERLEAVE].flatMap((fmt) => [COLOR_RGB, COLOR_BGR].map((order) => ({ fmt, order })));
+
+/** Half of a non-negative n rounded down to an even number (a YUYV pair must not be split): 2*floor(n/4). */
+const evenHalf = (n) => 2 * Math.floor(n / 4);
+
+/** test.cpp's cases: crops of 0, 2, .., 8 pixels, the window centred (offsets even), each in the 4 layouts. */
 export function cases(srcW = 100, srcH = 100) {
-  const out = [];
-  for (let crop = 0; crop <= 8; crop += 2) {
-    const dstW = srcW - crop;
-    const dstH = srcH - crop;
-    const xOff = Math.trunc(Math.trunc((srcW - dstW) / 2) / 2) * 2;
-    const yOff = Math.trunc(Math.trunc((srcH - dstH) / 2) / 2) * 2;
-    for (const [fmt, order] of [[FMT_SPLIT, COLOR_RGB], [FMT_SPLIT, COLOR_BGR], [FMT_INTERLEAVE, COLOR_RGB], [FMT_INTERLEAVE, COLOR_BGR]]) {
-      out.push({ crop, dstW, dstH, xOff, yOff, fmt, order });
+  return [0, 2, 4, 6, 8].flatMap((crop) => LAYOUTS.map(({ fmt, order }) => ({
+    crop, dstW: srcW - crop, dstH: srcH - crop, xOff: evenHalf(crop), yOff: evenHalf(crop), fmt, order,
+  })));
+}
+
+/** The crop (xOff, yOff, dstW x dstH) of a full 3-channel image, in the layout `fmt` of both. */
+function cropOf(full, srcW, srcH, c) {
+  const out = new Uint8Array(3 * c.dstW * c.dstH);
+  // element (channel, row, column) -> flat index, for an image of width w and height h
+  const at = c.fmt === FMT_SPLIT ? (w, h, ch, r, x) => (ch * h + r) * w + x : (w, _h, ch, r, x) => (r * w + x) * 3 + ch;
+  for (let ch = 0; ch < 3; ch++) {
+    for (let r = 0; r < c.dstH; r++) {
+      for (let x = 0; x < c.dstW; x++) out[at(c.dstW, c.dstH, ch, r, x)] = full[at(srcW, srcH, ch, r + c.yOff, x + c.xOff)];
     }
   }
   return out;
@@ -34,25 +45,21 @@ export function jobs({ sw, fsFile, tmp }) {
   const srcH = 100;
   const cs = cases(srcW, srcH);
   const calls = cs.map((c, k) => `   // crop ${c.crop}: ${c.order === COLOR_BGR ? 'BGR' : 'RGB'} ${c.fmt === FMT_SPLIT ? 'split' : 'interleaved'}
-   spu=ztaBuildSpuBundle(1,drv_spu,0,0,0);   // GraphNodeColorAndReshape::Verify
-   kernel_yuyv2rgb_exe(${k + 1},(unsigned int)drv_input,(unsigned int)drv_out${k},(unsigned int)spu,
+   kernel_yuyv2rgb_exe(${k + 1},(unsigned int)drv_input,(unsigned int)drv_out${k},(unsigned int)byte_table,
                        ${c.dstW},${c.dstH},${c.fmt},${c.order},${srcW},${srcH},${c.xOff},${c.yOff},0,0,${c.dstW},${c.dstH});`).join('\n');
   const driver = `#include ${cPath(path.join(sw, 'apps/color/kernels/color.m'))}
 uint16_t drv_input[${srcW}*${srcH}];
 ${cs.map((c, k) => `uint8_t drv_out${k}[3*${c.dstW}*${c.dstH}];`).join('\n')}
 
-// GraphNodeColorAndReshape::SpuCallback: clamp to 0..255
-int16_t drv_spu(int16_t input,void *pparm,uint32_t parm,uint32_t parm2) {
-   if(input < 0)
-      return 0;
-   else if(input > 255)
-      return 255;
-   else
-      return input;
+// The stream-processor function GraphNodeColorAndReshape gives the YUYV conversion (its SpuCallback):
+// saturation to a byte.
+int16_t yv_spu_byte(int16_t x,void *unused_p,uint32_t unused_a,uint32_t unused_b) {
+   return x < 0 ? 0 : (x > 255 ? 255 : x);
 }
 
 int main() {
-   void *spu;
+   // the node builds this table in each Verify; it is the same table for every case
+   void *byte_table=ztaBuildSpuBundle(1,yv_spu_byte,0,0,0);
 ${calls}
    return 0;
 }
@@ -68,17 +75,7 @@ ${calls}
     dumps: cs.map((c, k) => ({ where: `drv_out${k}`, count: 3 * c.dstW * c.dstH, dtype: 'u8', file: outs[k] })),
     verify: ({ dump }) => cs.map((c, k) => {
       const ref = `color_conversion_${c.order === COLOR_BGR ? 'bgr' : 'rgb'}_${c.fmt === FMT_INTERLEAVE ? 'interleave' : 'split'}_${srcW}_${srcH}_out.bin`;
-      const full = fs.readFileSync(fsFile(ref));
-      // the expected crop, laid out as the output: split planes of dstW*dstH, or interleaved triples
-      const exp = new Uint8Array(3 * c.dstW * c.dstH);
-      for (let r = 0; r < c.dstH; r++) {
-        for (let x = 0; x < c.dstW; x++) {
-          for (let ch = 0; ch < 3; ch++) {
-            if (c.fmt === FMT_SPLIT) exp[ch * c.dstW * c.dstH + r * c.dstW + x] = full[ch * srcW * srcH + (r + c.yOff) * srcW + x + c.xOff];
-            else exp[3 * (r * c.dstW + x) + ch] = full[3 * ((r + c.yOff) * srcW + x + c.xOff) + ch];
-          }
-        }
-      }
+      const exp = cropOf(fs.readFileSync(fsFile(ref)), srcW, srcH, c);
       const shape = c.fmt === FMT_SPLIT ? [3, c.dstH, c.dstW] : [c.dstH, c.dstW, 3];
       return checkFrom(names[k], exp, dump(outs[k]), { shape, what: `vs crop of ${ref}` });
     }),
