@@ -1,34 +1,49 @@
 // test_gaussian of ztachip's SW/src/test.cpp: a 3-channel 200x200 image blurred by kernel_gaussian_exe
-// (SW/apps/gaussian/kernels/gaussian.m) with the 7x7 kernel GraphNodeGaussian builds, compared with
+// (SW/apps/gaussian/kernels/gaussian.m) with the 7x7 kernel GraphNodeGaussian gives it, compared with
 // SW/fs/gaussian_200_out.bin.
 import path from 'node:path';
 import { cPath, singleOutputJob } from './common.mjs';
 
 export const family = 'test_gaussian';
 
+/** The node's kernel: 7x7 taps, sigma 0.84089642 (the node's default), weights in 1/1024. */
+const TAPS = 7;
+const SIGMA = '0.84089642';
+
 export function jobs({ sw, fsFile, tmp }) {
   const w = 200;
   const h = 200;
-  // GraphNodeGaussian::BuildKernel: kernel[x+y*ksz] = (int)(gaussian(x-ksz/2, y-ksz/2, sigma)*1024), with
-  // gaussian() in float (C++ picks exp(float)); 2*PI*sigma*sigma is double (PI is a double literal).
+  const half = Math.floor(TAPS / 2);
+  const maxR2 = 2 * half * half;
+  // The weights reproduce GraphNodeGaussian::BuildKernel / ::gaussian. A tap at offset (dx, dy) from the
+  // centre gets the normal density exp(-r2/(2 sigma^2)) / (2 pi sigma^2) of its squared distance r2, times
+  // 1024, truncated. The precision is ztachip's C++: the exponent and exp in float (exp(float) overload),
+  // the normaliser in double with pi = 3.14159265 multiplied by sigma, then by sigma again (2 pi sigma^2
+  // evaluated left to right), the quotient rounded to float before the scaling. As the weight depends on r2
+  // alone, it is computed once per r2 (0..${maxR2}) and the kernel filled from that table.
   const driver = `#include ${cPath(path.join(sw, 'apps/gaussian/kernels/gaussian.m'))}
 uint8_t drv_input[3*${w}*${h}];
 uint8_t drv_output[3*${w}*${h}];
+int gs_weight[${maxR2 + 1}];   // weight of a tap by its squared distance from the centre
 
-float drv_gaussian(int x,int y,float sigma) {
-   return (expf(-((x*x)+(y*y))/(2*sigma*sigma)))/(2*3.14159265*sigma*sigma);
+float gs_density(int r2,float sigma) {
+   float twice_var=2*(sigma*sigma);
+   float e=expf(-r2/twice_var);
+   double norm=2*((3.14159265*sigma)*sigma);
+   return (float)(e/norm);
 }
 
 int main() {
-   int x,y;
-   int ksz=7;
-   float sigma=0.84089642;
-   int16_t *kernel=(int16_t *)ztaAllocSharedMem(ksz*ksz*sizeof(int16_t));
-   for(y=0;y < ksz;y++)
-      for(x=0;x < ksz;x++)
-         kernel[x+y*ksz]=(int)(drv_gaussian(x-ksz/2,y-ksz/2,sigma)*1024);
-   kernel_gaussian_exe(1,(unsigned int)drv_input,(unsigned int)drv_output,(unsigned int)kernel,
-                       3,ksz,${w},${h},${w},${h},0,0,${w},${h});
+   float sigma=${SIGMA};
+   int16_t *taps=(int16_t *)ztaAllocSharedMem(${TAPS * TAPS}*sizeof(int16_t));
+   int r2,dx,dy;
+   for(r2=0;r2 <= ${maxR2};r2++)
+      gs_weight[r2]=(int)(gs_density(r2,sigma)*1024);
+   for(dy=-${half};dy <= ${half};dy++)
+      for(dx=-${half};dx <= ${half};dx++)
+         taps[(dy+${half})*${TAPS}+dx+${half}]=(int16_t)gs_weight[dx*dx+dy*dy];
+   kernel_gaussian_exe(1,(unsigned int)drv_input,(unsigned int)drv_output,(unsigned int)taps,
+                       3,${TAPS},${w},${h},${w},${h},0,0,${w},${h});
    return 0;
 }
 `;
