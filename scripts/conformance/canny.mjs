@@ -13,14 +13,21 @@ export function jobs({ sw, fsFile, tmp }) {
 uint8_t drv_input[${w}*${h}];
 uint8_t drv_output[${w}*${h}];
 
+// kernel_canny_exe's scratch: magnitude (int16), phase (byte) and local maxima (int16) of the image with a
+// margin of TILE_MAX_KZ pixels on every side — the sizes GraphNodeCanny::Verify allocates.
+void *cn_scratch(int bytes_per_pixel) {
+   int side_w=${w}+2*TILE_MAX_KZ;
+   int side_h=${h}+2*TILE_MAX_KZ;
+   return ztaAllocSharedMem(side_w*side_h*bytes_per_pixel);
+}
+
 int main() {
-   // GraphNodeCanny::Verify: work buffers of (w+2*TILE_MAX_KZ)*(h+2*TILE_MAX_KZ) elements
-   int sz=(${w}+2*TILE_MAX_KZ)*(${h}+2*TILE_MAX_KZ);
-   void *magnitude=ztaAllocSharedMem(sz*sizeof(int16_t));
-   void *phase=ztaAllocSharedMem(sz*sizeof(uint8_t));
-   void *maxima=ztaAllocSharedMem(sz*sizeof(int16_t));
+   void *magnitude=cn_scratch(2);
+   void *phase=cn_scratch(1);
+   void *maxima=cn_scratch(2);
+   int low=81,high=163;   // the node's default hysteresis thresholds
    kernel_canny_exe(1,(unsigned int)drv_input,(unsigned int)magnitude,(unsigned int)phase,(unsigned int)maxima,
-                    (unsigned int)drv_output,81,163,${w},${h},${w},${h},0,0,${w},${h});
+                    (unsigned int)drv_output,low,high,${w},${h},${w},${h},0,0,${w},${h});
    return 0;
 }
 `;

@@ -14,11 +14,13 @@ uint8_t drv_input[${w}*${h}];
 int16_t drv_output[${w}*${h}];
 
 int main() {
-   // GraphNodeHarris::Verify: gradient and score buffers of w*h int16
-   void *x_gradient=ztaAllocSharedMem(${w}*${h}*sizeof(int16_t));
-   void *y_gradient=ztaAllocSharedMem(${w}*${h}*sizeof(int16_t));
-   void *score=ztaAllocSharedMem(${w}*${h}*sizeof(int16_t));
-   kernel_harris_exe(1,(unsigned int)drv_input,(unsigned int)x_gradient,(unsigned int)y_gradient,(unsigned int)score,
+   // kernel_harris_exe's scratch, one int16 per pixel each: x and y gradients and the corner score
+   // (what GraphNodeHarris::Verify allocates)
+   int plane=${w}*${h}*sizeof(int16_t);
+   void *gx=ztaAllocSharedMem(plane);
+   void *gy=ztaAllocSharedMem(plane);
+   void *score=ztaAllocSharedMem(plane);
+   kernel_harris_exe(1,(unsigned int)drv_input,(unsigned int)gx,(unsigned int)gy,(unsigned int)score,
                      (unsigned int)drv_output,${w},${h},${w},${h},0,0,${w},${h});
    return 0;
 }
