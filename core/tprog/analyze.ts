@@ -406,6 +406,7 @@ function shiftCContext(c: CContext, at: number, delta: number): CContext {
     mutated: c.mutated,
     kernelRefs: c.kernelRefs.map((k) => (k.span.end < at ? k : { ...k, span: sh(k.span) })),
     calls: c.calls.map((k) => (k.span.end < at ? k : { ...k, span: sh(k.span) })),
+    recordBodies: c.recordBodies.map((b) => (b.end < at ? b : sh(b))),
   };
 }
 

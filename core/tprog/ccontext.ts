@@ -59,6 +59,8 @@ export interface CContext {
   kernelRefs: KernelRef[];
   /** Function calls by name (for navigation and run lenses). */
   calls: { name: string; span: Span; fn: number }[];
+  /** Bodies of struct and union definitions: their declarations are fields, not variables. */
+  recordBodies: Span[];
 }
 
 const TYPE_WORDS = new Set([
@@ -158,7 +160,7 @@ class Toks {
 }
 
 export function scanC(text: string, tensorLines: LineSetView, file = ''): CContext {
-  const ctx: CContext = { macros: [], includes: [], functions: [], vars: [], mutated: new Map(), kernelRefs: [], calls: [] };
+  const ctx: CContext = { macros: [], includes: [], functions: [], vars: [], mutated: new Map(), kernelRefs: [], calls: [], recordBodies: [] };
   const toks = new Toks(text);
   let line = 0;
   let i = 0;
@@ -324,13 +326,23 @@ function structure(toks: Toks, ctx: CContext): void {
     set.add(name);
   };
   const span = (q: number): Span => ({ start: toks.s[q], end: toks.e[q] });
+  // open struct/union bodies: brace depth and start offset of each (innermost last)
+  const records: { depth: number; start: number }[] = [];
+  const isRecord = (q: number) => q >= 0 && toks.k[q] === K_ID && (toks.str(q) === 'struct' || toks.str(q) === 'union');
   for (let k = 0; k < toks.length; k++) {
     const kk = toks.k[k];
     if (kk === LBRACE) {
       depth++;
+      // `struct {`, `struct Name {`: a record body
+      if (isRecord(k - 1) || (k >= 2 && toks.k[k - 1] === K_ID && isRecord(k - 2))) records.push({ depth, start: toks.s[k] });
       continue;
     }
     if (kk === RBRACE) {
+      const r = records[records.length - 1];
+      if (r && r.depth === depth) {
+        records.pop();
+        ctx.recordBodies.push({ start: r.start, end: toks.e[k] });
+      }
       depth--;
       if (fn >= 0 && depth === fnDepth) {
         ctx.functions[fn].span.end = toks.e[k];
@@ -373,6 +385,8 @@ function structure(toks: Toks, ctx: CContext): void {
     if (toks.isType(k)) continue;
     const userType = k > 0 && !toks.isType(k - 1) && prev !== COMMA ? userTypeAt(toks, k, next) : -1;
     const declared = k > 0 && (toks.isType(k - 1) || (prev === STAR && k >= 2 && toks.isType(k - 2)) || (prev === COMMA && inDecl(toks, k)) || userType >= 0);
+    // a field of a struct or union being defined is not a variable
+    if (declared && records.length) continue;
     if (declared && prev !== DOT && prev !== ARROW) {
       const type = userType >= 0 ? userTypeText(toks, userType, k) : declType(toks, k);
       const isArray = next === LBRACK;

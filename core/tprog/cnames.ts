@@ -4,10 +4,10 @@
  * neither a FOR of the term (only as a whole index `[I]`) nor declared in C makes the generated C fail
  * to compile, while the compiler itself says nothing.
  *
- * The light C scan does not see every declaration (struct fields, enum constants, names declared in
- * headers other than macros), so a name counts as declared when the scan knows it or when it occurs
- * anywhere in the document's C code (outside `>` lines and `//` comments): only names that appear
- * nowhere are reported.
+ * The light C scan does not see every declaration (enum constants, names declared in headers other
+ * than macros), so a name counts as declared when the scan knows it or when it occurs anywhere in the
+ * document's C code (outside `>` lines and `//` comments) other than as a member (`req->in_p`) or a
+ * field of a struct being defined: only names that appear nowhere else are reported.
  */
 import type { TprogAnalysis } from './analyze';
 import { MACHINE } from './machine';
@@ -109,10 +109,19 @@ export class CNames {
       const lineStart = lines.starts[line];
       const comment = text.indexOf('//', lineStart);
       if (comment >= 0 && comment < at) continue;
+      // a member access (`req->in_p`, `s.x`) or a field of a struct being defined declares no variable
+      if (afterMember(text, at) || this.a.c.recordBodies.some((b) => at > b.start && at < b.end)) continue;
       return true;
     }
     return false;
   }
+}
+
+/** Whether the identifier at `at` follows `.` or `->` (spaces between allowed). */
+function afterMember(text: string, at: number): boolean {
+  let b = at - 1;
+  while (b >= 0 && (text.charCodeAt(b) === 32 || text.charCodeAt(b) === 9)) b--;
+  return b >= 0 && (text.charCodeAt(b) === 46 || (text.charCodeAt(b) === 62 && b > 0 && text.charCodeAt(b - 1) === 45));
 }
 
 function baseName(f: string): string {

@@ -127,6 +127,14 @@ test('undeclared names in dimensions, FOR ranges and EXE arguments', () => {
   expectOne(check(`   >EXE_LOCKSTEP(k::run,npp);`), 'tprog.unknown-name', 'error', 'npp', undefined, /`npp`/);
 });
 
+test('a struct field used as a variable (`req-in` for `req->in`): an error, the generated C does not compile', () => {
+  // `in` occurs in the C code only as a field of Req and after `->`: neither declares a variable
+  const r = check(`   uint32_t x = req->in;\n   >DTYPE(INT16)PCORE(8)[:][0].k::a[:] <= DTYPE(INT16)MEM(req-in)[0:63];`);
+  expectOne(r, 'tprog.unknown-name', 'error', 'MEM(req-in)', 'in', /`in` is neither a FOR name of this term nor a C variable/);
+  // the same name declared as a variable too is fine
+  assert.deepEqual(check(`   uint32_t in = req->in;\n   >DTYPE(INT16)PCORE(8)[:][0].k::a[:] <= DTYPE(INT16)MEM(in)[0:63];`).diags, []);
+});
+
 test('a name that may come from a header that was not found is only information', () => {
   const r = check(`   >DTYPE(INT16)PCORE(8)[:][0].k::a[:] <= DTYPE(INT16)MEM(p,HDR_SIZE)[0:63];`, '#include "not_here.h"');
   expectOne(r, 'tprog.unknown-name', 'information', 'HDR_SIZE', undefined, /an included header was not found/);
