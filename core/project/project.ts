@@ -31,7 +31,7 @@ export function isPcorePath(p: string): boolean {
 export class Project {
   private readonly parseCaches = new Map<string, ParseCache>();
   private readonly pcoreCache = new Map<string, { text: string; view: PcoreIndexView }>();
-  private readonly headerCache = new Map<string, { text: string; macros: MacroDef[]; includes: string[] }>();
+  private readonly headerCache = new Map<string, { text: string; macros: MacroDef[]; names: string[]; includes: string[] }>();
   /** Explicit PCORE program for a tensor program (CLI `--pcore`). */
   readonly pcoreOverride = new Map<string, string>();
 
@@ -73,6 +73,19 @@ export class Project {
    */
   headerMacros(path: string, includes: string[]): MacroDef[] {
     const out: MacroDef[] = [];
+    this.eachHeader(path, includes, (h) => out.push(...h.macros));
+    return out;
+  }
+
+  /** Names of the variables and functions every header reachable from the file declares (not macros). */
+  headerNames(path: string, includes: string[]): Set<string> {
+    const out = new Set<string>();
+    this.eachHeader(path, includes, (h) => h.names.forEach((n) => out.add(n)));
+    return out;
+  }
+
+  /** Every header reachable through `#include "..."` from a file whose own quoted includes are `includes`, innermost first. */
+  private eachHeader(path: string, includes: string[], each: (h: ReturnType<Project['header']>) => void): void {
     const seen = new Set<string>();
     const visit = (file: string, incs: string[], depth: number) => {
       if (depth > 16) return;
@@ -82,11 +95,10 @@ export class Project {
         seen.add(found.path);
         const h = this.header(found.path, found.text);
         visit(found.path, h.includes, depth + 1);
-        out.push(...h.macros);
+        each(h);
       }
     };
     visit(path, includes, 0);
-    return out;
   }
 
   resolveInclude(fromFile: string, inc: string): { path: string; text: string } | undefined {
@@ -105,7 +117,9 @@ export class Project {
     const ctx = scanC(text, new Set(), path);
     const li = new LineIndex(text);
     for (const m of ctx.macros) m.nameRange = li.range(m.nameSpan.start, m.nameSpan.end);
-    const entry = { text, macros: ctx.macros, includes: ctx.includes.filter((i) => !i.system).map((i) => i.path) };
+    // file-scope variables (extern or not), function definitions and prototypes (which the scan sees as calls)
+    const names = [...ctx.vars.filter((v) => v.fn < 0).map((v) => v.name), ...ctx.functions.map((f) => f.name), ...ctx.calls.filter((c) => c.fn < 0).map((c) => c.name)];
+    const entry = { text, macros: ctx.macros, names, includes: ctx.includes.filter((i) => !i.system).map((i) => i.path) };
     this.headerCache.set(path, entry);
     return entry;
   }
@@ -121,6 +135,7 @@ export class Project {
       dialect: this.opts.dialect,
       pcore: pp ? this.pcore(pp) : undefined,
       headerMacros: (c) => this.headerMacros(path, c.includes.filter((i) => !i.system).map((i) => i.path)),
+      headerNames: (c) => this.headerNames(path, c.includes.filter((i) => !i.system).map((i) => i.path)),
       cache,
     });
   }

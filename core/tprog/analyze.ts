@@ -25,6 +25,8 @@ export interface AnalyzeOptions {
   pcore?: PcoreIndexView;
   /** Macros of headers the file includes (resolved by the host, from the file's own `#include`s). */
   headerMacros?: MacroDef[] | ((c: CContext) => MacroDef[]);
+  /** Variables and functions the included headers declare (asked only when a statement uses a name nothing else declares). */
+  headerNames?: (c: CContext) => ReadonlySet<string>;
   /** Parse cache shared across analyses of the same document. */
   cache?: ParseCache;
 }
@@ -167,10 +169,14 @@ export interface TprogAnalysis {
   diagnostics: Diagnostic[];
   /** Which C names are declared (made by the checker when a statement uses one). */
   cnames?: CNames;
+  /** Variables and functions declared by the included headers (see AnalyzeOptions.headerNames). */
+  headerNames(): ReadonlySet<string>;
   /** Converts a buffer span of a unit to a document range. */
   rangeOf(unit: Unit, span: Span): Range;
   docSpan(unit: Unit, span: Span): Span;
 }
+
+const NO_NAMES: ReadonlySet<string> = new Set();
 
 /** The statements of a unit before they are described (never mutated). */
 const NO_STMTS: StmtInfo[] = [];
@@ -262,6 +268,7 @@ export function analyzeTprog(text: string, opts: AnalyzeOptions = {}): TprogAnal
   const prevUnits = envKept && prev?.values === values ? prev.units : undefined;
   const units: Unit[] = new Array(parsed.length);
   cache.prev.units = units;
+  let headerNames: ReadonlySet<string> | undefined;
   const a: TprogAnalysis = {
     file,
     text,
@@ -276,6 +283,7 @@ export function analyzeTprog(text: string, opts: AnalyzeOptions = {}): TprogAnal
     varDefs: [],
     varUses: [],
     diagnostics: [],
+    headerNames: () => (headerNames ??= opts.headerNames?.(c) ?? NO_NAMES),
     rangeOf: (unit, span) => lines.range(bufToDoc(unit.buf, span.start), bufToDoc(unit.buf, span.end)),
     docSpan: (unit, span) => ({ start: bufToDoc(unit.buf, span.start), end: bufToDoc(unit.buf, span.end) }),
   };

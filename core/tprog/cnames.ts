@@ -78,7 +78,7 @@ export class CNames {
     const a = this.a;
     if (C_WORDS.has(name) || MACHINE[name] !== undefined || a.values.macro(name) || a.values.variableAt(name, at)) return true;
     this.functions ??= new Set(a.c.functions.map((f) => f.name));
-    if (this.functions.has(name)) return true;
+    if (this.functions.has(name) || a.headerNames().has(name)) return true;
     let f = this.found.get(name);
     if (f === undefined) this.found.set(name, (f = this.inCCode(name)));
     return f;

@@ -176,3 +176,17 @@ test('an undeclared name stops being reported when a later edit declares it else
   const after = analyzeTprog(prog(stmt, 'enum { II = 0 };'), { file: '/t/x.m', cache, dialect: 'ztachip' });
   assert.deepEqual(after.diagnostics.map((d) => d.code), []);
 });
+
+test('variables and functions declared in an included header are C names; an unknown name is still an error', async () => {
+  const { Project } = await import('../../core/project/project');
+  const { loadPcoreView } = await import('../../core/project/pcoreAdapter');
+  const files: Record<string, string> = {
+    '/w/k.h': '#ifndef K_H\n#define K_H\nextern uint32_t g_len;\nint row_of(int x);\n#endif\n',
+    '/w/k.p': P,
+    '/w/k.m': prog('   >DTYPE(INT16)PCORE(8)[:][0].k::a[:] <= DTYPE(INT16)MEM(p,g_len)[row_of(n):row_of(n)+7];\n   >DTYPE(INT16)PCORE(8)[:][0].k::a[:] <= DTYPE(INT16)MEM(p,g_lem)[0:7];', '#include "k.h"'),
+  };
+  const project = new Project({ fs: { read: (f) => files[f] }, loadPcore: loadPcoreView, dialect: 'ztachip' });
+  const a = project.analyze('/w/k.m')!;
+  assert.deepEqual(a.diagnostics.map((d) => [d.code, d.severity, d.range.start.line]), [['tprog.unknown-name', 'error', 10]]);
+  assert.match(a.diagnostics[0].message, /`g_lem`/);
+});
