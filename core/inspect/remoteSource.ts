@@ -5,58 +5,18 @@
  * hands it to `WebviewHost`.
  */
 import type { ReadMemoryParams, ReadMemoryResult } from '../protocol/lspExt';
-import type { Overlay, Partition, SourceLoc, SpaceInfo, StepRecord } from '../protocol/webview';
+import type { Overlay, SourceLoc, SpaceInfo, StepRecord } from '../protocol/webview';
+import { SPACES, SPACE_NAMES, unitBytesOf } from '../sim/spaces';
+import { spaceInfo } from './simSource';
 import type { ExportFormat } from './export';
 import type { InspectorSource, Resolved } from './host';
 
 /** Largest `length` (in units) one `tensorLens/readMemory` request may ask for. */
 export const MAX_REMOTE_READ_UNITS = 1 << 20;
 
-/** Default sizes in bytes, used when the server does not report a space's size. */
-export const DEFAULT_SPACE_BYTES: Record<string, number> = {
-  MEM: 64 * 1024 * 1024,
-  SCRATCH: 32768,
-  PCORE0: 8 * 4096 * 2,
-  PCORE0S: 8 * 4096 * 2,
-  PCORE1: 8 * 4096 * 2,
-  PCORE1S: 8 * 4096 * 2,
-  SPU: 1024 * 2,
-};
-
-const pcoreParts = (shared: boolean): Partition[] =>
-  shared
-    ? [{ name: 'core', count: 8, strideBytes: 4096 * 2 }]
-    : [
-        { name: 'core', count: 8, strideBytes: 4096 * 2 },
-        { name: 'thread', count: 16, strideBytes: 256 * 2 },
-      ];
-
-/** The simulator's spaces (as `machineSpaces` in simSource.ts describes them) with the given byte sizes. */
+/** The simulator's spaces (core/sim/spaces.ts) with the given byte sizes (the default machine's for those not given). */
 export function remoteSpaces(bytes: Record<string, number> = {}, history = true): SpaceInfo[] {
-  const size = (id: string) => bytes[id] ?? DEFAULT_SPACE_BYTES[id];
-  const pc = (p: 0 | 1, shared: boolean): SpaceInfo => {
-    const id = `PCORE${p}${shared ? 'S' : ''}`;
-    return {
-      id,
-      label: `PCORE process ${p} ${shared ? 'shared' : 'private'}`,
-      group: `PCORE process ${p}`,
-      bytes: size(id),
-      unitBytes: 2,
-      defaultType: 'w12',
-      partitions: pcoreParts(shared),
-      history,
-      description: shared ? 'shared words of the 8 PCOREs: word = pcore·4096 + word' : 'private words: word = pcore·4096 + thread·256 + word',
-    };
-  };
-  return [
-    { id: 'MEM', label: 'MEM (DDR)', group: 'Memories', bytes: size('MEM'), unitBytes: 1, defaultType: 'u8', history },
-    { id: 'SCRATCH', label: 'SCRATCH', group: 'Memories', bytes: size('SCRATCH'), unitBytes: 1, defaultType: 'u8', history },
-    pc(0, false),
-    pc(0, true),
-    pc(1, false),
-    pc(1, true),
-    { id: 'SPU', label: 'SPU tables', group: 'Memories', bytes: size('SPU'), unitBytes: 2, defaultType: 'w12', partitions: [{ name: 'stream', count: 4, strideBytes: 512 }], history },
-  ];
+  return SPACES.map((s) => spaceInfo(s, bytes[s.name] ?? s.defaultBytes, history));
 }
 
 export function fromBase64(s: string): Uint8Array {
@@ -75,7 +35,7 @@ export interface RemoteSourceOptions {
   trace?: readonly StepRecord[];
   /** The trace holds only the first steps of the run (the last one is then not the end). */
   traceTruncated?: boolean;
-  /** Byte sizes known in advance (else probed with empty reads, else DEFAULT_SPACE_BYTES). */
+  /** Byte sizes known in advance (else probed with empty reads, else the default machine's). */
   sizes?: Record<string, number>;
   /** Reads in flight at once (default MAX_REMOTE_READS_IN_FLIGHT). */
   maxInFlight?: number;
@@ -123,20 +83,18 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([p, t]).finally(() => clearTimeout(timer));
 }
 
-/** Unit (bytes per element) of each simulator space as the server reads it. */
-const UNIT: Record<string, number> = { MEM: 1, SCRATCH: 1, SPU: 2, PCORE0: 2, PCORE0S: 2, PCORE1: 2, PCORE1S: 2 };
 
 /** An InspectorSource whose reads go to the server; sizes are probed first (unless `probe: false`). */
 export async function createRemoteSource(o: RemoteSourceOptions): Promise<InspectorSource> {
   const sizes: Record<string, number> = { ...(o.sizes ?? {}) };
   if (o.probe !== false) {
     await Promise.all(
-      Object.keys(UNIT)
+      SPACE_NAMES
         .filter((id) => sizes[id] === undefined)
         .map(async (id) => {
           try {
             const r = await withTimeout(o.readMemory({ runId: o.runId, space: id, start: 0, length: 0 }), o.timeoutMs ?? REMOTE_READ_TIMEOUT_MS, `size of ${id}`);
-            if (r && r.size > 0) sizes[id] = r.size * (r.unit || UNIT[id]);
+            if (r && r.size > 0) sizes[id] = r.size * (r.unit || unitBytesOf(id));
           } catch (e) {
             o.log?.('warn', `size of ${id}: ${e instanceof Error ? e.message : String(e)}`);
           }
@@ -151,7 +109,7 @@ export async function createRemoteSource(o: RemoteSourceOptions): Promise<Inspec
   const read = async (space: string, offset: number, length: number, step: number): Promise<Uint8Array> => {
     const info = spaces.find((s) => s.id === space);
     if (!info) throw new Error(`no memory space ${space}`);
-    const unit = UNIT[space] ?? info.unitBytes;
+    const unit = info.unitBytes;
     const end = Math.min(offset + length, info.bytes);
     if (end <= offset) return new Uint8Array(0);
     const u0 = Math.floor(offset / unit);

@@ -4,17 +4,13 @@
  * of these after a run and hands it to `WebviewHost`.
  */
 import type { SpaceHistory } from '../sim/history';
+import { SPACES, spaceBuffer, type SpaceDef, type SpaceMemories } from '../sim/spaces';
 import type { Overlay, SourceLoc, SpaceInfo, StepRecord } from '../protocol/webview';
 import type { InspectorSource, LayoutMapProvider, Resolved } from './host';
 import type { ExportFormat } from './export';
 
 /** What `createSource` needs of the simulator's Machine (structural, so tests can pass plain arrays). */
-export interface MachineLike {
-  mem: Uint8Array;
-  scratch: Uint8Array;
-  pages: [{ priv: Int16Array; shared: Int16Array }, { priv: Int16Array; shared: Int16Array }];
-  spu: Int16Array;
-}
+export type MachineLike = SpaceMemories;
 
 /** One space: its description and its current contents (bytes or 16-bit words). */
 export interface SpaceData {
@@ -23,45 +19,21 @@ export interface SpaceData {
   history?: SpaceHistory;
 }
 
-const PCORE_PARTS = (shared: boolean) =>
-  shared
-    ? [{ name: 'core', count: 8, strideBytes: 4096 * 2 }]
-    : [
-        { name: 'core', count: 8, strideBytes: 4096 * 2 },
-        { name: 'thread', count: 16, strideBytes: 256 * 2 },
-      ];
-
-/** The simulator's spaces, named as in its trace (MEM, SCRATCH, PCORE0, PCORE0S, PCORE1, PCORE1S, SPU). */
+/** The simulator's spaces, named as in its trace (core/sim/spaces.ts), with their contents and histories. */
 export function machineSpaces(m: MachineLike, histories?: Map<string, SpaceHistory>): SpaceData[] {
-  const h = (id: string) => histories?.get(id);
-  const pc = (p: 0 | 1, shared: boolean): SpaceData => {
-    const id = `PCORE${p}${shared ? 'S' : ''}`;
-    const buf = shared ? m.pages[p].shared : m.pages[p].priv;
-    return {
-      info: {
-        id,
-        label: `PCORE process ${p} ${shared ? 'shared' : 'private'}`,
-        group: `PCORE process ${p}`,
-        bytes: buf.byteLength,
-        unitBytes: 2,
-        defaultType: 'w12',
-        partitions: PCORE_PARTS(shared),
-        history: !!h(id),
-        description: shared ? 'shared words of the 8 PCOREs: word = pcore·4096 + word' : 'private words: word = pcore·4096 + thread·256 + word',
-      },
-      buf,
-      history: h(id),
-    };
-  };
-  return [
-    { info: { id: 'MEM', label: 'MEM (DDR)', group: 'Memories', bytes: m.mem.byteLength, unitBytes: 1, defaultType: 'u8', history: !!h('MEM') }, buf: m.mem, history: h('MEM') },
-    { info: { id: 'SCRATCH', label: 'SCRATCH', group: 'Memories', bytes: m.scratch.byteLength, unitBytes: 1, defaultType: 'u8', history: !!h('SCRATCH') }, buf: m.scratch, history: h('SCRATCH') },
-    pc(0, false),
-    pc(0, true),
-    pc(1, false),
-    pc(1, true),
-    { info: { id: 'SPU', label: 'SPU tables', group: 'Memories', bytes: m.spu.byteLength, unitBytes: 2, defaultType: 'w12', partitions: [{ name: 'stream', count: 4, strideBytes: 512 }], history: !!h('SPU') }, buf: m.spu, history: h('SPU') },
-  ];
+  return SPACES.map((s) => {
+    const buf = spaceBuffer(m, s.name);
+    const history = histories?.get(s.name);
+    return { info: spaceInfo(s, buf.byteLength, !!history), buf, history };
+  });
+}
+
+/** The inspector's description of a simulator space of `bytes` bytes. */
+export function spaceInfo(s: SpaceDef, bytes: number, history: boolean): SpaceInfo {
+  const info: SpaceInfo = { id: s.name, label: s.label, group: s.group, bytes, unitBytes: s.unitBytes, defaultType: s.defaultType, history };
+  if (s.partitions) info.partitions = s.partitions;
+  if (s.description) info.description = s.description;
+  return info;
 }
 
 /** A named byte image (e.g. `bufferSpace('csf:main', 'main memory', mem.mainImage(), { unitBytes: 8, group: 'sparse.csfbin' })`). */

@@ -5,6 +5,7 @@
  * the host program. And the reverse, for the editor: which range of the run a term under the cursor
  * stands for.
  */
+import { unitBytesOf } from '../sim/spaces';
 import type { ElemType, Overlay, StepRecord, Touched } from '../protocol/webview';
 
 /** A C global of the host program (the simulator's GlobalInfo, as the run result carries it). */
@@ -19,8 +20,6 @@ export interface RunGlobal {
   line?: number;
 }
 
-/** Bytes per address unit of the simulator's spaces (PCORE/SPU hold 16-bit words). */
-export const SIM_UNIT_BYTES: Record<string, number> = { MEM: 1, SCRATCH: 1, SPU: 2, PCORE0: 2, PCORE0S: 2, PCORE1: 2, PCORE1S: 2 };
 
 /** Most overlays built from one trace (a long loop touches a new range each iteration). */
 export const MAX_TRACE_OVERLAYS = 4096;
@@ -82,7 +81,7 @@ export function baseName(name: string): string {
 }
 
 function elemTypeOf(space: string, dtype: 'INT8' | 'UINT8' | 'INT16'): { type: ElemType; elemBytes: number } {
-  if ((SIM_UNIT_BYTES[space] ?? 1) === 2) return { type: 'w12', elemBytes: 2 };
+  if (unitBytesOf(space) === 2) return { type: 'w12', elemBytes: 2 };
   return dtype === 'INT16' ? { type: 'i16', elemBytes: 2 } : { type: dtype === 'INT8' ? 'i8' : 'u8', elemBytes: 1 };
 }
 
@@ -189,7 +188,7 @@ export function traceOverlays(trace: readonly StepRecord[], globals: readonly Ru
     return c;
   };
   const add = (s: StepRecord, t: Touched, term: string, role: 'written' | 'read') => {
-    const unit = SIM_UNIT_BYTES[t.space] ?? 1;
+    const unit = unitBytesOf(t.space);
     const name = termName(term);
     const offset = t.lo * unit;
     const length = (t.hi - t.lo + 1) * unit;
@@ -270,7 +269,7 @@ export function resolveName(overlays: readonly Overlay[], text: string, space?: 
   const bare = name.replace(/^\$/, '');
   const o = pick((x) => x.name === name) ?? pick((x) => x.kind === 'global' && x.name === bare) ?? pick((x) => baseName(x.name) === name || baseName(x.name) === `$${bare}`);
   if (!o) return undefined;
-  const unit = SIM_UNIT_BYTES[o.space] ?? 1;
+  const unit = unitBytesOf(o.space);
   return { space: o.space, offset: o.offset + plus * unit, length: plus ? unit : o.length, label: o.name };
 }
 
@@ -322,7 +321,7 @@ export function rangeAtPoint(trace: readonly StepRecord[], overlays: readonly Ov
     const side = sideAt(lines, s.line, s.endLine, p.line, p.column);
     const t = side === 'dst' ? s.written : side === 'src' ? s.read : undefined;
     if (t) {
-      const unit = SIM_UNIT_BYTES[t.space] ?? 1;
+      const unit = unitBytesOf(t.space);
       const sp = splitTransfer(s.text);
       const term = sp ? (side === 'dst' ? sp.dst : sp.src) : s.text;
       return { space: t.space, offset: t.lo * unit, length: (t.hi - t.lo + 1) * unit, label: `${termName(term)} (${side === 'dst' ? 'written' : 'read'} by step ${s.step})`, step: s.step };

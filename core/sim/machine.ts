@@ -1,15 +1,15 @@
 /** The simulated machine's memories (research §6.1): MEM, SCRATCH, PCORE pages, SPU tables, registers. */
 import { LIMITS } from '../tprog/machine';
 import { SimError, type PcorePage } from './types';
+import { DEFAULT_MEM_BYTES, MAX_MEM_BYTES, MIN_MEM_BYTES } from './spaces';
+
+export { DEFAULT_MEM_BYTES, type SpaceName } from './spaces';
 
 export interface MachineOptions {
   /** Bytes of MEM (DDR). Default 64 MiB. */
   memBytes?: number;
 }
 
-export const DEFAULT_MEM_BYTES = 64 * 1024 * 1024;
-
-export type SpaceName = 'MEM' | 'SCRATCH' | 'PCORE0' | 'PCORE1' | 'PCORE0S' | 'PCORE1S';
 
 export class Machine {
   readonly mem: Uint8Array;
@@ -33,8 +33,7 @@ export class Machine {
 
   constructor(opts: MachineOptions = {}) {
     const n = opts.memBytes ?? DEFAULT_MEM_BYTES;
-    // the engine indexes memories with 32-bit integers
-    if (!(n >= 0 && n <= 2 ** 31)) throw new RangeError(`MEM size ${n} bytes is outside 0..2^31 bytes`);
+    if (!(n >= MIN_MEM_BYTES && n <= MAX_MEM_BYTES)) throw new RangeError(`MEM size ${n} bytes is outside ${MIN_MEM_BYTES}..2^31 bytes`);
     this.mem = new Uint8Array(n);
   }
 

@@ -16,6 +16,7 @@ import { callRuntime, type RuntimeState } from './runtime';
 import { countStatements, YIELD_KIND, type RunSummary, type TraceStep } from './trace';
 import { NPY_OF, readValues, resolveWhere, SpecError, type DumpSpec, type LoadSpec } from './dump';
 import { IncludedPrograms } from './included';
+import { SPACE_NAMES, spaceBuffer } from './spaces';
 import { SimError, type Budget, type HostServices, type RunWarning, type SourceLoc } from './types';
 
 export interface RunOptions {
@@ -45,7 +46,7 @@ export interface RunOptions {
   maxTraceSteps?: number;
   /** Most bytes of saved pages the memory history may hold; more stops the run. Default DEFAULT_MAX_HISTORY_BYTES. */
   maxHistoryBytes?: number;
-  /** A debugger (core/debug): compiles stop points in, sees the live machine before the entry runs, and every step and output. */
+  /** A debugger (debug/, through core/sim/debug): compiles stop points in, sees the live machine before the entry runs, and every step and output. */
   debug?: RunDebugHooks;
 }
 
@@ -118,13 +119,7 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
   const m = new Machine({ memBytes: o.memBytes });
   const histories = new Map<string, SpaceHistory>();
   if (o.history !== false) {
-    histories.set('MEM', new SpaceHistory('MEM', m.mem));
-    histories.set('SCRATCH', new SpaceHistory('SCRATCH', m.scratch));
-    histories.set('SPU', new SpaceHistory('SPU', m.spu));
-    for (const p of [0, 1] as const) {
-      histories.set(`PCORE${p}`, new SpaceHistory(`PCORE${p}`, m.pages[p].priv));
-      histories.set(`PCORE${p}S`, new SpaceHistory(`PCORE${p}S`, m.pages[p].shared));
-    }
+    for (const name of SPACE_NAMES) histories.set(name, new SpaceHistory(name, spaceBuffer(m, name)));
   }
   const trace: TraceStep[] = [];
   const keepTrace = o.trace !== false;

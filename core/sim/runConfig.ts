@@ -8,6 +8,7 @@
  * files against `runConfigFileSchema()` and `launchAttributes()`), and the validation of
  * `tensorlens.run.json` at run time (runConfigFile.ts).
  */
+import { MAX_MEM_BYTES, MIN_MEM_BYTES } from './spaces';
 
 /** The subset of JSON Schema the run configuration uses (validated by runConfigFile.ts). */
 export interface JsonSchema {
@@ -88,7 +89,7 @@ const PROPERTIES = {
     text: true,
   },
   memBytes: {
-    schema: { type: 'integer', minimum: 65536, maximum: 2147483648 },
+    schema: { type: 'integer', minimum: MIN_MEM_BYTES, maximum: MAX_MEM_BYTES },
     file: 'Size of simulated MEM (default 64 MiB).',
     launch: 'Size of simulated MEM in bytes (default: the tensorLens.run.memBytes setting).',
   },

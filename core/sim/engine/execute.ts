@@ -14,6 +14,7 @@ import { SteppedTransfer } from './stepped';
 import { runTransfer, type EngineContext, type Side, type TransferStats } from './transfer';
 import { Walker } from './walk';
 import { uncheckedClip } from './unchecked';
+import { SPACE_NAMES } from '../spaces';
 
 const TYPE_CODES: Record<number, DataType> = { 3: 'INT16', 2: 'INT8', 4: 'UINT8' };
 
@@ -27,6 +28,9 @@ interface VarSlot {
   pad: number;
   repeat: boolean;
 }
+
+/** A `$` tensor variable as a debugger shows it: its defining statement and evaluated descriptor. */
+export type TensorVariable = Readonly<Pick<VarSlot, 'info' | 'desc'>>;
 
 /** The `>` statements of an included tensor program (a driver that includes a kernel file), numbered from `base`. */
 export interface IncludedProgram {
@@ -72,6 +76,11 @@ export class TensorExecutor {
 
   constructor(private readonly o: ExecOptions) {
     if (o.included?.length) this.includedOf = new Map(o.included.flatMap((p) => p.a.units.map((u) => [u, p.a] as const)));
+  }
+
+  /** The `$` tensor variables process `process` has defined, by name (for a debugger). */
+  tensorVariables(process: 0 | 1): ReadonlyMap<string, TensorVariable> {
+    return this.slots[process];
   }
 
   /** Runs every statement of `>` unit `unit` in `scope`. */
@@ -142,7 +151,7 @@ export class TensorExecutor {
   /** Commits the step's memory history and reports the step. */
   private emit(loc: SourceLoc, endLine: number, text: string, process: 0 | 1, kind: string, st: Partial<TransferStats> & { kernel?: string; laneOps?: number; register?: TraceStep['register'] }): void {
     const changed: Record<string, number[]> = {};
-    for (const name of ['MEM', 'SCRATCH', 'SPU', 'PCORE0', 'PCORE0S', 'PCORE1', 'PCORE1S']) {
+    for (const name of SPACE_NAMES) {
       const h = this.o.history(name);
       if (!h) continue;
       const pages = h.commit(this.step);
