@@ -116,7 +116,7 @@ export interface CsfTensor {
 export type Result<T> = ({ ok: true } & T) | { ok: false; issues: CsfIssue[] };
 
 /** True on little-endian hosts (all current JS engines); typed-array word views assume it. */
-export const HOST_LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+export { HOST_LITTLE_ENDIAN } from '../common/endian';
 
 /** Number of fibers for a shape, or `undefined` if F + 1 does not fit a u32 (rule V5). Order 1 gives 1. */
 export function fiberCount(shape: readonly number[]): number | undefined {

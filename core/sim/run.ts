@@ -226,11 +226,8 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
     for (const l of o.loads ?? []) {
       const where = resolveWhere('MEM', l.where, { global: (n) => globalOf(host, n), pcore });
       let data = l.bytes;
-      if (l.file.toLowerCase().endsWith('.npy')) {
-        const arr = decodeNpy(l.bytes);
-        const el = { u1: 1, i1: 1, u2: 2, i2: 2, u4: 4, i4: 4, f4: 4, f8: 8 }[arr.dtype];
-        data = l.bytes.subarray(arr.dataOffset, arr.dataOffset + arr.data.length * el);
-      }
+      // a .npy file's data bytes as stored (the codec only reads its header)
+      if (l.file.toLowerCase().endsWith('.npy')) data = decodeNpy(l.bytes).dataBytes;
       if (where.address < 0 || where.address + data.length > m.mem.length) throw new SpecError(`--load ${l.text}: ${data.length} bytes at 0x${where.address.toString(16)} do not fit in MEM (${m.mem.length} bytes)`);
       if (where.limit !== undefined && data.length > where.limit) throw new SpecError(`--load ${l.text}: ${data.length} bytes are more than ${l.where} holds (${where.limit} bytes)`);
       m.mem.set(data, where.address);
