@@ -10,7 +10,8 @@ import { CSF_MAX_ROWS, PROTOCOL_VERSION, bytesOf, type CsfProblem, type CsfResul
 import { h, setClass, setText } from '../common/dom';
 import type { VsCodeApi } from '../common/rpc';
 import type { CsfRpc } from './rpc';
-import { PageCache, VirtualList } from './vlist';
+import { VirtualList } from '../common/virtualList';
+import { PagedList } from './pagedList';
 
 const ROW_H = 20;
 const TABLE_PAGE = 256;
@@ -30,8 +31,8 @@ export class CsfViewer {
   info!: Hello;
   private table!: VirtualList;
   private hexList!: VirtualList;
-  private rows!: PageCache<CsfRow>;
-  private hexPages!: PageCache<number>;
+  private rows!: PagedList<CsfRow>;
+  private hexPages!: PagedList<number>;
   private readonly status = h('div', { id: 'csf-status', class: 'tl-status', role: 'status' });
   private readonly valState = h('span', { id: 'csf-valstate' });
   private readonly problemList = h('ol', { id: 'csf-problems', class: 'csf-problems' });
@@ -86,8 +87,8 @@ export class CsfViewer {
     });
     const top = h('div', { class: 'tl-top' }, h('h1', { class: 'tl-title', title: i.title }, i.title), h('div', { id: 'csf-header', class: 'csf-facts' }, ...facts), h('div', { class: 'tl-toolbar' }, go, show));
 
-    this.rows = new PageCache<CsfRow>(TABLE_PAGE, 64, async (p) => (await this.rpc.request('csf.rows', { start: p * TABLE_PAGE, count: Math.min(TABLE_PAGE, CSF_MAX_ROWS) })).rows, () => this.table.render());
-    this.hexPages = new PageCache<number>(HEX_PAGE, 64, async (p) => [...bytesOf((await this.rpc.request('csf.hex', { offset: p * HEX_PAGE, length: HEX_PAGE })).bytes)], () => this.hexList.render());
+    this.rows = new PagedList<CsfRow>(TABLE_PAGE, 64, async (p) => (await this.rpc.request('csf.rows', { start: p * TABLE_PAGE, count: Math.min(TABLE_PAGE, CSF_MAX_ROWS) })).rows, () => this.table.render());
+    this.hexPages = new PagedList<number>(HEX_PAGE, 64, async (p) => [...bytesOf((await this.rpc.request('csf.hex', { offset: p * HEX_PAGE, length: HEX_PAGE })).bytes)], () => this.hexList.render());
 
     this.table = new VirtualList('csf-table', 'Fibers and entries', ROW_H, (r, el) => this.fillRow(r, el), () => this.makeRow());
     this.table.scroller.addEventListener('click', (ev) => {
