@@ -5,7 +5,7 @@
  * in the program takes precedence.
  */
 import { SimError, type SourceLoc } from '../types';
-import type { Compiler } from './compile';
+import type { BuiltinHost } from './builtinHost';
 import { DOUBLE, FLOAT, INT, UINT, VOID, ptr, type CType, type FnT, charType } from './ctypes';
 import { cformat } from './printf';
 import type { Builtin, FnRec, Runtime } from './runtime';
@@ -13,7 +13,7 @@ import type { Builtin, FnRec, Runtime } from './runtime';
 /** Calls that switch harts. `ztaTaskYield` is a macro around `_taskYield` in ztalib.h. */
 export const YIELD_NAMES: ReadonlySet<string> = new Set(['ztaTaskYield', '_taskYield']);
 
-export function installLibc(c: Compiler): void {
+export function installLibc(c: BuiltinHost): void {
   const rt: Runtime = c.rt;
   const P = ptr(VOID);
   const S = ptr(charType(false));

@@ -19,7 +19,7 @@
  * - ztaJobDone / ztaReadResponse: the CALLBACK indication queue.
  */
 import type { SourceLoc } from '../types';
-import type { Compiler } from './compile';
+import type { BuiltinHost } from './builtinHost';
 import { BOOL, INT, SHORT, UINT, VOID, ptr, type CType, type FnT } from './ctypes';
 import type { Builtin, FnRec, Runtime } from './runtime';
 
@@ -27,7 +27,7 @@ import type { Builtin, FnRec, Runtime } from './runtime';
 const SPU_SIZE = 128;
 const SPU_REMAINDER = 32;
 
-export function installZtalib(c: Compiler): void {
+export function installZtalib(c: BuiltinHost): void {
   const rt: Runtime = c.rt;
   const P = ptr(VOID);
   const fn = (ret: CType, params: CType[], variadic = false): FnT => ({ k: 'fn', ret, params, variadic });
