@@ -4,9 +4,10 @@
  * `LayoutMap` description. One raster pixel per grid cell when zoomed out (so a 2^26-element tensor
  * costs a putImageData), single elements with exact coordinates when zoomed in.
  */
-import { PROTOCOL_VERSION, REGION_KINDS, bytesOf, type LayoutHit, type LayoutMap, type LayoutPanel, type RegionKind } from '../../../core/protocol/webview';
+import { PROTOCOL_VERSION, REGION_KINDS, bytesOf, type LayoutHit, type LayoutMap, type LayoutPanel } from '../../../core/protocol/webview';
 import { Rpc, type VsCodeApi } from '../common/rpc';
 import { canvasPng, debounce, h, setText } from '../common/dom';
+import { K, buildRaster, colorOf, legendItems, readPalette, type Palette } from './colors';
 
 export interface LayoutMapState {
   v: 1;
@@ -14,48 +15,6 @@ export interface LayoutMapState {
   scale: number;
   ox: number;
   oy: number;
-}
-
-const K = Object.fromEntries(REGION_KINDS.map((k, i) => [k, i])) as Record<RegionKind, number>;
-const VIRIDIS = [
-  [68, 1, 84],
-  [59, 82, 139],
-  [33, 145, 140],
-  [94, 201, 98],
-  [253, 231, 37],
-];
-
-/** Colour of a 0..1 key (viridis). */
-export function gradient(t: number): [number, number, number] {
-  const x = Math.max(0, Math.min(1, t)) * (VIRIDIS.length - 1);
-  const i = Math.min(VIRIDIS.length - 2, Math.floor(x));
-  const f = x - i;
-  const a = VIRIDIS[i];
-  const b = VIRIDIS[i + 1];
-  return [Math.round(a[0] + (b[0] - a[0]) * f), Math.round(a[1] + (b[1] - a[1]) * f), Math.round(a[2] + (b[2] - a[2]) * f)];
-}
-
-function parseColor(css: string, fallback: [number, number, number]): [number, number, number] {
-  const m = /^#([0-9a-f]{6})/i.exec(css.trim());
-  if (m) return [parseInt(m[1].slice(0, 2), 16), parseInt(m[1].slice(2, 4), 16), parseInt(m[1].slice(4, 6), 16)];
-  const r = /rgba?\((\d+)[ ,]+(\d+)[ ,]+(\d+)/.exec(css);
-  if (r) return [Number(r[1]), Number(r[2]), Number(r[3])];
-  return fallback;
-}
-
-interface Palette {
-  bg: [number, number, number];
-  padding: [number, number, number];
-  hatch: string;
-  unused: [number, number, number];
-  metadata: [number, number, number];
-  gap: [number, number, number];
-  frame: string;
-  label: string;
-  labelBg: string;
-  grid: string;
-  hover: string;
-  located: string;
 }
 
 interface Detail {
@@ -232,9 +191,9 @@ export class LayoutMapView {
     this.canvas.setAttribute('aria-label', `Layout map of ${map.title}${map.summary ? ': ' + map.summary : ''}. Arrow keys move between ${map.slotName}s, + and − zoom.`);
     this.unitSel.replaceChildren(...map.panels.map((p) => h('option', { value: p.unit }, p.label)));
     this.unitSel.hidden = map.panels.length < 2;
-    this.readPalette();
-    this.buildRaster();
-    this.buildLegend();
+    ({ pal: this.pal, hatch: this.hatch } = readPalette(this.root, this.canvas));
+    this.raster = buildRaster(map, this.kinds, this.keys, this.pal);
+    this.legend.replaceChildren(...legendItems(map, this.kinds, this.pal));
     this.facts.replaceChildren(...(map.facts ?? []).flatMap((f) => [h('dt', {}, f.name), h('dd', {}, f.value)]));
     const saved = this.api.getState();
     this.resize(false);
@@ -257,117 +216,6 @@ export class LayoutMapView {
         }
       }
     }
-  }
-
-  private readPalette(): void {
-    const cs = getComputedStyle(this.root);
-    const v = (n: string, f: string) => cs.getPropertyValue(n).trim() || f;
-    this.pal = {
-      bg: parseColor(v('--lm-bg', '#1e1e1e'), [30, 30, 30]),
-      padding: parseColor(v('--lm-padding', '#6b6b6b'), [107, 107, 107]),
-      hatch: v('--lm-hatch', '#d0d0d0'),
-      unused: parseColor(v('--lm-unused', '#333842'), [51, 56, 66]),
-      metadata: parseColor(v('--lm-metadata', '#d18616'), [209, 134, 22]),
-      gap: parseColor(v('--lm-gap', '#2a2d2e'), [42, 45, 46]),
-      frame: v('--lm-frame', '#c8c8c8'),
-      label: v('--lm-label', '#ffffff'),
-      labelBg: v('--lm-label-bg', 'rgba(0,0,0,0.6)'),
-      grid: v('--lm-grid', 'rgba(0,0,0,0.35)'),
-      hover: v('--lm-hover', '#ffffff'),
-      located: v('--lm-located', '#ff4081'),
-    };
-    // hatch pattern: diagonal lines on the padding colour
-    const p = document.createElement('canvas');
-    p.width = p.height = 8;
-    const g = p.getContext('2d')!;
-    g.fillStyle = `rgb(${this.pal.padding.join(',')})`;
-    g.fillRect(0, 0, 8, 8);
-    g.strokeStyle = this.pal.hatch;
-    g.lineWidth = 1.5;
-    g.beginPath();
-    g.moveTo(-2, 10);
-    g.lineTo(10, -2);
-    g.moveTo(-2, 2);
-    g.lineTo(2, -2);
-    g.moveTo(6, 10);
-    g.lineTo(10, 6);
-    g.stroke();
-    this.hatch = this.canvas.getContext('2d')!.createPattern(p, 'repeat');
-  }
-
-  /** RGB of a cell kind with a colour key. */
-  colorOf(kind: number, key: number): [number, number, number] | undefined {
-    const P = this.pal;
-    switch (kind) {
-      case K.data:
-        return Number.isNaN(key) ? [120, 120, 120] : gradient(key);
-      case K.partial: {
-        const c = Number.isNaN(key) ? [120, 120, 120] : gradient(key);
-        return [Math.round(c[0] * 0.7 + P.padding[0] * 0.3), Math.round(c[1] * 0.7 + P.padding[1] * 0.3), Math.round(c[2] * 0.7 + P.padding[2] * 0.3)];
-      }
-      case K.replica: {
-        const c = Number.isNaN(key) ? [120, 120, 120] : gradient(key);
-        return [Math.round(c[0] * 0.55), Math.round(c[1] * 0.55), Math.round(c[2] * 0.55)];
-      }
-      case K.mixed: {
-        const c = Number.isNaN(key) ? [120, 120, 120] : gradient(key);
-        return [Math.round(c[0] * 0.5 + P.padding[0] * 0.5), Math.round(c[1] * 0.5 + P.padding[1] * 0.5), Math.round(c[2] * 0.5 + P.padding[2] * 0.5)];
-      }
-      case K.padding:
-        return P.padding;
-      case K.unused:
-        return P.unused;
-      case K.metadata:
-        return P.metadata;
-      case K.gap:
-        return P.gap;
-      default:
-        return undefined;
-    }
-  }
-
-  private buildRaster(): void {
-    const m = this.map!;
-    const c = document.createElement('canvas');
-    c.width = m.cols;
-    c.height = m.rows;
-    const ctx = c.getContext('2d')!;
-    const img = ctx.createImageData(m.cols, m.rows);
-    const d = img.data;
-    const n = m.cols * m.rows;
-    for (let i = 0; i < n; i++) {
-      const col = this.colorOf(this.kinds[i], this.keys[i]);
-      if (!col) continue;
-      const o = i * 4;
-      d[o] = col[0];
-      d[o + 1] = col[1];
-      d[o + 2] = col[2];
-      d[o + 3] = 255;
-    }
-    ctx.putImageData(img, 0, 0);
-    this.raster = c;
-  }
-
-  private buildLegend(): void {
-    const m = this.map!;
-    const counts = new Map<number, number>();
-    for (let i = 0; i < this.kinds.length; i++) counts.set(this.kinds[i], (counts.get(this.kinds[i]) ?? 0) + 1);
-    const k = m.panels[0]?.slotsPerCell ?? 1;
-    const what = k > 1 ? `cell (${k} ${m.slotName}s)` : m.slotName;
-    const names: Partial<Record<RegionKind, string>> = { data: m.inner || k > 1 ? `${what} with elements` : `${what} holding an element`, partial: `${what} partly padding`, padding: 'padding (hatched)', unused: 'reserved, unused', metadata: 'metadata', replica: 'replica (broadcast)', gap: 'gap (not in the view)', mixed: 'mixed cell (aggregated)' };
-    const items: HTMLElement[] = [];
-    const grad = h('span', { class: 'lm-grad', 'aria-hidden': 'true' });
-    items.push(h('div', { class: 'lm-legitem', role: 'listitem' }, grad, h('span', {}, `colour: ${m.colorLegend ?? 'logical position'} (first → last)`)));
-    for (const k of ['data', 'partial', 'padding', 'unused', 'metadata', 'replica', 'gap', 'mixed'] as RegionKind[]) {
-      const n = counts.get(K[k]);
-      if (!n) continue;
-      const sw = h('span', { class: `lm-swatch lm-k-${k}`, 'aria-hidden': 'true' });
-      const col = this.colorOf(K[k], 0.5);
-      if (col) sw.style.background = `rgb(${col.join(',')})`;
-      items.push(h('div', { class: 'lm-legitem', role: 'listitem', 'data-kind': k }, sw, h('span', {}, `${names[k]} · ${n.toLocaleString('en-US')} cell${n === 1 ? '' : 's'}`)));
-    }
-    if (m.inner) items.push(h('div', { class: 'lm-legitem lm-note', role: 'listitem' }, `zoom in to see the ${m.inner.rows}×${m.inner.cols} elements of each ${m.inner.name}${m.inner.blocks?.length ? ` (${m.inner.blocks.length} ${m.inner.blocks[0].label.replace(/\s*\d+$/, '')}s)` : ''}`));
-    this.legend.replaceChildren(...items);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -625,7 +473,7 @@ export class LayoutMapView {
             if (k === K.padding || k === K.none) {
               if (this.hatch) ctx.fillStyle = this.hatch;
             } else {
-              const col = this.colorOf(k, d.keys[i]);
+              const col = colorOf(this.pal, k, d.keys[i]);
               if (!col) continue;
               ctx.fillStyle = `rgb(${col[0]},${col[1]},${col[2]})`;
             }
