@@ -4,18 +4,21 @@
  * simulator need comes from here. Parsing results are cached per statement text, so re-analysing
  * after an edit only re-parses the statements that changed.
  */
-import type { Diagnostic, Range } from '../common/diagnostic';
+import type { Diagnostic } from '../common/diagnostic';
 import { LineIndex } from '../common/lineIndex';
-import type { Span, Stmt, SyntaxProblem, Term } from './ast';
+import type { Span, SyntaxProblem, Term } from './ast';
 import { evaluate } from '../cexpr/evaluate';
 import { scanC, type CContext, type MacroDef } from './ccontext';
 import { checkDocument } from './check';
-import type { CNames } from './cnames';
-import { describe, type Descriptor } from './descriptor';
-import { bufToDoc, rescanConfined, scanTensorLines, type StatementBuffer, type TensorLineScan } from './lines';
+import { describe } from './descriptor';
+import { bufToDoc, rescanConfined, scanTensorLines, type TensorLineScan } from './lines';
 import { parseBuffer, type ParseResult } from './parser';
 import type { MemberInfo, PcoreIndexView } from './pcoreView';
 import { ValueScope } from './values';
+import { internalError, type StmtInfo, type TermInfo, type TprogAnalysis, type Unit, type UnitMemo } from './analysis';
+
+// the types of what analyzeTprog returns (defined in analysis.ts, which the checker imports)
+export type { StmtInfo, TensorVarDef, TensorVarUse, TermInfo, TprogAnalysis, Unit, UnitDiag, UnitMemo } from './analysis';
 
 export type Dialect = 'auto' | 'ztachip' | 'guide';
 
@@ -81,99 +84,6 @@ function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < b.length; i++) if (a[i] !== b[i]) return false;
   return true;
-}
-
-/** A diagnostic of one unit, in buffer offsets (so it survives the unit moving in the document). */
-export interface UnitDiag {
-  span: Span;
-  severity: Diagnostic['severity'];
-  code: string;
-  message: string;
-  fixes?: { title: string; span: Span; newText: string }[];
-}
-
-/**
- * Descriptors and diagnostics of one statement buffer. They depend only on the buffer text, the C
- * scope at the buffer (function and the locals declared before it), the C context's values
- * (`fingerprint`), the PCORE program, the headers and the dialect. The diagnostics of units that use
- * `$` tensor variables also depend on the statements before them: they are computed every time.
- */
-export interface UnitMemo {
-  /** The enclosing function's fingerprint and its locals declared before the buffer's first and last line. */
-  fnPrint: string;
-  from: number;
-  to: number;
-  unterminated: boolean;
-  /** No `$` tensor variable: the unit's diagnostics do not depend on the statements before it. */
-  varsFree: boolean;
-  stmts: { stmt: Stmt; dst?: TermInfo; src?: TermInfo }[];
-  diags?: UnitDiag[];
-}
-
-export interface TermInfo {
-  term: Term;
-  desc: Descriptor;
-  member?: MemberInfo;
-  /** What the checker said of the term (see `checkTerm`): valid as long as the TermInfo is. */
-  checked?: { role: string; emits: UnitDiag[]; desc?: Descriptor };
-}
-
-export interface StmtInfo {
-  stmt: Stmt;
-  unit: Unit;
-  dst?: TermInfo;
-  src?: TermInfo;
-  /** Name of the enclosing C function. */
-  fn?: string;
-  resolve: (name: string) => number | undefined;
-}
-
-export interface Unit {
-  buf: StatementBuffer;
-  parsed: ParseResult;
-  stmts: StmtInfo[];
-  /** Memo entry of this unit: reused (`memoHit`) or being filled; undefined after an internal error. */
-  memo?: UnitMemo;
-  memoHit?: boolean;
-}
-
-export interface TensorVarDef {
-  name: string;
-  info?: StmtInfo;
-  /** Document range of the name at its definition (or VAR declaration). */
-  range: Range;
-  slot: number;
-  hasPlaceholder: boolean;
-}
-
-export interface TensorVarUse {
-  name: string;
-  range: Range;
-  def?: TensorVarDef;
-  info: StmtInfo;
-}
-
-export interface TprogAnalysis {
-  file: string;
-  text: string;
-  lines: LineIndex;
-  scan: TensorLineScan;
-  c: CContext;
-  values: ValueScope;
-  units: Unit[];
-  dialect: 'ztachip' | 'guide';
-  usesGuide: boolean;
-  pcore?: PcoreIndexView;
-  varDefs: TensorVarDef[];
-  varUses: TensorVarUse[];
-  diagnostics: Diagnostic[];
-  /** Which C names are declared (made by the checker when a statement uses one). */
-  cnames?: CNames;
-  /** Variables and functions declared by the included headers (see AnalyzeOptions.headerNames). */
-  headerNames(): ReadonlySet<string>;
-  /** Converts a buffer span of a unit to a document range. */
-  rangeOf(unit: Unit, span: Span): Range;
-  docSpan(unit: Unit, span: Span): Span;
 }
 
 const NO_NAMES: ReadonlySet<string> = new Set();
@@ -354,7 +264,7 @@ export function analyzeTprog(text: string, opts: AnalyzeOptions = {}): TprogAnal
   }
   cache.sweepMemo();
   try {
-    checkDocument(a, opts);
+    checkDocument(a);
   } catch (e) {
     a.diagnostics.push({ range: lines.range(0, 0), severity: 'error', code: 'tprog.internal', message: `internal error in the checker (please report): ${(e as Error).message}` });
   }
@@ -416,11 +326,6 @@ function shiftCContext(c: CContext, at: number, delta: number): CContext {
     calls: c.calls.map((k) => (k.span.end < at ? k : { ...k, span: sh(k.span) })),
     recordBodies: c.recordBodies.map((b) => (b.end < at ? b : sh(b))),
   };
-}
-
-
-export function internalError(a: TprogAnalysis, unit: Unit, span: Span, e: unknown): Diagnostic {
-  return { range: a.rangeOf(unit, span), severity: 'error', code: 'tprog.internal', message: `internal error while analysing this statement (please report): ${(e as Error)?.message ?? e}` };
 }
 
 export function problemToDiagnostic(a: TprogAnalysis, unit: Unit, p: SyntaxProblem): Diagnostic {

@@ -2,19 +2,16 @@
  * Diagnostics of tensor programs: the errors the ztachip compiler reports (worded clearly), the
  * mistakes it lets through silently, and semantic checks where values are known.
  */
-import type { Diagnostic, Fix, Severity } from '../common/diagnostic';
-import { identifiers } from '../cexpr/evaluate';
+import type { Diagnostic, Fix } from '../common/diagnostic';
+import { evaluate as evalIn, identifiers } from '../cexpr/evaluate';
 import type { Index, Span, Term } from './ast';
-import type { AnalyzeOptions, StmtInfo, TermInfo, TprogAnalysis, Unit, UnitDiag } from './analyze';
-import { internalError } from './analyze';
+import { internalError, type Emit, type StmtInfo, type TensorVarDef, type TermInfo, type TprogAnalysis, type Unit, type UnitDiag } from './analysis';
 import { invalidCount, type Descriptor } from './descriptor';
 import { canonicalType, LIMITS } from './machine';
 import { checkForPrefixes } from './checkFor';
 import { checkArgNames, checkTermNames, isDeclared, UNKNOWN_NAME } from './checkNames';
 
-export type Emit = (span: Span, severity: Severity, code: string, message: string, fixes?: { title: string; span: Span; newText: string }[]) => void;
-
-export function checkDocument(a: TprogAnalysis, _opts: AnalyzeOptions): void {
+export function checkDocument(a: TprogAnalysis): void {
   const out = a.diagnostics;
   // physical-layer problems
   for (const p of a.scan.problems) {
@@ -79,7 +76,7 @@ function unitDiagnostic(a: TprogAnalysis, unit: Unit, u: UnitDiag): Diagnostic {
 
 /** Tensor-variable table with brace-depth scoping, as the compiler keeps it. */
 class VarTable {
-  private entries: { name: string; depth: number; defined: boolean; def?: import('./analyze').TensorVarDef }[] = [];
+  private entries: { name: string; depth: number; defined: boolean; def?: TensorVarDef }[] = [];
   constructor(private readonly a: TprogAnalysis) {}
 
   enterUnit(unit: Unit): void {
@@ -184,7 +181,6 @@ function checkStatement(a: TprogAnalysis, info: StmtInfo, emit: Emit, vars: VarT
   }
 }
 
-import { evaluate as evalIn } from '../cexpr/evaluate';
 
 function checkExe(a: TprogAnalysis, info: StmtInfo, emit: Emit, ev: (t: string) => number | undefined): void {
   const s = info.stmt;

@@ -8,7 +8,7 @@
  * ignores them.
  */
 import type { Index, Prefix, Term } from './ast';
-import type { Emit } from './check';
+import type { Emit } from './analysis';
 
 const ABORT = 'the ztachip compiler aborts on this term (assertion `index < MAX_DP_STRIDE` in getStrideRegisterIndex)';
 

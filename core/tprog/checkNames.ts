@@ -5,9 +5,9 @@
  * term of the transfer — FOR names belong to their own term).
  */
 import type { CText, Index, RangeParts, Span, Term } from './ast';
-import type { Emit } from './check';
+import type { Emit } from './analysis';
 import { CNames, eachCName } from './cnames';
-import type { StmtInfo, TprogAnalysis } from './analyze';
+import type { StmtInfo, TprogAnalysis } from './analysis';
 
 export const UNKNOWN_NAME = 'tprog.unknown-name';
 

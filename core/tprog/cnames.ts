@@ -9,8 +9,26 @@
  * document's C code (outside `>` lines and `//` comments) other than as a member (`req->in_p`) or a
  * field of a struct being defined: only names that appear nowhere else are reported.
  */
-import type { TprogAnalysis } from './analyze';
+import type { LineIndex } from '../common/lineIndex';
+import type { CContext } from './ccontext';
+import type { TensorLineScan } from './lines';
 import { MACHINE } from './machine';
+import type { ValueScope } from './values';
+
+/**
+ * What the answers read of a document's analysis (a `TprogAnalysis` is one): named here so that this
+ * file, which the analysis result refers to, does not import analysis.ts back.
+ */
+export interface CNamesSource {
+  file: string;
+  text: string;
+  lines: LineIndex;
+  scan: TensorLineScan;
+  c: CContext;
+  values: ValueScope;
+  /** Variables and functions declared by the included headers (see AnalyzeOptions.headerNames). */
+  headerNames(): ReadonlySet<string>;
+}
 
 /** C keywords and built-in type words that can appear in an expression (casts, sizeof). */
 const C_WORDS = new Set([
@@ -71,7 +89,7 @@ export class CNames {
   private functions?: Set<string>;
   private certain?: boolean;
 
-  constructor(private readonly a: TprogAnalysis) {}
+  constructor(private readonly a: CNamesSource) {}
 
   /** Whether `name`, used at document offset `at`, is declared in C (or is a macro, machine constant or C word). */
   declared(name: string, at: number): boolean {
