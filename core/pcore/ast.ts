@@ -6,9 +6,12 @@
  * its own range; `parenStart`/`parenEnd` give the range including the outermost parentheses.
  *
  * The semantic analysis (`analyzer.ts`) fills `Identifier.symbol`, `Declarator.symbol` and
- * `FunctionDef.symbol`, so an interpreter can evaluate the tree without redoing name resolution.
+ * `FunctionDef.symbol`, so an interpreter can evaluate the tree without redoing name resolution. The
+ * symbols (variables, parameters, locals, kernels) are declared at the end of this file: they point back
+ * at their declaring nodes, so tree and symbols are one set of types (model.ts re-exports them with the
+ * program-level model built on them).
  */
-import type { PcoreKernel, PcoreSymbol } from './model';
+import type { Range } from '../common/diagnostic';
 
 export interface NodeBase {
   start: number;
@@ -388,3 +391,102 @@ export function outerStart(e: Expr): number {
 export function outerEnd(e: Expr): number {
   return e.parenEnd ?? e.end;
 }
+
+// ---------------------------------------------------------------- symbols (filled in by the analyser)
+
+/**
+ * Where a variable lives:
+ * - `private`: per-thread PCORE memory (addressable from `>` statements with a thread index);
+ * - `shared`: per-PCORE shared memory (`_share`; addressable without thread index);
+ * - `accumulator`: `int32`/`vint32` accumulator registers (not addressable);
+ * - `integer`: `int`/`unsigned int` integer registers (not addressable), also `_global int` parameters;
+ * - `pointer`: pointer registers (not addressable).
+ */
+export type PcoreStorage = 'private' | 'shared' | 'accumulator' | 'integer' | 'pointer';
+
+/** Fields shared by class variables, parameters and locals. */
+export interface PcoreVarInfo {
+  name: string;
+  /** Canonical type name (`int16`, `vint16`, `int32`, `vint32`, `int`, `unsigned int`, `float2`, `float4`, `float16`) or the text written for an invalid type. */
+  type: string;
+  pointer: boolean;
+  storage: PcoreStorage;
+  /** Declared array dimensions (evaluated constants; `NaN` when a dimension could not be evaluated). */
+  dims: number[];
+  /** Source text of each dimension (after macro expansion, as written). */
+  dimTexts: string[];
+  /** False when a dimension could not be evaluated (then `len` is NaN). */
+  sizeKnown: boolean;
+  /** 8 for vint16/vint32/int32, 1 for int16/int/pointers, n for floatN. */
+  lanes: number;
+  /** log2(lanes): the compiler's vector width class `w` used to order allocations. */
+  width: number;
+  /** Words (or lanes for accumulators) = prod(dims) * lanes; 1 for integers and pointers. */
+  len: number;
+  /** GetNumDim = dims.length + (lanes > 1 ? 1 : 0). */
+  numDim: number;
+  /** dims followed by lanes when lanes > 1. */
+  shape: number[];
+  /** Range of the whole declaration (specifiers to `;`). */
+  range: Range;
+  nameRange: Range;
+  /** Declarator node in the AST. */
+  node?: Declarator;
+}
+
+export interface PcoreVariable extends PcoreVarInfo {
+  /** Class (context) name; `''` for an unscoped global. */
+  cls: string;
+  /** `cls::name`. */
+  fullName: string;
+  /** Word offset assigned by the compiler (§8.3) for private/shared storage; undefined otherwise or when not computable. */
+  offset: number | undefined;
+  /** Accumulator / integer / pointer register index (declaration order within the class), when applicable. */
+  register?: number;
+}
+
+export interface PcoreParam extends PcoreVariable {
+  /** `cls::f` of the function that declares the parameter. */
+  kernel: string;
+  /** `_global int` parameter (written from tensor programs with `cls::f.p <= INT16(v)`). */
+  global: boolean;
+  /** Order among the `_global` parameters of the kernel (0 or 1). */
+  globalSlot?: number;
+  /** Integer register of a `_global int` parameter (3 - slot). */
+  intRegister?: number;
+  /** For pointer parameters: word offset of the 1-word private shadow copy. */
+  shadowOffset?: number;
+  /** Position in the parameter list. */
+  index: number;
+}
+
+export interface PcoreLocal extends PcoreVarInfo {
+  /** `cls::f` of the enclosing function. */
+  kernel: string;
+}
+
+export interface PcoreKernel {
+  cls: string;
+  name: string;
+  fullName: string;
+  /** Declared with `_kernel_`. Non-kernel functions are class helpers. */
+  isKernel: boolean;
+  returnType: string;
+  params: PcoreParam[];
+  locals: PcoreLocal[];
+  range: Range;
+  nameRange: Range;
+  node: FunctionDef;
+  /** Private words after the parameters: ROUND8(class private) + parameter words (locals not included); NaN when unknown. */
+  privateWords: number;
+  /** Upper bound of the private words used by locals (the compiler packs them by graph colouring). */
+  localWordsEstimate: number;
+}
+
+export type PcoreSymbol =
+  | { kind: 'variable'; variable: PcoreVariable }
+  | { kind: 'param'; param: PcoreParam }
+  | { kind: 'local'; local: PcoreLocal }
+  | { kind: 'builtin'; name: 'tid' | 'pid' | '_VMASK' }
+  | { kind: 'function'; fn: PcoreKernel }
+  | { kind: 'intrinsic'; name: string };

@@ -1,99 +1,14 @@
 /**
  * Symbol model of an analysed PCORE program: classes, variables (with the word offsets the PCORE
  * compiler assigns), kernels and their parameters, and the lookups the tensor-program checker needs.
+ * The per-symbol types (variables, parameters, locals, kernels) are declared with the tree in ast.ts,
+ * since symbols and nodes point at each other; they are re-exported here.
  */
 import type { Diagnostic, Range } from '../common/diagnostic';
 import type { LineIndex } from '../common/lineIndex';
-import type { Declarator, FunctionDef, Program } from './ast';
+import type { PcoreKernel, PcoreParam, PcoreSymbol, PcoreVarInfo, PcoreVariable, PcoreLocal, Program } from './ast';
 
-/**
- * Where a variable lives:
- * - `private`: per-thread PCORE memory (addressable from `>` statements with a thread index);
- * - `shared`: per-PCORE shared memory (`_share`; addressable without thread index);
- * - `accumulator`: `int32`/`vint32` accumulator registers (not addressable);
- * - `integer`: `int`/`unsigned int` integer registers (not addressable), also `_global int` parameters;
- * - `pointer`: pointer registers (not addressable).
- */
-export type PcoreStorage = 'private' | 'shared' | 'accumulator' | 'integer' | 'pointer';
-
-/** Fields shared by class variables, parameters and locals. */
-export interface PcoreVarInfo {
-  name: string;
-  /** Canonical type name (`int16`, `vint16`, `int32`, `vint32`, `int`, `unsigned int`, `float2`, `float4`, `float16`) or the text written for an invalid type. */
-  type: string;
-  pointer: boolean;
-  storage: PcoreStorage;
-  /** Declared array dimensions (evaluated constants; `NaN` when a dimension could not be evaluated). */
-  dims: number[];
-  /** Source text of each dimension (after macro expansion, as written). */
-  dimTexts: string[];
-  /** False when a dimension could not be evaluated (then `len` is NaN). */
-  sizeKnown: boolean;
-  /** 8 for vint16/vint32/int32, 1 for int16/int/pointers, n for floatN. */
-  lanes: number;
-  /** log2(lanes): the compiler's vector width class `w` used to order allocations. */
-  width: number;
-  /** Words (or lanes for accumulators) = prod(dims) * lanes; 1 for integers and pointers. */
-  len: number;
-  /** GetNumDim = dims.length + (lanes > 1 ? 1 : 0). */
-  numDim: number;
-  /** dims followed by lanes when lanes > 1. */
-  shape: number[];
-  /** Range of the whole declaration (specifiers to `;`). */
-  range: Range;
-  nameRange: Range;
-  /** Declarator node in the AST. */
-  node?: Declarator;
-}
-
-export interface PcoreVariable extends PcoreVarInfo {
-  /** Class (context) name; `''` for an unscoped global. */
-  cls: string;
-  /** `cls::name`. */
-  fullName: string;
-  /** Word offset assigned by the compiler (§8.3) for private/shared storage; undefined otherwise or when not computable. */
-  offset: number | undefined;
-  /** Accumulator / integer / pointer register index (declaration order within the class), when applicable. */
-  register?: number;
-}
-
-export interface PcoreParam extends PcoreVariable {
-  /** `cls::f` of the function that declares the parameter. */
-  kernel: string;
-  /** `_global int` parameter (written from tensor programs with `cls::f.p <= INT16(v)`). */
-  global: boolean;
-  /** Order among the `_global` parameters of the kernel (0 or 1). */
-  globalSlot?: number;
-  /** Integer register of a `_global int` parameter (3 - slot). */
-  intRegister?: number;
-  /** For pointer parameters: word offset of the 1-word private shadow copy. */
-  shadowOffset?: number;
-  /** Position in the parameter list. */
-  index: number;
-}
-
-export interface PcoreLocal extends PcoreVarInfo {
-  /** `cls::f` of the enclosing function. */
-  kernel: string;
-}
-
-export interface PcoreKernel {
-  cls: string;
-  name: string;
-  fullName: string;
-  /** Declared with `_kernel_`. Non-kernel functions are class helpers. */
-  isKernel: boolean;
-  returnType: string;
-  params: PcoreParam[];
-  locals: PcoreLocal[];
-  range: Range;
-  nameRange: Range;
-  node: FunctionDef;
-  /** Private words after the parameters: ROUND8(class private) + parameter words (locals not included); NaN when unknown. */
-  privateWords: number;
-  /** Upper bound of the private words used by locals (the compiler packs them by graph colouring). */
-  localWordsEstimate: number;
-}
+export type { PcoreKernel, PcoreLocal, PcoreParam, PcoreStorage, PcoreSymbol, PcoreVarInfo, PcoreVariable } from './ast';
 
 export interface PcoreClass {
   name: string;
@@ -113,14 +28,6 @@ export interface PcoreClass {
   integerCount: number;
   pointerCount: number;
 }
-
-export type PcoreSymbol =
-  | { kind: 'variable'; variable: PcoreVariable }
-  | { kind: 'param'; param: PcoreParam }
-  | { kind: 'local'; local: PcoreLocal }
-  | { kind: 'builtin'; name: 'tid' | 'pid' | '_VMASK' }
-  | { kind: 'function'; fn: PcoreKernel }
-  | { kind: 'intrinsic'; name: string };
 
 /** A resolved identifier occurrence (for hover / go to definition). */
 export interface PcoreReference {
