@@ -31,7 +31,7 @@ import type { FileSystem } from '../core/project/fileSystem';
 import { loadPcoreView } from '../core/project/pcoreAdapter';
 import { Project } from '../core/project/project';
 import { analyzePcore } from '../core/pcore';
-import { ServerStatusMethod, type ServerStatusResult } from '../core/protocol/lspExt';
+import { ServerStatusRequest } from '../core/protocol/lspExt';
 import { SERVER_NODE_FLAGS } from '../core/protocol/serverProcess';
 import { hover } from '../core/tprog/features/hover';
 import { inlayHints } from '../core/tprog/features/inlay';
@@ -268,7 +268,7 @@ async function main(): Promise<void> {
       typing.push(performance.now() - t);
     }
     row(`edit + hover over LSP (re-check included, median of ${typing.length})`, median(typing), 'ms', undefined, `p95 ${percentile(typing, 0.95).toFixed(0)} ms`);
-    const status = await lsp.conn.sendRequest<ServerStatusResult>(ServerStatusMethod);
+    const status = await lsp.conn.sendRequest(ServerStatusRequest);
     row('  server-side duration of the last re-check (tensorLens/serverStatus lastCheckMs)', status.lastCheckMs, 'ms');
     const rss = lsp.rssKiB();
     row('server memory after the large file (VmRSS)', rss?.rss, 'KiB', undefined, rssIdle ? `idle ${fmt(rssIdle.rss, 'KiB')}` : undefined);

@@ -6,21 +6,7 @@ import * as vscode from 'vscode';
 import type { BaseLanguageClient, LanguageClientOptions } from 'vscode-languageclient';
 import { detectLanguage } from '../../core/project/detect';
 import { warningText } from '../../core/sim/runWarning';
-import {
-  ReadMemoryMethod,
-  RunMethod,
-  RunProgressMethod,
-  ServerStatusMethod,
-  TransferPreviewMethod,
-  type ReadMemoryParams,
-  type ReadMemoryResult,
-  type RunParams,
-  type RunProgressParams,
-  type RunResultMessage,
-  type ServerStatusResult,
-  type TransferPreviewParams,
-  type TransferPreviewResult,
-} from '../../core/protocol/lspExt';
+import { ReadMemoryRequest, RunProgressNotification, RunRequest, ServerStatusRequest, TransferPreviewRequest, type RunParams, type RunResultMessage, type TransferPreviewParams } from '../../core/protocol/lspExt';
 import { registerCsfEditor } from './csfEditor';
 import { registerDebugger } from './debug';
 import { InspectorPanel } from './inspectorPanel';
@@ -87,7 +73,7 @@ export async function activateWith(context: vscode.ExtensionContext, factory: Cl
   let lastRun: RunResultMessage | undefined;
   let lastRunName = '';
   context.subscriptions.push({ dispose: () => void client.stop() });
-  const inspector = new InspectorPanel(context.extensionUri, (p: ReadMemoryParams) => client.sendRequest<ReadMemoryResult>(ReadMemoryMethod, p), output);
+  const inspector = new InspectorPanel(context.extensionUri, (p) => client.sendRequest(ReadMemoryRequest, p), output);
   context.subscriptions.push(inspector);
   registerLayoutMap(context, output);
   inspector.register(context);
@@ -103,7 +89,7 @@ export async function activateWith(context: vscode.ExtensionContext, factory: Cl
       if (!target) return;
       await ready;
       const params: TransferPreviewParams = { uri: target, function: fn, rows: 32 };
-      const r = await client.sendRequest<TransferPreviewResult>(TransferPreviewMethod, params);
+      const r = await client.sendRequest(TransferPreviewRequest, params);
       const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: r.markdown });
       await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true });
     }),
@@ -128,11 +114,11 @@ export async function activateWith(context: vscode.ExtensionContext, factory: Cl
       const params: RunParams = { uri: target.toString(), ...config };
       const name = target.path.split('/').pop();
       const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Running ${name}${params.entry ? ' (' + params.entry + ')' : ''}`, cancellable: true }, async (progress, token) => {
-        const sub = client.onNotification(RunProgressMethod, (p: RunProgressParams) => {
+        const sub = client.onNotification(RunProgressNotification, (p) => {
           if (p.uri === params.uri) progress.report({ message: `${p.statements.toLocaleString()} tensor statements` });
         });
         try {
-          return await client.sendRequest<RunResultMessage>(RunMethod, params, token);
+          return await client.sendRequest(RunRequest, params, token);
         } finally {
           sub.dispose();
         }
@@ -171,7 +157,7 @@ export async function activateWith(context: vscode.ExtensionContext, factory: Cl
     }),
     vscode.commands.registerCommand('tensorLens.showServerStatus', async () => {
       await ready;
-      const st = await client.sendRequest<ServerStatusResult>(ServerStatusMethod);
+      const st = await client.sendRequest(ServerStatusRequest);
       void vscode.window.showInformationMessage(`Tensor Lens server ${st.version}: ${st.documents} documents, last check ${st.lastCheckMs} ms, dialect ${st.dialect}`);
     }),
     vscode.commands.registerCommand('tensorLens.restartServer', async () => {

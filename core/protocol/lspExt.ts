@@ -1,11 +1,18 @@
 /**
- * Custom LSP requests and notifications between the Tensor Lens client and server (the typed
- * counterpart of rust-analyzer's lsp_ext.ts). Plain types only, so both sides and tests import it.
+ * Custom LSP requests and notifications between the Tensor Lens client and server (the counterpart of
+ * rust-analyzer's lsp_ext.ts). Each is a typed `RequestType`/`NotificationType`, so a call site cannot
+ * pair a method with the wrong parameters or result: the client (`client.sendRequest(RunRequest, …)`),
+ * the server (server/src/extRequests.ts) and the tests all name these objects, never the method string.
+ *
+ * `vscode-jsonrpc` is the one import besides plain types: its package entry is the platform-neutral
+ * `lib/common` API (no Node modules), so this file also goes into the web-worker server and the web
+ * extension host. It is the copy the language client is built on (vscode-languageclient → protocol
+ * 3.18.5 → jsonrpc 10); the server's vscode-languageserver pins an older one (see extRequests.ts).
  */
+import { NotificationType, RequestType, RequestType0 } from 'vscode-jsonrpc';
 import type { RunConfig } from '../sim/runConfig';
 
 /** `tensorLens/transferPreview`: markdown listing each transfer of a function (or the file) with its element table. */
-export const TransferPreviewMethod = 'tensorLens/transferPreview';
 export interface TransferPreviewParams {
   uri: string;
   /** C function name; all transfers of the file when absent. */
@@ -17,9 +24,9 @@ export interface TransferPreviewResult {
   markdown: string;
   transfers: number;
 }
+export const TransferPreviewRequest = new RequestType<TransferPreviewParams, TransferPreviewResult, void>('tensorLens/transferPreview');
 
 /** `tensorLens/serverStatus`: what the server is doing (shown by the client's status item). */
-export const ServerStatusMethod = 'tensorLens/serverStatus';
 export interface ServerStatusResult {
   version: string;
   documents: number;
@@ -30,6 +37,7 @@ export interface ServerStatusResult {
   /** Node flags of the server process (desktop: the client starts it with SERVER_NODE_FLAGS). */
   execArgv?: string[];
 }
+export const ServerStatusRequest = new RequestType0<ServerStatusResult, void>('tensorLens/serverStatus');
 
 /**
  * `tensorLens/run`: runs a tensor program on the simulator (in a worker; cancel with $/cancelRequest).
@@ -37,7 +45,6 @@ export interface ServerStatusResult {
  * start from the program's folder; without `includePaths` or `dialect` the server's settings apply
  * (those the checker reads the program with).
  */
-export const RunMethod = 'tensorLens/run';
 export type RunParams = { uri: string } & Omit<RunConfig, 'program'>;
 export interface RunTraceStep {
   step: number;
@@ -81,20 +88,21 @@ export interface RunResultMessage {
   /** C globals of the host program with their MEM byte addresses (the memory inspector labels them). */
   globals?: { name: string; address: number; size: number; type: string; file?: string; line?: number }[];
 }
+export const RunRequest = new RequestType<RunParams, RunResultMessage, void>('tensorLens/run');
 
 /** `tensorLens/runProgress` (server → client notification). */
-export const RunProgressMethod = 'tensorLens/runProgress';
 export interface RunProgressParams {
   uri: string;
   steps: number;
   statements: number;
 }
+export const RunProgressNotification = new NotificationType<RunProgressParams>('tensorLens/runProgress');
 
 /**
  * `tensorLens/readMemory`: bytes of a space of run `runId`, as they were after a step (base64). The
- * server keeps the last few runs; a read of an unknown or evicted run fails with a message saying so.
+ * server keeps the last few runs; a read of an unknown or evicted run fails (a ResponseError,
+ * InvalidParams) with a message saying so.
  */
-export const ReadMemoryMethod = 'tensorLens/readMemory';
 export interface ReadMemoryParams {
   runId: number;
   space: string;
@@ -110,3 +118,4 @@ export interface ReadMemoryResult {
   unit: number;
   size: number;
 }
+export const ReadMemoryRequest = new RequestType<ReadMemoryParams, ReadMemoryResult, void>('tensorLens/readMemory');

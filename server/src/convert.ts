@@ -1,19 +1,22 @@
-/** Conversions from engine results to LSP types. */
+/** Conversions from engine results (core/common: the same for every language) to LSP types. */
 import {
   CodeAction,
   CodeActionKind,
   CompletionItemKind,
   DiagnosticSeverity,
   DiagnosticTag,
+  InlayHint,
+  InlayHintKind,
   InsertTextFormat,
   SymbolKind,
   type CompletionItem,
   type Diagnostic as LspDiagnostic,
   type DocumentSymbol,
+  type Hover,
 } from 'vscode-languageserver';
 import type { Diagnostic } from '../../core/common/diagnostic';
-import type { CompletionEntry } from '../../core/tprog/features/complete';
-import type { DocSymbol } from '../../core/tprog/features/symbols';
+import type { CompletionEntry, DocSymbol, HoverResult, InlayHintItem } from '../../core/common/featureResults';
+import type { SemToken } from '../../core/common/semanticTokens';
 
 const SEV: Record<Diagnostic['severity'], DiagnosticSeverity> = {
   error: DiagnosticSeverity.Error,
@@ -77,8 +80,19 @@ export function toCompletionItem(e: CompletionEntry): CompletionItem {
   };
 }
 
+export function toHover(h: HoverResult): Hover {
+  return { contents: { kind: 'markdown', value: h.markdown }, range: h.range };
+}
+
+export function toInlayHint(h: InlayHintItem): InlayHint {
+  const hint = InlayHint.create(h.position, h.label, InlayHintKind.Type);
+  hint.paddingLeft = true;
+  hint.tooltip = h.tooltip;
+  return hint;
+}
+
 /** LSP's relative encoding of semantic tokens (sorted by position). */
-export function encodeTokens(tokens: { line: number; char: number; length: number; type: number; modifiers: number }[]): { data: number[] } {
+export function encodeTokens(tokens: SemToken[]): { data: number[] } {
   const data: number[] = [];
   let line = 0;
   let char = 0;

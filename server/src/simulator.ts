@@ -6,21 +6,17 @@
  */
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import type { RunResultMessage } from '../../core/protocol/lspExt';
 import type { RunWarning } from '../../core/sim/types';
 import type { WorkerRun } from './simWorker';
 
-export interface SimRunResult {
-  runId: number;
-  entry: string;
-  summary: { steps: number; statements: number; bytesMoved: number; laneOps: number; timeMs: number };
+/**
+ * A run's result as the worker posts it (simWorker.ts): the client's RunResultMessage with files as
+ * paths (the server makes them URIs, runRequests.ts).
+ */
+export interface SimRunResult extends Omit<RunResultMessage, 'warnings' | 'error'> {
   warnings: RunWarning[];
-  trace: never[] | object[];
-  traceTruncated: boolean;
-  dumps: object[];
-  output: string;
   error: { file: string; line: number; column: number; message: string; kind: string; stack: string[] } | null;
-  /** C globals of the host program with their MEM addresses. */
-  globals?: object[];
 }
 
 export interface SimReadResult {

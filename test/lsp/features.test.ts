@@ -24,7 +24,7 @@ import {
   type MarkupContent,
   type Range,
 } from 'vscode-languageserver-protocol/node';
-import { ServerStatusMethod, TransferPreviewMethod, type ServerStatusResult, type TransferPreviewParams, type TransferPreviewResult } from '../../core/protocol/lspExt';
+import { ServerStatusRequest, TransferPreviewRequest } from '../../core/protocol/lspExt';
 import { LspClient, PCORE, posOf, ROOT, TPROG, uriOf } from './lspClient';
 
 const read = (p: string) => readFileSync(`${ROOT}/${p}`, 'utf8');
@@ -341,24 +341,24 @@ describe('language server over stdio (examples/)', () => {
   });
 
   it('custom request tensorLens/transferPreview', async () => {
-    const fn = await lsp.conn.sendRequest<TransferPreviewResult>(TransferPreviewMethod, { uri: uri.test, function: 'do_add', rows: 4 } satisfies TransferPreviewParams);
+    const fn = await lsp.conn.sendRequest(TransferPreviewRequest, { uri: uri.test, function: 'do_add', rows: 4 });
     assert.equal(fn.transfers, 2);
     assert.match(fn.markdown, /^# Transfers of `do_add`/);
     assert.match(fn.markdown, /## line 19\n/);
     assert.match(fn.markdown, /## line 22\n/);
     assert.match(fn.markdown, /PCORE\s+THREAD\s+_A\s+<=\s+MEM/);
     assert.match(fn.markdown, /… 1020 more \(1024 elements in all\)/, 'rows limit honoured');
-    const none = await lsp.conn.sendRequest<TransferPreviewResult>(TransferPreviewMethod, { uri: uri.test, function: 'kernel_test' });
+    const none = await lsp.conn.sendRequest(TransferPreviewRequest, { uri: uri.test, function: 'kernel_test' });
     assert.equal(none.transfers, 0);
     assert.match(none.markdown, /_no transfers_/);
-    const file = await lsp.conn.sendRequest<TransferPreviewResult>(TransferPreviewMethod, { uri: uri.blur });
+    const file = await lsp.conn.sendRequest(TransferPreviewRequest, { uri: uri.blur });
     assert.ok(file.transfers >= 5, `blur.m transfers: ${file.transfers}`);
-    const notOpen = await lsp.conn.sendRequest<TransferPreviewResult>(TransferPreviewMethod, { uri: uriOf('examples/nothing.m') });
+    const notOpen = await lsp.conn.sendRequest(TransferPreviewRequest, { uri: uriOf('examples/nothing.m') });
     assert.equal(notOpen.transfers, 0);
   });
 
   it('custom request tensorLens/serverStatus', async () => {
-    const s = await lsp.conn.sendRequest<ServerStatusResult>(ServerStatusMethod);
+    const s = await lsp.conn.sendRequest(ServerStatusRequest);
     assert.ok(s.documents >= 4);
     assert.equal(typeof s.version, 'string');
     assert.ok(s.lastCheckMs >= 0);

@@ -20,7 +20,7 @@ import {
   type Position,
   type PublishDiagnosticsParams,
 } from 'vscode-languageserver-protocol/node';
-import { TransferPreviewMethod } from '../../core/protocol/lspExt';
+import { TransferPreviewRequest } from '../../core/protocol/lspExt';
 import { LspClient, PCORE, posOf, ROOT, TPROG, uriOf } from './lspClient';
 import { mulberry32 as rng } from '../helpers/rng';
 
@@ -142,7 +142,7 @@ describe('language server robustness', () => {
           step % 5 === 0 ? lsp.conn.sendRequest(SemanticTokensRequest.type, { textDocument: { uri } }) : null,
           step % 5 === 1 ? lsp.conn.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } }) : null,
           step % 5 === 2 ? lsp.conn.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range: { start: position, end: position }, context: { diagnostics: [] } }) : null,
-          step % 5 === 3 ? lsp.conn.sendRequest(TransferPreviewMethod, { uri }) : null,
+          step % 5 === 3 ? lsp.conn.sendRequest(TransferPreviewRequest, { uri }) : null,
         ]),
         10_000,
         what,

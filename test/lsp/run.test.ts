@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { DidChangeConfigurationNotification } from 'vscode-languageserver-protocol/node';
-import { RunMethod, type RunParams, type RunResultMessage } from '../../core/protocol/lspExt';
+import { RunRequest, type RunParams } from '../../core/protocol/lspExt';
 import { LspClient, ROOT, TPROG } from './lspClient';
 
 const FIX = join(ROOT, 'test', 'fixtures', 'run-include');
@@ -22,7 +22,7 @@ after(async () => {
   await lsp?.shutdown();
 });
 
-const run = (p: RunParams) => lsp.conn.sendRequest(RunMethod, p) as Promise<RunResultMessage>;
+const run = (p: RunParams) => lsp.conn.sendRequest(RunRequest, p);
 const settings = (tensorLens: object) => lsp.conn.sendNotification(DidChangeConfigurationNotification.type, { settings: { tensorLens } });
 /** The diagnostics published for `uri` after `n` publications so far. */
 const publishedAfter = (uri: string, n: number) => lsp.diagnostics(uri, () => (lsp.published.get(uri)?.length ?? 0) > n);

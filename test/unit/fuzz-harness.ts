@@ -34,7 +34,8 @@ import { inlayHints } from '../../core/tprog/features/inlay';
 import { definition, references } from '../../core/tprog/features/navigate';
 import { transferPreview } from '../../core/tprog/features/preview';
 import { signatureHelp } from '../../core/tprog/features/signature';
-import { documentSymbols, type DocSymbol } from '../../core/tprog/features/symbols';
+import { documentSymbols } from '../../core/tprog/features/symbols';
+import type { DocSymbol } from '../../core/common/featureResults';
 import { semanticTokens } from '../../core/tprog/features/tokens';
 import { explainCsfHostMessage } from '../../core/protocol/webview';
 

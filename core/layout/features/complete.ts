@@ -6,10 +6,8 @@ import { ELEMENT_ARRANGEMENTS } from '../models/spyre';
 import { TILE_SHAPES } from '../models/ttTile';
 import { TT_ARCH_PROPS } from '../models/ttArch';
 import { parseLayout } from '../parse';
-import type { CompletionEntry } from '../../tprog/features/complete';
+import type { CompletionEntry } from '../../common/featureResults';
 import { CALL_DOCS, dtypeDoc, STATEMENT_DOCS, VALUE_DOCS, wordDoc } from './keywords';
-
-export type { CompletionEntry };
 
 const STATEMENT_SNIPPETS: CompletionEntry[] = [
   { label: 'tensor … spyre()', kind: 'snippet', insertText: 'tensor ${1:x}: ${2:float16}[${3:128, 256}] = spyre()', snippet: true, detail: 'Spyre tensor, default layout' },

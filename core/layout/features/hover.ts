@@ -7,11 +7,9 @@ import type { LayoutAnalysis } from '../analyze';
 import { termFamily, type ProbeInfo, type TensorInfo } from '../check';
 import type { ForwardBase, InverseResult, Step } from '../model';
 import { hex, list } from '../util';
-import type { HoverResult } from '../../tprog/features/hover';
+import type { HoverResult } from '../../common/featureResults';
 import { wordDoc } from './keywords';
 import { locate } from './locate';
-
-export type { HoverResult };
 
 const inside = (s: Span, o: number) => o >= s.start && o <= s.end;
 

@@ -2,9 +2,7 @@
 import type { LayoutAnalysis } from '../analyze';
 import type { ProbeInfo } from '../check';
 import { hex, list } from '../util';
-import type { InlayHintItem } from '../../tprog/features/inlay';
-
-export type { InlayHintItem };
+import type { InlayHintItem } from '../../common/featureResults';
 
 function probeLabel(p: ProbeInfo): string | undefined {
   if (p.forward) {

@@ -1,9 +1,7 @@
 /** Outline: targets, tensors (with their summary), probes. */
 import type { LayoutAnalysis } from '../analyze';
 import { list } from '../util';
-import type { DocSymbol } from '../../tprog/features/symbols';
-
-export type { DocSymbol };
+import type { DocSymbol } from '../../common/featureResults';
 
 export function documentSymbols(a: LayoutAnalysis): DocSymbol[] {
   const out: DocSymbol[] = [];

@@ -1,15 +1,12 @@
 /**
- * Semantic tokens of `.tlayout` documents, in the legend of the tensor-program tokens (TOKEN_TYPES /
- * TOKEN_MODIFIERS of core/tprog/features/tokens), so one server legend serves both languages.
+ * Semantic tokens of `.tlayout` documents, in the server's one legend (core/common/semanticTokens),
+ * which the tensor-program tokens use too.
  */
 import type { Span, Value } from '../ast';
 import type { LayoutAnalysis } from '../analyze';
 import { TARGETS } from '../check';
 import { parseDtype } from '../dtypes';
-import { type SemToken, TOKEN_MODIFIERS, TOKEN_TYPES, type TokenType } from '../../tprog/features/tokens';
-
-export { TOKEN_MODIFIERS, TOKEN_TYPES };
-export type { SemToken };
+import { type SemToken, TOKEN_MODIFIERS, TOKEN_TYPES, type TokenType } from '../../common/semanticTokens';
 
 const MOD_DECLARATION = 1 << TOKEN_MODIFIERS.indexOf('declaration');
 const MOD_READONLY = 1 << TOKEN_MODIFIERS.indexOf('readonly');

@@ -1,17 +1,7 @@
 /** Completion inside `>` statements: keywords, spaces, data types, class members, kernels, `$` variables, macros. */
 import type { TprogAnalysis } from '../analyze';
+import type { CompletionEntry } from '../../common/featureResults';
 import { DATA_TYPES, KEYWORD_DOCS, PREFIX_KEYWORDS, SPACE_KEYWORDS, STATEMENT_KEYWORDS } from './keywords';
-
-export type CompletionKind = 'keyword' | 'module' | 'typeParameter' | 'field' | 'function' | 'variable' | 'constant' | 'class' | 'snippet';
-
-export interface CompletionEntry {
-  label: string;
-  kind: CompletionKind;
-  detail?: string;
-  documentation?: string;
-  insertText?: string;
-  snippet?: boolean;
-}
 
 const SNIPPETS: CompletionEntry[] = [
   { label: 'FOR(I=0:n-1)', kind: 'snippet', insertText: 'FOR(${1:I}=${2:0}:${3:n-1}) ', snippet: true, detail: 'loop reordering prefix' },

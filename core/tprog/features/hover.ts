@@ -1,14 +1,10 @@
 /** Hover: address mapping of terms, transfer tables, tensor variables, PCORE members, macros, keywords. */
 import type { Range } from '../../common/diagnostic';
+import type { HoverResult } from '../../common/featureResults';
 import type { TprogAnalysis } from '../analyze';
 import { locate } from '../locate';
 import { termSummary, transferTable } from '../explain';
 import { KEYWORD_DOCS } from './keywords';
-
-export interface HoverResult {
-  markdown: string;
-  range: Range;
-}
 
 const code = (s: string) => '```\n' + s + '\n```';
 

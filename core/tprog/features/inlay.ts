@@ -1,14 +1,8 @@
 /** Inlay hints: element count and shape moved by each transfer, at the end of its statement. */
-import type { Position } from '../../common/diagnostic';
+import type { InlayHintItem } from '../../common/featureResults';
 import type { TprogAnalysis } from '../analyze';
 import { bufToDoc } from '../lines';
 import { shapeText } from '../explain';
-
-export interface InlayHintItem {
-  position: Position;
-  label: string;
-  tooltip: string;
-}
 
 /** Hints for statements that end within [startLine, endLine]. */
 export function inlayHints(a: TprogAnalysis, startLine: number, endLine: number): InlayHintItem[] {

@@ -1,13 +1,7 @@
 /** Go to definition and find references: `$` variables, PCORE members and kernels, macros, C variables. */
-import type { Range } from '../../common/diagnostic';
+import type { Location } from '../../common/featureResults';
 import type { TprogAnalysis } from '../analyze';
 import { locate } from '../locate';
-
-export interface Location {
-  /** Undefined = this document. */
-  file?: string;
-  range: Range;
-}
 
 type Target = { kind: 'var'; name: string } | { kind: 'member'; name: string } | { kind: 'kernel'; name: string } | { kind: 'ident'; name: string; offset: number };
 

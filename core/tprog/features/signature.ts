@@ -1,12 +1,6 @@
 /** Signature help for EXE_LOCKSTEP, FOR and the other parenthesised forms of `>` statements. */
+import type { SignatureInfo } from '../../common/featureResults';
 import type { TprogAnalysis } from '../analyze';
-
-export interface SignatureInfo {
-  label: string;
-  documentation: string;
-  parameters: string[];
-  active: number;
-}
 
 const SIGS: Record<string, { label: string; params: string[]; doc: string }> = {
   EXE_LOCKSTEP: { label: 'EXE_LOCKSTEP(kernel, num_pcore, num_thread)', params: ['kernel', 'num_pcore', 'num_thread'], doc: 'Run `class::kernel` on PCOREs 0..num_pcore-1 (1..8) and threads 0..num_thread-1 (1..16, default 16). One argument = a prebuilt command word.' },

@@ -1,18 +1,7 @@
 /** Outline: C functions with their transfers, kernel launches and tensor variables; macros. */
-import type { Range } from '../../common/diagnostic';
+import type { DocSymbol } from '../../common/featureResults';
 import type { TprogAnalysis } from '../analyze';
 import { bufToDoc } from '../lines';
-
-export type SymbolKind = 'function' | 'event' | 'variable' | 'constant' | 'operator' | 'module';
-
-export interface DocSymbol {
-  name: string;
-  detail?: string;
-  kind: SymbolKind;
-  range: Range;
-  selectionRange: Range;
-  children: DocSymbol[];
-}
 
 export function documentSymbols(a: TprogAnalysis): DocSymbol[] {
   const fns: DocSymbol[] = a.c.functions.map((f) => ({ name: f.name, kind: 'function', range: a.lines.range(f.span.start, f.span.end), selectionRange: a.lines.range(f.nameSpan.start, f.nameSpan.end), children: [] }));

@@ -1,19 +1,8 @@
 /** Semantic tokens for `>` statements (C lines are left to the C grammar). */
+import { type SemToken, TOKEN_TYPES, type TokenType } from '../../common/semanticTokens';
 import type { CText, Span } from '../ast';
 import type { TprogAnalysis, Unit } from '../analyze';
 import { bufToDoc } from '../lines';
-
-export const TOKEN_TYPES = ['keyword', 'namespace', 'type', 'class', 'property', 'parameter', 'function', 'variable', 'macro', 'operator', 'number'] as const;
-export const TOKEN_MODIFIERS = ['declaration', 'readonly', 'defaultLibrary'] as const;
-export type TokenType = (typeof TOKEN_TYPES)[number];
-
-export interface SemToken {
-  line: number;
-  char: number;
-  length: number;
-  type: number;
-  modifiers: number;
-}
 
 export function semanticTokens(a: TprogAnalysis): SemToken[] {
   const out: SemToken[] = [];

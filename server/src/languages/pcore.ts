@@ -1,21 +1,35 @@
 /** Language features of PCORE programs (`.p`): diagnostics, hover on symbols, outline. */
 import { SymbolKind, type DocumentSymbol, type Hover } from 'vscode-languageserver';
-import type { Diagnostic } from '../../core/common/diagnostic';
-import { formatPcoreVariable } from '../../core/pcore';
-import type { PcoreView } from '../../core/project/pcoreAdapter';
-import type { Project } from '../../core/project/project';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { Diagnostic } from '../../../core/common/diagnostic';
+import { formatPcoreVariable } from '../../../core/pcore';
+import type { PcoreView } from '../../../core/project/pcoreAdapter';
+import { isPcorePath, type Project } from '../../../core/project/project';
+import { uriToPath } from '../uri';
+import type { LanguageFeatures } from './registry';
 
-function view(project: Project, path: string, text: string): PcoreView | undefined {
-  return project.pcore(path, text) as PcoreView | undefined;
+export const PCORE_LANGUAGE = 'pcore';
+
+/** The Project's view of the program: the tensor programs beside it read the same parse. */
+function view(project: Project, doc: TextDocument): PcoreView | undefined {
+  return project.pcore(uriToPath(doc.uri), doc.getText()) as PcoreView | undefined;
 }
 
-export const pcoreFeatures = {
-  diagnostics(project: Project, path: string, text: string): Diagnostic[] {
-    return view(project, path, text)?.program.diagnostics ?? [];
-  },
+export class PcoreLanguage implements LanguageFeatures {
+  readonly id = PCORE_LANGUAGE;
 
-  hover(project: Project, path: string, text: string, offset: number): Hover | null {
-    const v = view(project, path, text);
+  constructor(private readonly project: Project) {}
+
+  ownsPath(path: string): boolean {
+    return isPcorePath(path);
+  }
+
+  diagnostics(doc: TextDocument): Diagnostic[] {
+    return view(this.project, doc)?.program.diagnostics ?? [];
+  }
+
+  hover(doc: TextDocument, offset: number): Hover | null {
+    const v = view(this.project, doc);
     const ref = v?.program.symbolAt(offset);
     if (!v || !ref) return null;
     const s = ref.symbol;
@@ -40,10 +54,10 @@ export const pcoreFeatures = {
         md = `intrinsic \`${s.name}\``;
     }
     return { contents: { kind: 'markdown', value: md }, range: v.program.lineIndex.range(ref.start, ref.end) };
-  },
+  }
 
-  symbols(project: Project, path: string, text: string): DocumentSymbol[] {
-    const v = view(project, path, text);
+  symbols(doc: TextDocument): DocumentSymbol[] {
+    const v = view(this.project, doc);
     if (!v) return [];
     const out: DocumentSymbol[] = [];
     for (const c of v.program.classes.values()) {
@@ -56,5 +70,5 @@ export const pcoreFeatures = {
       out.push({ name: c.name, kind: SymbolKind.Class, range: { start: first.range.start, end: last.range.end }, selectionRange: first.selectionRange, children });
     }
     return out;
-  },
-};
+  }
+}

@@ -1,0 +1,14 @@
+/** What the platform entry (node.ts: stdio/IPC; browser.ts: web worker) gives the server. */
+import type { PcoreLoader } from '../../core/project/project';
+import type { SimulatorHost } from './simulator';
+
+export interface ServerHost {
+  /** The simulator (absent in the browser, where Run is not available yet). */
+  simulator?: SimulatorHost;
+  /** Reads a file that is not open in the editor (undefined in the browser). */
+  readDisk(path: string): string | undefined;
+  /** Reads a file's bytes (`.csfbin` files of layout specs); absent in the browser. */
+  readBinary?(path: string): Uint8Array | undefined;
+  loadPcore: PcoreLoader;
+  version: string;
+}

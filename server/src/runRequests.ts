@@ -1,0 +1,62 @@
+/**
+ * `tensorLens/run` and `tensorLens/readMemory`: running a tensor program on the host's simulator (its
+ * open documents as they are in the editor) and reading a kept run's memory for the inspector. A run's
+ * error and warnings become diagnostics (runDiagnostics.ts) until the next run or an edit.
+ */
+import { ErrorCodes, ResponseError, type Connection } from 'vscode-languageserver';
+import { ReadMemoryRequest, RunProgressNotification, RunRequest, type RunResultMessage } from '../../core/protocol/lspExt';
+import type { DiagnosticsPublisher } from './diagnostics';
+import type { DocumentStore } from './documents';
+import { onRequest, sendNotification } from './extRequests';
+import type { ServerHost } from './host';
+import { runDiagnosticsOf } from './runDiagnostics';
+import type { Settings } from './settings';
+import type { SimRunResult } from './simulator';
+import { pathToUri, uriToPath } from './uri';
+
+export function registerRunRequests(connection: Connection, host: ServerHost, store: DocumentStore, settings: Settings, publisher: DiagnosticsPublisher): void {
+  let runId = 0;
+  onRequest(connection, RunRequest, async (p, token) => {
+    const id = ++runId;
+    const empty: RunResultMessage = { runId: id, entry: p.entry ?? '', summary: { steps: 0, statements: 0, bytesMoved: 0, laneOps: 0, timeMs: 0 }, warnings: [], trace: [], traceTruncated: false, dumps: [], output: '', error: null };
+    if (!host.simulator) return { ...empty, error: { uri: p.uri, line: 1, column: 1, message: 'Running programs needs the desktop (Node) extension host', kind: 'unsupported', stack: [] } };
+    const { uri: _uri, ...config } = p;
+    const file = uriToPath(p.uri);
+    const r = await host.simulator.run(
+      // read as the checker reads it unless the request says otherwise
+      { ...config, includePaths: config.includePaths ?? settings.includePaths, dialect: config.dialect ?? settings.dialect, runId: id, file, overlay: store.overlay() },
+      (statements) => void sendNotification(connection, RunProgressNotification, { uri: p.uri, steps: statements, statements }),
+      () => token.isCancellationRequested,
+      (f) => token.onCancellationRequested(f),
+    );
+    const out = toMessage(r, id);
+    if (r.cancelled) out.error = { uri: p.uri, line: 1, column: 1, message: 'run cancelled', kind: 'cancelled', stack: [] };
+    // the run's error and warnings replace the previous run's in the Problems panel
+    publisher.replaceRun(runDiagnosticsOf(r, (uri, line) => store.lineLength(uri, line)));
+    return out;
+  });
+
+  onRequest(connection, ReadMemoryRequest, async (p) => {
+    if (!host.simulator) return { data: '', unit: 1, size: 0 };
+    const r = await host.simulator.read(p.runId, p.space, p.start, p.length, p.step);
+    // an unknown, evicted or failed run is an error the inspector shows (not an empty memory)
+    if (r.error) throw new ResponseError(ErrorCodes.InvalidParams, r.error);
+    return { data: r.data ? toBase64(r.data) : '', unit: r.unit, size: r.size };
+  });
+}
+
+/** The worker's result for the client: files as URIs (the rest, `cancelled` included, as it came). */
+function toMessage(r: SimRunResult & { cancelled?: boolean }, runId: number): RunResultMessage {
+  return {
+    ...r,
+    runId,
+    warnings: (r.warnings ?? []).map(({ file: f, ...w }) => ({ uri: pathToUri(f), ...w })),
+    error: r.error ? { uri: pathToUri(r.error.file), line: r.error.line, column: r.error.column, message: r.error.message, kind: r.error.kind, stack: r.error.stack } : null,
+  };
+}
+
+function toBase64(b: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < b.length; i += 0x8000) s += String.fromCharCode(...b.subarray(i, i + 0x8000));
+  return btoa(s);
+}
