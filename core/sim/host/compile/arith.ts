@@ -1,3 +1,9 @@
+/**
+ * Binary operators on two compiled operands: pointer arithmetic, the usual arithmetic conversions,
+ * constant folding, and the closures that compute them, one family per representation (int, unsigned,
+ * float/double, 64-bit). The common shapes (a register slot, a constant right operand) get closures
+ * without a nested call; fastops.ts holds the fastest of them.
+ */
 import type { SourceLoc } from '../../types';
 import { INT, UINT, common, isArith, isInt, normalizer, promote, sizeOf, typeName, type CType, type FloatT, type IntT } from '../ctypes';
 import { fastCmp, fastInt } from '../fastops';
@@ -112,93 +118,107 @@ export function arithClosure(cc: CompileContext, op: string, t: IntT | FloatT, L
     const fast = fastInt(op, kind === 'u32', L.slot, R.slot, k, LF, RF);
     if (fast) return fast;
   }
-  if (kind === 'i32') {
-    if (k !== undefined) {
-      switch (op) {
-        case '+': return (fr) => (LF(fr) + k) | 0;
-        case '-': return (fr) => (LF(fr) - k) | 0;
-        case '*': return (fr) => Math.imul(LF(fr), k);
-        case '&': return (fr) => LF(fr) & k;
-        case '|': return (fr) => LF(fr) | k;
-        case '^': return (fr) => LF(fr) ^ k;
-        case '<<': return (fr) => LF(fr) << k;
-        case '>>': return (fr) => LF(fr) >> k;
-        case '/': if (k !== 0) return (fr) => (LF(fr) / k) | 0; break;
-        case '%': if (k !== 0) return (fr) => LF(fr) % k | 0; break;
-      }
-    }
+  const f = kind === 'i32' ? i32Closure(rt, op, LF, RF, k, loc) : kind === 'u32' ? u32Closure(rt, op, LF, RF, k, loc) : t.k === 'float' ? floatClosure(op, t.size, LF, RF) : undefined;
+  return f ?? i64Closure(rt, op, t as IntT, LF, RF, loc);
+}
+
+/** int: wraps to 32 bits (`| 0`); division by zero faults. */
+function i32Closure(rt: Runtime, op: string, LF: EF, RF: EF, k: number | undefined, loc: SourceLoc): EF | undefined {
+  if (k !== undefined) {
     switch (op) {
-      case '+': return (fr) => (LF(fr) + RF(fr)) | 0;
-      case '-': return (fr) => (LF(fr) - RF(fr)) | 0;
-      case '*': return (fr) => Math.imul(LF(fr), RF(fr));
-      case '&': return (fr) => LF(fr) & RF(fr);
-      case '|': return (fr) => LF(fr) | RF(fr);
-      case '^': return (fr) => LF(fr) ^ RF(fr);
-      case '<<': return (fr) => LF(fr) << RF(fr);
-      case '>>': return (fr) => LF(fr) >> RF(fr);
-      case '/':
-        return (fr) => {
-          const a = LF(fr);
-          const b = RF(fr);
-          if (b === 0) rt.fault('division by zero', loc);
-          return (a / b) | 0;
-        };
-      case '%':
-        return (fr) => {
-          const a = LF(fr);
-          const b = RF(fr);
-          if (b === 0) rt.fault('division by zero (remainder)', loc);
-          return a % b | 0;
-        };
+      case '+': return (fr) => (LF(fr) + k) | 0;
+      case '-': return (fr) => (LF(fr) - k) | 0;
+      case '*': return (fr) => Math.imul(LF(fr), k);
+      case '&': return (fr) => LF(fr) & k;
+      case '|': return (fr) => LF(fr) | k;
+      case '^': return (fr) => LF(fr) ^ k;
+      case '<<': return (fr) => LF(fr) << k;
+      case '>>': return (fr) => LF(fr) >> k;
+      case '/': if (k !== 0) return (fr) => (LF(fr) / k) | 0; break;
+      case '%': if (k !== 0) return (fr) => LF(fr) % k | 0; break;
     }
   }
-  if (kind === 'u32') {
-    if (k !== undefined) {
-      switch (op) {
-        case '+': return (fr) => (LF(fr) + k) >>> 0;
-        case '-': return (fr) => (LF(fr) - k) >>> 0;
-        case '&': return (fr) => (LF(fr) & k) >>> 0;
-        case '>>': return (fr) => LF(fr) >>> k;
-        case '<<': return (fr) => (LF(fr) << k) >>> 0;
-      }
-    }
+  switch (op) {
+    case '+': return (fr) => (LF(fr) + RF(fr)) | 0;
+    case '-': return (fr) => (LF(fr) - RF(fr)) | 0;
+    case '*': return (fr) => Math.imul(LF(fr), RF(fr));
+    case '&': return (fr) => LF(fr) & RF(fr);
+    case '|': return (fr) => LF(fr) | RF(fr);
+    case '^': return (fr) => LF(fr) ^ RF(fr);
+    case '<<': return (fr) => LF(fr) << RF(fr);
+    case '>>': return (fr) => LF(fr) >> RF(fr);
+    case '/':
+      return (fr) => {
+        const a = LF(fr);
+        const b = RF(fr);
+        if (b === 0) rt.fault('division by zero', loc);
+        return (a / b) | 0;
+      };
+    case '%':
+      return (fr) => {
+        const a = LF(fr);
+        const b = RF(fr);
+        if (b === 0) rt.fault('division by zero (remainder)', loc);
+        return a % b | 0;
+      };
+  }
+  return undefined;
+}
+
+/** unsigned int: wraps to 32 bits (`>>> 0`). */
+function u32Closure(rt: Runtime, op: string, LF: EF, RF: EF, k: number | undefined, loc: SourceLoc): EF | undefined {
+  if (k !== undefined) {
     switch (op) {
-      case '+': return (fr) => (LF(fr) + RF(fr)) >>> 0;
-      case '-': return (fr) => (LF(fr) - RF(fr)) >>> 0;
-      case '*': return (fr) => Math.imul(LF(fr), RF(fr)) >>> 0;
-      case '&': return (fr) => (LF(fr) & RF(fr)) >>> 0;
-      case '|': return (fr) => (LF(fr) | RF(fr)) >>> 0;
-      case '^': return (fr) => (LF(fr) ^ RF(fr)) >>> 0;
-      case '<<': return (fr) => (LF(fr) << RF(fr)) >>> 0;
-      case '>>': return (fr) => LF(fr) >>> RF(fr);
-      case '/':
-        return (fr) => {
-          const a = LF(fr);
-          const b = RF(fr);
-          if (b === 0) rt.fault('division by zero', loc);
-          return (a / b) >>> 0;
-        };
-      case '%':
-        return (fr) => {
-          const a = LF(fr);
-          const b = RF(fr);
-          if (b === 0) rt.fault('division by zero (remainder)', loc);
-          return a % b;
-        };
+      case '+': return (fr) => (LF(fr) + k) >>> 0;
+      case '-': return (fr) => (LF(fr) - k) >>> 0;
+      case '&': return (fr) => (LF(fr) & k) >>> 0;
+      case '>>': return (fr) => LF(fr) >>> k;
+      case '<<': return (fr) => (LF(fr) << k) >>> 0;
     }
   }
-  if (t.k === 'float') {
-    const r = t.size === 4 ? Math.fround : (v: number) => v;
-    switch (op) {
-      case '+': return (fr) => r(LF(fr) + RF(fr));
-      case '-': return (fr) => r(LF(fr) - RF(fr));
-      case '*': return (fr) => r(LF(fr) * RF(fr));
-      case '/': return (fr) => r(LF(fr) / RF(fr));
-    }
+  switch (op) {
+    case '+': return (fr) => (LF(fr) + RF(fr)) >>> 0;
+    case '-': return (fr) => (LF(fr) - RF(fr)) >>> 0;
+    case '*': return (fr) => Math.imul(LF(fr), RF(fr)) >>> 0;
+    case '&': return (fr) => (LF(fr) & RF(fr)) >>> 0;
+    case '|': return (fr) => (LF(fr) | RF(fr)) >>> 0;
+    case '^': return (fr) => (LF(fr) ^ RF(fr)) >>> 0;
+    case '<<': return (fr) => (LF(fr) << RF(fr)) >>> 0;
+    case '>>': return (fr) => LF(fr) >>> RF(fr);
+    case '/':
+      return (fr) => {
+        const a = LF(fr);
+        const b = RF(fr);
+        if (b === 0) rt.fault('division by zero', loc);
+        return (a / b) >>> 0;
+      };
+    case '%':
+      return (fr) => {
+        const a = LF(fr);
+        const b = RF(fr);
+        if (b === 0) rt.fault('division by zero (remainder)', loc);
+        return a % b;
+      };
   }
-  // 64-bit integers: doubles, exact to 2^53, BigInt for bitwise operators
+  return undefined;
+}
+
+/** float (rounded to single precision) and double. */
+function floatClosure(op: string, size: number, LF: EF, RF: EF): EF | undefined {
+  const r = size === 4 ? Math.fround : (v: number) => v;
+  switch (op) {
+    case '+': return (fr) => r(LF(fr) + RF(fr));
+    case '-': return (fr) => r(LF(fr) - RF(fr));
+    case '*': return (fr) => r(LF(fr) * RF(fr));
+    case '/': return (fr) => r(LF(fr) / RF(fr));
+  }
+  return undefined;
+}
+
+/** 64-bit integers (and whatever the others leave): doubles, exact to 2^53, BigInt for bitwise operators. */
+function i64Closure(rt: Runtime, op: string, t: IntT, LF: EF, RF: EF, loc: SourceLoc): EF {
   const norm = normalizer(t)!;
-  const signed = (t as IntT).signed;
+  const signed = t.signed;
   const big = (a: number): bigint => BigInt(Math.trunc(a));
   const back = (v: bigint): number => Number(signed ? BigInt.asIntN(64, v) : BigInt.asUintN(64, v));
   switch (op) {

@@ -1,3 +1,8 @@
+/**
+ * Calls: of a C function of the program (a frame from its prototype), of a built-in, of a service,
+ * through a function pointer, a `(T)(x)` cast that parses as a call, and in generator code a call that
+ * may yield (hoisted into a step).
+ */
 import type { SourceLoc } from '../../types';
 import { DOUBLE, INT, VOID, normalizer, promote, typeName, type CType } from '../ctypes';
 import { YIELD_NAMES } from '../libc';
@@ -49,62 +54,7 @@ export function call(cc: CompileContext, n: N, cx: Cx): E {
   const name = f.name;
   const fr0 = f;
   if (cx.hoist && yields(cc, n)) return hoistCall(cc, fr0, null, AF, ret, cx, loc);
-  if (f.hasBody) {
-    let retBuf = -1;
-    if (ret.k === 'struct') retBuf = frameAlloc(cx, ret, loc);
-    const na = AF.length;
-    if (retBuf >= 0) {
-      const rb = retBuf;
-      return {
-        t: ret,
-        f: (fr) => {
-          const c = fr0.plain!;
-          const nf = c.proto.slice();
-          for (let j = 0; j < na; j++) nf[2 + j] = AF[j](fr);
-          nf[1] = fr[0] + rb;
-          c.run(nf, loc);
-          return fr[0] + rb;
-        },
-      };
-    }
-    const t = ret.k === 'void' ? VOID : ret;
-    if (na === 0) return { t, f: () => { const c = fr0.plain!; return c.run(c.proto.slice(), loc); } };
-    if (na === 1) {
-      const a0 = AF[0];
-      return {
-        t,
-        f: (fr) => {
-          const c = fr0.plain!;
-          const nf = c.proto.slice();
-          nf[2] = a0(fr);
-          return c.run(nf, loc);
-        },
-      };
-    }
-    if (na === 2) {
-      const a0 = AF[0];
-      const a1 = AF[1];
-      return {
-        t,
-        f: (fr) => {
-          const c = fr0.plain!;
-          const nf = c.proto.slice();
-          nf[2] = a0(fr);
-          nf[3] = a1(fr);
-          return c.run(nf, loc);
-        },
-      };
-    }
-    return {
-      t,
-      f: (fr) => {
-        const c = fr0.plain!;
-        const nf = c.proto.slice();
-        for (let j = 0; j < na; j++) nf[2 + j] = AF[j](fr);
-        return c.run(nf, loc);
-      },
-    };
-  }
+  if (f.hasBody) return bodyCall(fr0, AF, ret, cx, loc);
   if (ret.k === 'struct') bad(loc, `not simulated: call of ${name}() returning a struct`, 'not-simulated');
   const rnorm = normalizer(ret) ?? ((v: number) => v);
   if (f.builtin) {
@@ -125,6 +75,68 @@ export function call(cc: CompileContext, n: N, cx: Cx): E {
       const vals = new Array<number>(AF.length);
       for (let j = 0; j < AF.length; j++) vals[j] = AF[j](fr);
       return rnorm(service(cc, name, vals, loc, ec, fr));
+    },
+  };
+}
+
+/**
+ * A call of a C function of the program: a fresh frame from the callee's prototype, the arguments in
+ * slots 2.., its plain code looked up at run time (it is compiled after its callers). Zero to two
+ * arguments without a loop; a struct result goes to a buffer in the caller's MEM frame.
+ */
+function bodyCall(fr0: FnRec, AF: EF[], ret: CType, cx: Cx, loc: SourceLoc): E {
+  let retBuf = -1;
+  if (ret.k === 'struct') retBuf = frameAlloc(cx, ret, loc);
+  const na = AF.length;
+  if (retBuf >= 0) {
+    const rb = retBuf;
+    return {
+      t: ret,
+      f: (fr) => {
+        const c = fr0.plain!;
+        const nf = c.proto.slice();
+        for (let j = 0; j < na; j++) nf[2 + j] = AF[j](fr);
+        nf[1] = fr[0] + rb;
+        c.run(nf, loc);
+        return fr[0] + rb;
+      },
+    };
+  }
+  const t = ret.k === 'void' ? VOID : ret;
+  if (na === 0) return { t, f: () => { const c = fr0.plain!; return c.run(c.proto.slice(), loc); } };
+  if (na === 1) {
+    const a0 = AF[0];
+    return {
+      t,
+      f: (fr) => {
+        const c = fr0.plain!;
+        const nf = c.proto.slice();
+        nf[2] = a0(fr);
+        return c.run(nf, loc);
+      },
+    };
+  }
+  if (na === 2) {
+    const a0 = AF[0];
+    const a1 = AF[1];
+    return {
+      t,
+      f: (fr) => {
+        const c = fr0.plain!;
+        const nf = c.proto.slice();
+        nf[2] = a0(fr);
+        nf[3] = a1(fr);
+        return c.run(nf, loc);
+      },
+    };
+  }
+  return {
+    t,
+    f: (fr) => {
+      const c = fr0.plain!;
+      const nf = c.proto.slice();
+      for (let j = 0; j < na; j++) nf[2 + j] = AF[j](fr);
+      return c.run(nf, loc);
     },
   };
 }

@@ -1,3 +1,8 @@
+/**
+ * Debugger stop points (compiled only when CompilerOptions.debug is set): each statement closure is
+ * wrapped to record where its hart is and to ask the port whether to stop; the statement's scope is kept
+ * for the debugger's expressions.
+ */
 import { SimError } from '../../types';
 import type { CType } from '../ctypes';
 import type { EF, Frame, GSF, Runtime, SF } from '../runtime';

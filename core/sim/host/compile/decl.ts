@@ -1,3 +1,7 @@
+/**
+ * Declarations: globals and `extern`s (one record per name), static locals (once per declarator),
+ * automatic variables (register slot or MEM frame) with their initialisation code.
+ */
 import { SimError, type SourceLoc } from '../../types';
 import { arr, isScalar, sizeOf, typeName, type CType } from '../ctypes';
 import type { GStep, Runtime, SF } from '../runtime';
@@ -8,10 +12,16 @@ import { initCount, initOps } from './init';
 import { declarator, specs } from './types';
 import { conv } from './values';
 
+/** A declarator's initialisation: the statement, and (generator code) the steps hoisted before it. */
+export interface DeclInit {
+  sf: SF;
+  steps: GStep[] | null;
+}
+
 /** Declares globals (file scope) or locals; returns per-declarator initialisation code. */
-export function declaration(cc: CompileContext, n: N, cx: Cx, fileScope: boolean): { sf: SF; steps: GStep[] | null }[] {
+export function declaration(cc: CompileContext, n: N, cx: Cx, fileScope: boolean): DeclInit[] {
   const sp = specs(cc, n, cx);
-  const out: { sf: SF; steps: GStep[] | null }[] = [];
+  const out: DeclInit[] = [];
   for (const dn of fields(n, 'declarator')) {
     const initN = dn.type === 'init_declarator' ? field(dn, 'value') : undefined;
     const d = declarator(cc, sp.t, dn, cx);
@@ -44,51 +54,56 @@ export function declaration(cc: CompileContext, n: N, cx: Cx, fileScope: boolean
       if (initN) globalInit(cc, g, initN, cx);
       continue;
     }
-    // automatic variable
-    let t = d.t;
-    if (initN && t.k === 'arr' && t.n === undefined) t = arr(t.of, initCount(cc, t, initN, cx));
-    if (t.k === 'arr' && t.n === undefined) bad(loc, `array '${d.name}' has no size`);
-    if (t.k === 'void') bad(loc, `variable '${d.name}' declared void`);
-    if (t.k === 'struct' && !t.complete) bad(loc, `variable '${d.name}' has incomplete type ${typeName(t)}`);
-    const fx = cx.fx;
-    const lines = { fromLine: loc.line, toLine: loc.line };
-    let sym: Sym;
-    if (isScalar(t) && !fx.addrTaken.has(d.name)) {
-      if (fx.noFrame) bad(loc, `not simulated: declaration in ${fx.noFrame}`, 'not-simulated');
-      const slot = fx.nslots++;
-      sym = { k: 'slot', t, slot, name: d.name };
-      fx.locals.push({ name: d.name, type: t, slot, ...lines });
-    } else {
-      const off = frameAlloc(cx, t, loc);
-      sym = { k: 'frame', t, off, name: d.name };
-      fx.locals.push({ name: d.name, type: t, offset: off, ...lines });
-    }
-    cx.scope.syms.set(d.name, sym);
-    if (!initN) continue;
-    const steps: GStep[] | null = cx.hoist ? [] : null;
-    const icx: Cx = { ...cx, hoist: steps };
-    if (sym.k === 'slot') {
-      const V = conv(cc.rval(initN, icx), t, initN, icx).f;
-      const slot = sym.slot;
-      out.push({ sf: (fr) => { fr[slot] = V(fr); return 0; }, steps });
-    } else {
-      const off = sym.off;
-      const size = sizeOf(t);
-      const ops = initOps(cc, t, initN, icx);
-      const rt: Runtime = cc.rt;
-      out.push({
-        sf: (fr) => {
-          const base = fr[0] + off;
-          rt.writing(base, size);
-          if (size > 0 && (t.k === 'arr' || t.k === 'struct')) rt.mem.fill(0, base, base + size);
-          for (let i = 0; i < ops.length; i++) ops[i](fr, base);
-          return 0;
-        },
-        steps,
-      });
-    }
+    const part = localVar(cc, d.name, d.t, initN, cx, loc);
+    if (part) out.push(part);
   }
   return out;
+}
+
+/** An automatic variable: a register slot when it is a scalar whose address is never taken, else a place in the MEM frame; its initialisation code. */
+function localVar(cc: CompileContext, name: string, declared: CType, initN: N | undefined, cx: Cx, loc: SourceLoc): DeclInit | undefined {
+  let t = declared;
+  if (initN && t.k === 'arr' && t.n === undefined) t = arr(t.of, initCount(cc, t, initN, cx));
+  if (t.k === 'arr' && t.n === undefined) bad(loc, `array '${name}' has no size`);
+  if (t.k === 'void') bad(loc, `variable '${name}' declared void`);
+  if (t.k === 'struct' && !t.complete) bad(loc, `variable '${name}' has incomplete type ${typeName(t)}`);
+  const fx = cx.fx;
+  const lines = { fromLine: loc.line, toLine: loc.line };
+  let sym: Sym;
+  if (isScalar(t) && !fx.addrTaken.has(name)) {
+    if (fx.noFrame) bad(loc, `not simulated: declaration in ${fx.noFrame}`, 'not-simulated');
+    const slot = fx.nslots++;
+    sym = { k: 'slot', t, slot, name: name };
+    fx.locals.push({ name: name, type: t, slot, ...lines });
+  } else {
+    const off = frameAlloc(cx, t, loc);
+    sym = { k: 'frame', t, off, name: name };
+    fx.locals.push({ name: name, type: t, offset: off, ...lines });
+  }
+  cx.scope.syms.set(name, sym);
+  if (!initN) return undefined;
+  const steps: GStep[] | null = cx.hoist ? [] : null;
+  const icx: Cx = { ...cx, hoist: steps };
+  if (sym.k === 'slot') {
+    const V = conv(cc.rval(initN, icx), t, initN, icx).f;
+    const slot = sym.slot;
+    return { sf: (fr) => { fr[slot] = V(fr); return 0; }, steps };
+  } else {
+    const off = sym.off;
+    const size = sizeOf(t);
+    const ops = initOps(cc, t, initN, icx);
+    const rt: Runtime = cc.rt;
+    return {
+      sf: (fr) => {
+        const base = fr[0] + off;
+        rt.writing(base, size);
+        if (size > 0 && (t.k === 'arr' || t.k === 'struct')) rt.mem.fill(0, base, base + size);
+        for (let i = 0; i < ops.length; i++) ops[i](fr, base);
+        return 0;
+      },
+      steps,
+    };
+  }
 }
 
 export function declareGlobal(cc: CompileContext, name: string, t: CType, loc: SourceLoc, definition: boolean, isStatic: boolean): GVar {

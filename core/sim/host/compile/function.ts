@@ -1,10 +1,14 @@
+/**
+ * A C function compiled to its runnable code: parameters in slots (or copied into the MEM frame),
+ * the body (plain or generator), and the `run` that pushes the call record and the MEM frame.
+ */
 import { SimError, type SourceLoc } from '../../types';
 import { alignUp, sizeOf, type CType } from '../ctypes';
 import { storer } from '../memops';
 import type { FnCode, FnRec, Frame, Hart, Runtime } from '../runtime';
 import { Scope, type Cx, type Fx } from '../scope';
 import { eachNode, field, named, type N } from '../syntax';
-import { frameAlloc, type CompileContext, type Item } from './context';
+import { frameAlloc, type CompileContext, type Item, type ParamD } from './context';
 import { block } from './stmt';
 import { blockG } from './stmtGen';
 
@@ -16,34 +20,28 @@ export function compileFn(cc: CompileContext, f: FnRec, gen: boolean): FnCode & 
   const scope = new Scope(cc.global);
   const cx: Cx = { fx, scope, hoist: null, src: cc.src };
   const loc = f.loc;
-  // parameters: slots 2.. in order; MEM-homed ones are copied in the prologue
-  const prologue: { slot: number; off: number; t: CType }[] = [];
-  def.params.forEach((p) => {
-    const slot = fx.nslots++;
-    if (!p.name) return;
-    if (p.t.k === 'struct' || fx.addrTaken.has(p.name)) {
-      const off = frameAlloc(cx, p.t, loc);
-      scope.syms.set(p.name, { k: 'frame', t: p.t, off, name: p.name });
-      fx.locals.push({ name: p.name, type: p.t, offset: off, fromLine: loc.line, toLine: loc.line });
-      prologue.push({ slot, off, t: p.t });
-    } else {
-      scope.syms.set(p.name, { k: 'slot', t: p.t, slot, name: p.name });
-      fx.locals.push({ name: p.name, type: p.t, slot, fromLine: loc.line, toLine: loc.line });
-    }
-  });
+  const prologue = bindParams(cx, def.params, loc);
   let item: Item;
   if (cc.syntaxBroken.has(f)) {
     const e = cc.problems.find((p) => p.loc && p.loc.line >= loc.line) ?? new SimError('syntax error', loc, [], 'compile');
     item = { g: false, f: () => { throw cc.rt.err(e.message, e.loc, 'compile'); } };
   } else if (gen) item = blockG(cc, body, cx, false);
   else item = { g: false, f: block(cc, body, cx, false) };
-  const rt: Runtime = cc.rt;
-  const stores = prologue.map((p) => ({ ...p, st: storer(rt, p.t, loc, true), size: sizeOf(p.t) }));
   const nslots = fx.nslots;
   const proto: Frame = new Array(nslots).fill(0);
-  const frameSize = alignUp(fx.frameSize, 8);
+  const code: FnCode = { name: f.name, gen, nslots, proto, frameSize: alignUp(fx.frameSize, 8), locals: fx.locals };
+  return runner(cc.rt, code, item, prologue, loc);
+}
+
+/**
+ * The function's `run`: pushes the call record (code, call site, frame) on the hart's call stack, counts
+ * a step, sets up the MEM frame when there is one (zeroed; MEM-homed parameters copied in), runs the
+ * body and pops. Small functions without a MEM frame get the shortest path.
+ */
+function runner(rt: Runtime, code: FnCode, item: Item, prologue: Prologue, loc: SourceLoc): FnCode & { run: unknown } {
+  const stores = prologue.map((p) => ({ ...p, st: storer(rt, p.t, loc, true), size: sizeOf(p.t) }));
+  const frameSize = code.frameSize;
   const depth = rt.maxCalls / 3;
-  const code: FnCode = { name: f.name, gen, nslots, proto, frameSize, locals: fx.locals };
   const enter = (nf: Frame, site: SourceLoc | undefined): number => {
     const h = rt.cur;
     const calls = h.calls;
@@ -132,4 +130,26 @@ export function addrTaken(cc: CompileContext, body: N): Set<string> {
     }
   });
   return out;
+}
+
+/** Parameters held in MEM (structs, address taken): copied from their slot into the frame on entry. */
+type Prologue = { slot: number; off: number; t: CType }[];
+
+/** Declares the parameters: slots 2.. in order; the MEM-homed ones get a frame offset and a prologue copy. */
+function bindParams(cx: Cx, params: ParamD[], loc: SourceLoc): Prologue {
+  const prologue: Prologue = [];
+  params.forEach((p) => {
+    const slot = cx.fx.nslots++;
+    if (!p.name) return;
+    if (p.t.k === 'struct' || cx.fx.addrTaken.has(p.name)) {
+      const off = frameAlloc(cx, p.t, loc);
+      cx.scope.syms.set(p.name, { k: 'frame', t: p.t, off, name: p.name });
+      cx.fx.locals.push({ name: p.name, type: p.t, offset: off, fromLine: loc.line, toLine: loc.line });
+      prologue.push({ slot, off, t: p.t });
+    } else {
+      cx.scope.syms.set(p.name, { k: 'slot', t: p.t, slot, name: p.name });
+      cx.fx.locals.push({ name: p.name, type: p.t, slot, fromLine: loc.line, toLine: loc.line });
+    }
+  });
+  return prologue;
 }

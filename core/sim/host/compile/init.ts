@@ -1,3 +1,7 @@
+/**
+ * Initialisers of arrays, structs and scalars (braced lists, designators, string literals for char
+ * arrays, brace elision), compiled to ops that write the object given its base address.
+ */
 import { isInt, sizeOf, typeName, type CType } from '../ctypes';
 import { storer } from '../memops';
 import type { Runtime } from '../runtime';

@@ -1,3 +1,7 @@
+/**
+ * Conditions (compiled to boolean closures), unary and binary operator nodes (with the casts
+ * tree-sitter cannot tell from expressions: `(T)-x`), assignments, `++`/`--` and `?:`.
+ */
 import { INT, VOID, isArith, isScalar, normalizer, promote, ptr, sizeOf, typeName, type CType } from '../ctypes';
 import { fastCompound, fastCond } from '../fastops';
 import { kindOf, loader, memWrite, storer } from '../memops';

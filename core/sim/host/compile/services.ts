@@ -1,3 +1,8 @@
+/**
+ * Calls out of the C program: `>` statements (to the tensor engine) and functions without a C body or
+ * built-in (to HostServices.builtin), with the HostScope they get (evaluation in the caller's scope, the
+ * C stack); a service's SimError gets its location and stack here.
+ */
 import { SimError, type HostScope, type SourceLoc } from '../../types';
 import { VOID, typeName } from '../ctypes';
 import type { FnCode, Frame, Hart, Runtime } from '../runtime';

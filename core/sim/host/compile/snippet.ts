@@ -1,3 +1,8 @@
+/**
+ * C expressions typed outside the program: the expressions inside `>` statements (their `$var`s and
+ * bounds, evaluated by the tensor engine through HostScope.eval) and the debugger's watches, compiled in
+ * the scope of one statement with the macros visible there, once per text.
+ */
 import { SimError } from '../../types';
 import { isScalar, typeName } from '../ctypes';
 import { YIELD_NAMES } from '../libc';

@@ -1,3 +1,8 @@
+/**
+ * Statements as plain closures returning their completion (0, BRK, CONT, RET): blocks with the step
+ * budget, if/while/do/for (counted loops inline), switch, return; a statement that does not compile
+ * becomes one that raises its error when reached.
+ */
 import { SimError, type SourceLoc } from '../../types';
 import { isInt, normalizer, promote, sizeOf, typeName } from '../ctypes';
 import { countedLoop } from '../fastops';
@@ -69,101 +74,16 @@ export function stmtInner(cc: CompileContext, n: N, cx: Cx): SF | null {
       if (F) return (fr) => (C(fr) ? T(fr) : F(fr));
       return (fr) => (C(fr) ? T(fr) : 0);
     }
-    case 'while_statement': {
-      const C = cc.cond(field(n, 'condition')!, cx);
-      const { f: B, st } = loopBody(cc, field(n, 'body')!, cx);
-      const rt: Runtime = cc.rt;
-      return (fr) => {
-        const b = rt.b;
-        for (;;) {
-          if ((b.steps -= st) < rt.mark) rt.tick(loc);
-          if (!C(fr)) return 0;
-          const c = B(fr);
-          if (typeof c === 'object') {
-            if (c === BRK) return 0;
-            if (c === RET) return RET;
-          }
-        }
-      };
-    }
-    case 'do_statement': {
-      const C = cc.cond(field(n, 'condition')!, cx);
-      const { f: B, st } = loopBody(cc, field(n, 'body')!, cx);
-      const rt: Runtime = cc.rt;
-      return (fr) => {
-        const b = rt.b;
-        for (;;) {
-          if ((b.steps -= st) < rt.mark) rt.tick(loc);
-          const c = B(fr);
-          if (typeof c === 'object') {
-            if (c === BRK) return 0;
-            if (c === RET) return RET;
-          }
-          if (!C(fr)) return 0;
-        }
-      };
-    }
-    case 'for_statement': {
-      const fcx: Cx = { ...cx, scope: new Scope(cx.scope) };
-      const initN = field(n, 'initializer');
-      let I: SF | null = null;
-      if (initN) I = initN.type === 'declaration' ? stmtInner(cc, initN, fcx) : exprStmt(cc, initN, fcx);
-      const condN = field(n, 'condition');
-      const updN = field(n, 'update');
-      const rt: Runtime = cc.rt;
-      const spec = condN && updN ? countedSpec(cc, condN, updN, fcx) : undefined;
-      const C = condN ? cc.cond(condN, fcx) : null;
-      const U = updN ? cc.rval(updN, fcx, true).f : null;
-      const { f: B, st } = loopBody(cc, field(n, 'body')!, fcx);
-      if (spec) {
-        const loop = countedLoop(spec.op, spec.u, spec.a, spec.lim, spec.k, spec.d, I, B, st, rt, loc);
-        if (loop) return loop;
-      }
-      return (fr) => {
-        if (I) I(fr);
-        const b = rt.b;
-        for (;;) {
-          if ((b.steps -= st) < rt.mark) rt.tick(loc);
-          if (C && !C(fr)) return 0;
-          const c = B(fr);
-          if (typeof c === 'object') {
-            if (c === BRK) return 0;
-            if (c === RET) return RET;
-          }
-          if (U) U(fr);
-        }
-      };
-    }
+    case 'while_statement':
+      return whileLoop(cc, n, cx, loc);
+    case 'do_statement':
+      return doLoop(cc, n, cx, loc);
+    case 'for_statement':
+      return forLoop(cc, n, cx, loc);
     case 'switch_statement':
       return switchStmt(cc, n, cx, null) as SF;
-    case 'return_statement': {
-      const v = named(n)[0];
-      if (!v) return () => RET;
-      const ret = cx.fx.ret;
-      const E = cc.rval(v, cx);
-      if (ret.k === 'struct') {
-        if (E.t !== ret) bad(loc, `returning ${typeName(E.t)} from a function returning ${typeName(ret)}`);
-        const size = sizeOf(ret);
-        const rt: Runtime = cc.rt;
-        const F = E.f;
-        return (fr) => {
-          rt.memcpy(fr[1], F(fr), size, loc);
-          return RET;
-        };
-      }
-      if (ret.k === 'void') {
-        const F = E.f;
-        return (fr) => {
-          F(fr);
-          return RET;
-        };
-      }
-      const V = conv(E, ret, v, cx).f;
-      return (fr) => {
-        fr[1] = V(fr);
-        return RET;
-      };
-    }
+    case 'return_statement':
+      return returnStmt(cc, n, cx, loc);
     case 'break_statement':
       return () => BRK;
     case 'continue_statement':
@@ -180,6 +100,107 @@ export function stmtInner(cc: CompileContext, n: N, cx: Cx): SF | null {
       return bad(loc, 'syntax error');
   }
   return bad(loc, `not simulated: ${n.type.replace(/_/g, ' ')}`, 'not-simulated');
+}
+
+/** `return v;`: the value lands in slot 1 (a struct is copied to the caller's buffer whose address slot 1 holds). */
+function returnStmt(cc: CompileContext, n: N, cx: Cx, loc: SourceLoc): SF {
+  const v = named(n)[0];
+  if (!v) return () => RET;
+  const ret = cx.fx.ret;
+  const E = cc.rval(v, cx);
+  if (ret.k === 'struct') {
+    if (E.t !== ret) bad(loc, `returning ${typeName(E.t)} from a function returning ${typeName(ret)}`);
+    const size = sizeOf(ret);
+    const rt: Runtime = cc.rt;
+    const F = E.f;
+    return (fr) => {
+      rt.memcpy(fr[1], F(fr), size, loc);
+      return RET;
+    };
+  }
+  if (ret.k === 'void') {
+    const F = E.f;
+    return (fr) => {
+      F(fr);
+      return RET;
+    };
+  }
+  const V = conv(E, ret, v, cx).f;
+  return (fr) => {
+    fr[1] = V(fr);
+    return RET;
+  };
+}
+
+/** `for (init; c; update) body`: a counted loop on an int register local runs inline (fastops.countedLoop). */
+function forLoop(cc: CompileContext, n: N, cx: Cx, loc: SourceLoc): SF {
+  const fcx: Cx = { ...cx, scope: new Scope(cx.scope) };
+  const initN = field(n, 'initializer');
+  let I: SF | null = null;
+  if (initN) I = initN.type === 'declaration' ? stmtInner(cc, initN, fcx) : exprStmt(cc, initN, fcx);
+  const condN = field(n, 'condition');
+  const updN = field(n, 'update');
+  const rt: Runtime = cc.rt;
+  const spec = condN && updN ? countedSpec(cc, condN, updN, fcx) : undefined;
+  const C = condN ? cc.cond(condN, fcx) : null;
+  const U = updN ? cc.rval(updN, fcx, true).f : null;
+  const { f: B, st } = loopBody(cc, field(n, 'body')!, fcx);
+  if (spec) {
+    const loop = countedLoop(spec.op, spec.u, spec.a, spec.lim, spec.k, spec.d, I, B, st, rt, loc);
+    if (loop) return loop;
+  }
+  return (fr) => {
+    if (I) I(fr);
+    const b = rt.b;
+    for (;;) {
+      if ((b.steps -= st) < rt.mark) rt.tick(loc);
+      if (C && !C(fr)) return 0;
+      const c = B(fr);
+      if (typeof c === 'object') {
+        if (c === BRK) return 0;
+        if (c === RET) return RET;
+      }
+      if (U) U(fr);
+    }
+  };
+}
+
+/** `do body while (c);` */
+function doLoop(cc: CompileContext, n: N, cx: Cx, loc: SourceLoc): SF {
+  const C = cc.cond(field(n, 'condition')!, cx);
+  const { f: B, st } = loopBody(cc, field(n, 'body')!, cx);
+  const rt: Runtime = cc.rt;
+  return (fr) => {
+    const b = rt.b;
+    for (;;) {
+      if ((b.steps -= st) < rt.mark) rt.tick(loc);
+      const c = B(fr);
+      if (typeof c === 'object') {
+        if (c === BRK) return 0;
+        if (c === RET) return RET;
+      }
+      if (!C(fr)) return 0;
+    }
+  };
+}
+
+/** `while (c) body`: the step budget charged once per iteration. */
+function whileLoop(cc: CompileContext, n: N, cx: Cx, loc: SourceLoc): SF {
+  const C = cc.cond(field(n, 'condition')!, cx);
+  const { f: B, st } = loopBody(cc, field(n, 'body')!, cx);
+  const rt: Runtime = cc.rt;
+  return (fr) => {
+    const b = rt.b;
+    for (;;) {
+      if ((b.steps -= st) < rt.mark) rt.tick(loc);
+      if (!C(fr)) return 0;
+      const c = B(fr);
+      if (typeof c === 'object') {
+        if (c === BRK) return 0;
+        if (c === RET) return RET;
+      }
+    }
+  };
 }
 
 /** A loop body; a block of one statement is run directly (its step counted by the loop). */

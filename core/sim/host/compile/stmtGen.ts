@@ -1,3 +1,8 @@
+/**
+ * Generator versions of statements that may yield (inside ztaDualHartExecute): a statement whose
+ * expression contains a call that may yield runs the hoisted steps first; everything that cannot yield
+ * stays a plain closure.
+ */
 import { SimError, type SourceLoc } from '../../types';
 import { BRK, RET, type Frame, type GSF, type GStep, type Runtime, type SF } from '../runtime';
 import { Scope, type Cx } from '../scope';
@@ -55,14 +60,6 @@ export function blockG(cc: CompileContext, n: N, cx: Cx, newScope: boolean): Ite
 /** Generator code for a statement that contains a call that may yield. */
 export function stmtGInner(cc: CompileContext, n: N, cx: Cx): Item {
   const loc = cx.src.loc(n);
-  const rt: Runtime = cc.rt;
-  const withSteps = (steps: GStep[], f: SF): Item => ({
-    g: true,
-    f: function* (fr: Frame): Generator<void, unknown, void> {
-      for (const s of steps) yield* s(fr);
-      return f(fr);
-    },
-  });
   switch (n.type) {
     case 'compound_statement':
       return blockG(cc, n, cx, true);
@@ -110,61 +107,77 @@ export function stmtGInner(cc: CompileContext, n: N, cx: Cx): Item {
     }
     case 'while_statement':
     case 'do_statement':
-    case 'for_statement': {
-      const fcx: Cx = { ...cx, scope: new Scope(cx.scope) };
-      let I: Item | null = null;
-      const initN = n.type === 'for_statement' ? field(n, 'initializer') : undefined;
-      if (initN) {
-        if (initN.type === 'declaration') I = stmtG(cc, initN, fcx);
-        else {
-          const st: GStep[] = [];
-          const E = cc.rval(initN, { ...fcx, hoist: st }, true).f;
-          I = withSteps(st, (fr) => {
-            E(fr);
-            return 0;
-          });
-        }
-      }
-      const cs: GStep[] = [];
-      const condN = field(n, 'condition');
-      const C = condN ? cc.cond(condN, { ...fcx, hoist: cs }) : null;
-      const us: GStep[] = [];
-      const updN = n.type === 'for_statement' ? field(n, 'update') : undefined;
-      const U = updN ? cc.rval(updN, { ...fcx, hoist: us }, true).f : null;
-      const B = stmtG(cc, field(n, 'body')!, fcx) ?? { g: false as const, f: () => 0 };
-      const isDo = n.type === 'do_statement';
-      return {
-        g: true,
-        f: function* (fr: Frame): Generator<void, unknown, void> {
-          if (I) {
-            if (I.g) yield* I.f(fr);
-            else I.f(fr);
-          }
-          let first = true;
-          for (;;) {
-            const b = rt.b;
-            if (--b.steps < rt.mark) rt.tick(loc);
-            if (C && !(isDo && first)) {
-              for (const s of cs) yield* s(fr);
-              if (!C(fr)) return 0;
-            }
-            first = false;
-            const c = B.g ? yield* B.f(fr) : B.f(fr);
-            if (typeof c === 'object') {
-              if (c === BRK) return 0;
-              if (c === RET) return RET;
-            }
-            if (U) {
-              for (const s of us) yield* s(fr);
-              U(fr);
-            }
-          }
-        },
-      };
-    }
+    case 'for_statement':
+      return loopG(cc, n, cx, loc);
     case 'switch_statement':
       return { g: true, f: switchStmt(cc, n, cx, 'gen') as GSF };
   }
   const f = stmt(cc, n, { ...cx, hoist: null });
   return { g: false, f: f ?? (() => 0) };
+}
+
+/** A loop that may yield (`while`, `do`, `for`): condition, update and body run their hoisted steps first. */
+function loopG(cc: CompileContext, n: N, cx: Cx, loc: SourceLoc): Item {
+  const rt: Runtime = cc.rt;
+  const fcx: Cx = { ...cx, scope: new Scope(cx.scope) };
+  let I: Item | null = null;
+  const initN = n.type === 'for_statement' ? field(n, 'initializer') : undefined;
+  if (initN) {
+    if (initN.type === 'declaration') I = stmtG(cc, initN, fcx);
+    else {
+      const st: GStep[] = [];
+      const E = cc.rval(initN, { ...fcx, hoist: st }, true).f;
+      I = withSteps(st, (fr) => {
+        E(fr);
+        return 0;
+      });
+    }
+  }
+  const cs: GStep[] = [];
+  const condN = field(n, 'condition');
+  const C = condN ? cc.cond(condN, { ...fcx, hoist: cs }) : null;
+  const us: GStep[] = [];
+  const updN = n.type === 'for_statement' ? field(n, 'update') : undefined;
+  const U = updN ? cc.rval(updN, { ...fcx, hoist: us }, true).f : null;
+  const B = stmtG(cc, field(n, 'body')!, fcx) ?? { g: false as const, f: () => 0 };
+  const isDo = n.type === 'do_statement';
+  return {
+    g: true,
+    f: function* (fr: Frame): Generator<void, unknown, void> {
+      if (I) {
+        if (I.g) yield* I.f(fr);
+        else I.f(fr);
+      }
+      let first = true;
+      for (;;) {
+        const b = rt.b;
+        if (--b.steps < rt.mark) rt.tick(loc);
+        if (C && !(isDo && first)) {
+          for (const s of cs) yield* s(fr);
+          if (!C(fr)) return 0;
+        }
+        first = false;
+        const c = B.g ? yield* B.f(fr) : B.f(fr);
+        if (typeof c === 'object') {
+          if (c === BRK) return 0;
+          if (c === RET) return RET;
+        }
+        if (U) {
+          for (const s of us) yield* s(fr);
+          U(fr);
+        }
+      }
+    },
+  };
+}
+
+/** A statement `f` after the hoisted steps of its expression (calls that may yield). */
+function withSteps(steps: GStep[], f: SF): Item {
+  return {
+    g: true,
+    f: function* (fr: Frame): Generator<void, unknown, void> {
+      for (const s of steps) yield* s(fr);
+      return f(fr);
+    },
+  };
 }

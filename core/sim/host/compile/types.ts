@@ -1,3 +1,8 @@
+/**
+ * C types from declaration syntax: specifiers (primitive, sized, typedef names, struct/union layout,
+ * enum constants), declarators (pointers, arrays with constant sizes, function types and their
+ * parameter lists), type names in casts and sizeof, and typedefs.
+ */
 import { DOUBLE, INT, LLONG, LONG, SCHAR, SHORT, UCHAR, UINT, ULLONG, ULONG, USHORT, arr, layout, primitive, ptr, type CType, type FnT, type StructT } from '../ctypes';
 import type { Cx } from '../scope';
 import { field, fields, named, type N } from '../syntax';

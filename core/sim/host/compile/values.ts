@@ -1,3 +1,8 @@
+/**
+ * Values as the parts pass them (`E`: type, closure, constant; `LV`: slot or MEM address): constants,
+ * implicit and explicit conversions, decay, loads and stores, string literals and the type of `a ? b : c`.
+ * Nothing here compiles a syntax node.
+ */
 import type { SourceLoc } from '../../types';
 import { VOID, common, isArith, isInt, normalizer, ptr, typeName, widens, type CType } from '../ctypes';
 import { kindOf, memRead, memWrite } from '../memops';

@@ -1,3 +1,8 @@
+/**
+ * Which functions may reach `ztaTaskYield()` (directly, through a C callee, or through a function
+ * pointer), which syntax subtrees may yield, and the generator forms of `&&`, `||`, `?:` and `,` whose
+ * right side may yield (hoisted into steps that write a temporary slot).
+ */
 import { INT } from '../ctypes';
 import { YIELD_NAMES } from '../libc';
 import type { FnRec, Frame, GStep } from '../runtime';
