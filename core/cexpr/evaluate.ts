@@ -4,6 +4,7 @@
  * Anything that is not a compile-time constant (a call, a field, an unknown name) makes
  * the result `undefined` — the checker then simply does not know the value.
  */
+import { BINARY_PRECEDENCE, binaryOp, unaryOp } from './operators';
 
 export type Resolver = (name: string) => number | undefined;
 
@@ -75,27 +76,6 @@ const C_TYPES = new Set([
   'int8_t', 'int16_t', 'int32_t', 'int64_t', 'uint8_t', 'uint16_t', 'uint32_t', 'uint64_t', 'size_t', 'uintptr_t',
 ]);
 
-const BIN: Record<string, [number, (a: number, b: number) => number | undefined]> = {
-  '||': [1, (a, b) => (a || b ? 1 : 0)],
-  '&&': [2, (a, b) => (a && b ? 1 : 0)],
-  '|': [3, (a, b) => a | b],
-  '^': [4, (a, b) => a ^ b],
-  '&': [5, (a, b) => a & b],
-  '==': [6, (a, b) => (a === b ? 1 : 0)],
-  '!=': [6, (a, b) => (a !== b ? 1 : 0)],
-  '<': [7, (a, b) => (a < b ? 1 : 0)],
-  '>': [7, (a, b) => (a > b ? 1 : 0)],
-  '<=': [7, (a, b) => (a <= b ? 1 : 0)],
-  '>=': [7, (a, b) => (a >= b ? 1 : 0)],
-  '<<': [8, (a, b) => a << b],
-  '>>': [8, (a, b) => a >> b],
-  '+': [9, (a, b) => (a + b) | 0],
-  '-': [9, (a, b) => (a - b) | 0],
-  '*': [10, (a, b) => Math.imul(a, b)],
-  '/': [10, (a, b) => (b === 0 ? undefined : (a / b) | 0)],
-  '%': [10, (a, b) => (b === 0 ? undefined : a % b | 0)],
-};
-
 class Evaluator {
   private p = 0;
   constructor(
@@ -135,11 +115,11 @@ class Evaluator {
     for (;;) {
       const t = this.peek();
       if (!t || t.k !== 'op') return left;
-      const entry = BIN[t.v];
-      if (!entry || entry[0] < minPrec) return left;
+      const prec = BINARY_PRECEDENCE[t.v];
+      if (prec === undefined || prec < minPrec) return left;
       this.p++;
-      const right = this.binary(entry[0] + 1);
-      left = left === undefined || right === undefined ? undefined : entry[1](left, right);
+      const right = this.binary(prec + 1);
+      left = left === undefined || right === undefined ? undefined : binaryOp(t.v, left, right, 'int');
     }
   }
 
@@ -151,7 +131,7 @@ class Evaluator {
         this.p++;
         const v = this.unary();
         if (v === undefined) return undefined;
-        return t.v === '-' ? -v | 0 : t.v === '+' ? v : t.v === '!' ? (v ? 0 : 1) : ~v;
+        return unaryOp(t.v, v, 'int');
       }
       if (t.v === '(') {
         // cast?

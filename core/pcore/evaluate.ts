@@ -1,13 +1,13 @@
 /**
- * Constant folding of PCORE/C expressions with C `int` semantics (32-bit, truncating division).
+ * Constant folding of PCORE/C syntax trees (array dimensions, `#if`): C `int` semantics (32-bit,
+ * truncating division) for integers, floating values for float literals. The operators are those of
+ * core/cexpr/operators.ts, shared with the `>`-statement evaluator; this file walks the tree
+ * (short-circuit `&&`/`||`, `?:`, casts, commas).
  */
+import { binaryOp, unaryOp } from '../cexpr/operators';
 import type { Expr } from './ast';
 
 export type NameResolver = (name: string) => number | undefined;
-
-function toInt32(v: number): number {
-  return v | 0;
-}
 
 /**
  * Value of a constant expression, or undefined when it is not constant (unknown identifier,
@@ -24,44 +24,14 @@ export function evaluateConstant(e: Expr, names?: NameResolver, depth = 0): numb
     case 'Unary': {
       if (e.op === '&' || e.op === '*') return undefined;
       const v = evaluateConstant(e.argument, names, d);
-      if (v === undefined) return undefined;
-      switch (e.op) {
-        case '-': return Number.isInteger(v) ? toInt32(-v) : -v;
-        case '+': return v;
-        case '!': return v === 0 ? 1 : 0;
-        case '~': return ~toInt32(v);
-      }
-      return undefined;
+      return v === undefined ? undefined : unaryOp(e.op, v, 'int-or-float');
     }
     case 'Binary': {
       const l = evaluateConstant(e.left, names, d);
       if (l === undefined) return undefined;
       const r = evaluateConstant(e.right, names, d);
       if (r === undefined) return undefined;
-      const isInt = Number.isInteger(l) && Number.isInteger(r);
-      switch (e.op) {
-        case '+': return isInt ? toInt32(l + r) : l + r;
-        case '-': return isInt ? toInt32(l - r) : l - r;
-        case '*': return isInt ? Math.imul(l, r) : l * r;
-        case '/':
-          if (r === 0) return undefined;
-          return isInt ? toInt32(Math.trunc(l / r)) : l / r;
-        case '%':
-          if (r === 0 || !isInt) return undefined;
-          return toInt32(l % r);
-        case '<<': return isInt ? toInt32(l << (r & 31)) : undefined;
-        case '>>': return isInt ? toInt32(l >> (r & 31)) : undefined;
-        case '&': return isInt ? l & r : undefined;
-        case '|': return isInt ? l | r : undefined;
-        case '^': return isInt ? l ^ r : undefined;
-        case '==': return l === r ? 1 : 0;
-        case '!=': return l !== r ? 1 : 0;
-        case '<': return l < r ? 1 : 0;
-        case '<=': return l <= r ? 1 : 0;
-        case '>': return l > r ? 1 : 0;
-        case '>=': return l >= r ? 1 : 0;
-      }
-      return undefined;
+      return binaryOp(e.op, l, r, 'int-or-float');
     }
     case 'Logical': {
       const l = evaluateConstant(e.left, names, d);

@@ -7,6 +7,7 @@
  * not hide the next. Never throws.
  */
 import type * as A from './ast';
+import { BINARY_PRECEDENCE } from '../cexpr/operators';
 import { NOT_TYPE_WORDS, NT_WORDS, SPECIFIER_WORDS, STATEMENT_KEYWORDS, TYPE_WORDS, PCORE_TYPE_LIST } from './constants';
 import type { DiagnosticSink } from './diagnostics';
 import type { Token } from './lexer';
@@ -14,11 +15,6 @@ import type { Token } from './lexer';
 const MAX_DEPTH = 200;
 /** Maximum depth of an expression tree (keeps every consumer's recursion bounded). */
 export const MAX_EXPR_DEPTH = 500;
-
-const BIN_PREC: Readonly<Record<string, number>> = {
-  '||': 1, '&&': 2, '|': 3, '^': 4, '&': 5, '==': 6, '!=': 6, '<': 7, '<=': 7, '>': 7, '>=': 7,
-  '<<': 8, '>>': 8, '+': 9, '-': 9, '*': 10, '/': 10, '%': 10,
-};
 
 const ASSIGN_OPS: ReadonlySet<string> = new Set(['=', '+=', '-=', '*=', '/=', '%=', '<<=', '>>=', '&=', '^=', '|=']);
 
@@ -868,7 +864,7 @@ class Parser {
     for (;;) {
       const t = this.cur;
       if (t.kind !== 'punct') break;
-      const p = BIN_PREC[t.text];
+      const p = BINARY_PRECEDENCE[t.text];
       if (p === undefined || p < minPrec) break;
       this.next();
       const right = this.parseBinary(p + 1);
