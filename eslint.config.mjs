@@ -13,7 +13,17 @@ export default tseslint.config(
   {
     files: ['core/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'core/ must not depend on vscode' }] }],
+      // the engine also runs in a browser worker and under any editor: host adapters live in node/, debug/, server/, client/
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'vscode', message: 'core/ must not depend on vscode' }],
+          patterns: [
+            { group: ['node:*'], message: 'core/ must not depend on Node: put host adapters in node/ (or debug/, server/, cli/)' },
+            { group: ['@vscode/*'], message: 'core/ must not depend on @vscode packages: the debug adapter lives in debug/' },
+          ],
+        },
+      ],
     },
   },
 );

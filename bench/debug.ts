@@ -12,9 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadPcoreView } from '../core/project/pcoreAdapter';
 import { Project } from '../core/project/project';
-import { DebugTarget, type TargetChannel, type TargetIO } from '../core/debug/target';
-import { SHARED_INTS, type FromTarget, type ToTarget } from '../core/debug/protocol';
-import { nodeLoadWasm } from '../core/sim/host/nodeWasm';
+import { DebugTarget, type TargetChannel, type TargetIO } from '../debug/target';
+import { SHARED_INTS, type FromTarget, type ToTarget } from '../debug/protocol';
+import { nodeLoadWasm } from '../node/wasm';
 import { runProgram } from '../core/sim/run';
 import type { Row } from './rows';
 
@@ -76,7 +76,7 @@ async function debugRun(file: string): Promise<{ toStop: number; stops: number }
       else if (m.t === 'event' && m.event === 'stopped') {
         stops++;
         toStop = performance.now() - t0;
-        queue.push({ t: 'req', seq: 3, command: 'continue', args: {} });
+        queue.push({ t: 'req', seq: 3, command: 'continue', args: { threadId: 1 } });
       } else if (m.t === 'launchError') throw new Error(m.message);
     },
   };

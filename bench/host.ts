@@ -3,7 +3,7 @@
  * Standalone: `node --import tsx bench/host.ts`.
  */
 import { compileProgram } from '../core/sim/host/index';
-import { nodeLoadWasm } from '../core/sim/host/nodeWasm';
+import { nodeLoadWasm } from '../node/wasm';
 import type { HostServices } from '../core/sim/types';
 import { SpaceHistory } from '../core/sim/history';
 

@@ -3,11 +3,12 @@ import { writeFileSync } from 'node:fs';
 import { SpecError } from '../core/sim/dump';
 import { prepareRun, type PreparedRun } from '../core/sim/prepare';
 import { toDumpConfig, toLoadConfig } from '../core/sim/runConfigText';
-import { nodeRunHost } from '../core/sim/prepareNode';
+import { nodeRunHost } from '../node/runHost';
 import { runProgram } from '../core/sim/run';
 import { warningText } from '../core/sim/runWarning';
 import { DIALECTS, type Dialect, type RunConfig } from '../core/sim/runConfig';
 import { parseArgs, UsageError, type Parsed } from './args';
+import { MAX_MEM_BYTES, MIN_MEM_BYTES } from '../core/sim/spaces';
 
 export const RUN_USAGE = `usage: tensor-lens run <program> [--entry NAME] [--arg N]... [--load WHERE=FILE]... [--dump SPACE:WHERE:COUNT:DTYPE[=FILE]]... [--include DIR]... [--dialect auto|ztachip|guide] [--pcore FILE] [--mem-bytes N] [--steps N] [--trace] [--json]
   SPACE is MEM, SCRATCH, PCORE (process page 0) or PCORE@1; WHERE a number (bytes for MEM/SCRATCH, the word address
@@ -28,7 +29,7 @@ export function runConfigOf(args: Parsed): RunConfig {
   const dialect = one('dialect');
   if (dialect !== undefined && !(DIALECTS as readonly string[]).includes(dialect)) throw new UsageError(`--dialect must be auto, ztachip or guide (got ${dialect})`);
   const memBytes = one('mem-bytes') !== undefined ? num(one('mem-bytes')!, '--mem-bytes') : undefined;
-  if (memBytes !== undefined && (memBytes < 65536 || memBytes > 2 ** 31)) throw new UsageError('--mem-bytes must be between 65536 and 2^31');
+  if (memBytes !== undefined && (memBytes < MIN_MEM_BYTES || memBytes > MAX_MEM_BYTES)) throw new UsageError(`--mem-bytes must be between ${MIN_MEM_BYTES} and 2^31`);
   try {
     return {
       program: args.positionals[0],

@@ -21,8 +21,8 @@ const builds = [
   { ...common, entryPoints: ['client/src/browser.ts'], outfile: 'dist/client/browser.js', platform: 'browser', format: 'cjs', target: 'es2022', external: ['vscode'], plugins: [webDebugStub], define: { ...define, 'process.env.NODE_DEBUG': 'false', global: 'globalThis' } },
   { ...common, entryPoints: ['server/src/browser.ts'], outfile: 'dist/server/browser.js', platform: 'browser', format: 'iife', target: 'es2022', define: { ...define, 'process.env.NODE_DEBUG': 'false', global: 'globalThis' } },
   { ...common, ...nodeShim, entryPoints: ['cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20' },
-  { ...common, ...nodeShim, entryPoints: ['core/debug/worker.ts'], outfile: 'dist/debug/worker.js', platform: 'node', format: 'cjs', target: 'node20' },
-  { ...common, ...nodeShim, entryPoints: ['core/debug/main.ts'], outfile: 'dist/debug/main.js', platform: 'node', format: 'cjs', target: 'node20' },
+  { ...common, ...nodeShim, entryPoints: ['debug/worker.ts'], outfile: 'dist/debug/worker.js', platform: 'node', format: 'cjs', target: 'node20' },
+  { ...common, ...nodeShim, entryPoints: ['debug/main.ts'], outfile: 'dist/debug/main.js', platform: 'node', format: 'cjs', target: 'node20' },
   { ...common, entryPoints: ['test/vscode/index.ts'], outfile: 'dist/test/vscode/index.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode', 'mocha'] },
 ];
 

@@ -1,5 +1,5 @@
 /**
- * The `tensor-lens` debugger in the extension: the debug adapter runs inline (core/debug/session.ts,
+ * The `tensor-lens` debugger in the extension: the debug adapter runs inline (debug/session.ts,
  * the simulator in a worker thread), launch configurations are completed from the active editor and
  * the program's tensorlens.run.json, and a "Tensor Trace" view in the Run and Debug side bar lists
  * the executed `>` statements whenever the program stops. The memory inspector follows a session: an
@@ -7,10 +7,10 @@
  * paused program's memory at every stop, the bytes changed since the previous stop highlighted.
  */
 import * as vscode from 'vscode';
-import { nodeSpawner } from '../../core/debug/nodeWorker';
-import type { LaunchArgs } from '../../core/debug/protocol';
+import { nodeSpawner } from '../../debug/nodeWorker';
+import type { LaunchArgs } from '../../debug/protocol';
 import type { RunConfig } from '../../core/sim/runConfig';
-import { TensorLensDebugSession } from '../../core/debug/session';
+import { TensorLensDebugSession } from '../../debug/session';
 import { createDebugSource, type DebugSource } from '../../core/inspect/debugSource';
 import type { InspectorPanel } from './inspectorPanel';
 import { resolveRunConfig } from './runConfig';

@@ -4,7 +4,7 @@
  * the previous stop. The current stop is read live through the adapter's `readMemory`; earlier stops
  * (and stop −1, the program's start, which the first stop is compared with) through the custom
  * request `memoryAtStop`; the stop list with the pages each changed comes from `memoryStops`
- * (core/debug/stops.ts answers both in the debug target).
+ * (core/sim/debug/stops.ts answers both in the debug target).
  *
  * No `vscode` import: the extension passes `(command, args) => session.customRequest(command, args)`
  * and calls `update()` whenever the session stops.

@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { SpecError } from '../../core/sim/dump';
 import { prepareRun } from '../../core/sim/prepare';
-import { nodeRunHost } from '../../core/sim/prepareNode';
+import { nodeRunHost } from '../../node/runHost';
 import { runProgram, type RunResult } from '../../core/sim/run';
 import type { RunConfig } from '../../core/sim/runConfig';
 

@@ -18,7 +18,8 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { fromBase64, hitMatches, toBase64 } from '../../core/debug/target';
+import { hitMatches } from '../../debug/breakpoints';
+import { fromBase64, toBase64 } from '../../debug/format';
 import { children, collectOutput, ended, ROOT, scopeVars, startAdapter, stopped, top, type Harness } from './harness';
 
 const DBG = join(ROOT, 'test', 'dap', 'fixtures', 'dbg.m');
@@ -460,9 +461,9 @@ test('hit conditions', () => {
   assert.equal(toBase64(new Uint8Array([0x4d, 0x61, 0x6e])), 'TWFu');
 });
 
-test('the stdio adapter (core/debug/main.ts) runs a program to its end', { timeout: 60_000 }, async () => {
+test('the stdio adapter (debug/main.ts) runs a program to its end', { timeout: 60_000 }, async () => {
   const { DebugClient } = await import('@vscode/debugadapter-testsupport');
-  const dc = new DebugClient('node', join(ROOT, 'core', 'debug', 'main.ts'), 'tensor-lens', { env: { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import tsx`.trim() }, cwd: ROOT });
+  const dc = new DebugClient('node', join(ROOT, 'debug', 'main.ts'), 'tensor-lens', { env: { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import tsx`.trim() }, cwd: ROOT });
   dc.defaultTimeout = 30_000;
   await dc.start();
   try {

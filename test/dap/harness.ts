@@ -1,17 +1,17 @@
 /**
  * DAP test harness: the `tensor-lens` adapter served in this process on a local socket (one session
- * per connection, the target in a worker thread running core/debug/worker.ts through tsx), driven by
+ * per connection, the target in a worker thread running debug/worker.ts through tsx), driven by
  * @vscode/debugadapter-testsupport's DebugClient.
  */
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { join } from 'node:path';
 import { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { nodeSpawner } from '../../core/debug/nodeWorker';
-import { TensorLensDebugSession } from '../../core/debug/session';
+import { nodeSpawner } from '../../debug/nodeWorker';
+import { TensorLensDebugSession } from '../../debug/session';
 
 export const ROOT = join(__dirname, '..', '..');
-export const WORKER = join(ROOT, 'core', 'debug', 'worker.ts');
+export const WORKER = join(ROOT, 'debug', 'worker.ts');
 
 export interface Harness {
   dc: DebugClient;

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { Project } from '../../core/project/project';
 import { loadPcoreView } from '../../core/project/pcoreAdapter';
-import { nodeLoadWasm } from '../../core/sim/host/nodeWasm';
+import { nodeLoadWasm } from '../../node/wasm';
 import { runProgram, type RunOptions, type RunResult } from '../../core/sim/run';
 import { parseDump } from '../../core/sim/dump';
 import { nodeFs } from '../../cli/nodeFs';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Project } from '../../core/project/project';
 import { loadPcoreView } from '../../core/project/pcoreAdapter';
-import { nodeLoadWasm } from '../../core/sim/host/nodeWasm';
+import { nodeLoadWasm } from '../../node/wasm';
 import { parseDump } from '../../core/sim/dump';
 import { runProgram } from '../../core/sim/run';
 import { nodeFs } from '../../cli/nodeFs';

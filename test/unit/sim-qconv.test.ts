@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import { Project } from '../../core/project/project';
 import { loadPcoreView } from '../../core/project/pcoreAdapter';
-import { nodeLoadWasm } from '../../core/sim/host/nodeWasm';
+import { nodeLoadWasm } from '../../node/wasm';
 import { parseDump, parseLoad } from '../../core/sim/dump';
 import { runProgram } from '../../core/sim/run';
 import { nodeFs } from '../../cli/nodeFs';

@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 import { DIALECTS, isAbsolutePath, launchAttributes, runConfigFileSchema, type FileRunConfig, type RunConfig } from '../../core/sim/runConfig';
 import { configurationFor, formatProblem, parseRunConfigFile } from '../../core/sim/runConfigFile';
 import { toDumpConfig, toLoadConfig } from '../../core/sim/runConfigText';
-import type { LaunchArgs } from '../../core/debug/protocol';
+import type { LaunchArgs } from '../../debug/protocol';
 import type { RunParams } from '../../core/protocol/lspExt';
 
 const ROOT = resolve(__dirname, '..', '..');

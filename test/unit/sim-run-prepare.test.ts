@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SpecError } from '../../core/sim/dump';
 import { prepareRun } from '../../core/sim/prepare';
-import { nodeRunHost } from '../../core/sim/prepareNode';
+import { nodeRunHost } from '../../node/runHost';
 import { runProgram } from '../../core/sim/run';
 import type { RunConfig } from '../../core/sim/runConfig';
 

@@ -18,7 +18,7 @@ export type { IncludeReader } from './preprocess';
 export interface CompileOptions extends CompilerOptions {
   /**
    * Provides web-tree-sitter's runtime wasm and tree-sitter-c's wasm (bytes or paths). Node:
-   * `nodeLoadWasm` from `core/sim/host/nodeWasm`; a browser worker fetches the two files.
+   * `nodeLoadWasm` from `node/wasm.ts`; a browser worker fetches the two files.
    */
   loadWasm: WasmLoader;
 }

@@ -6,9 +6,9 @@
 import { writeFileSync } from 'node:fs';
 import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { workerData } from 'node:worker_threads';
-import { loadPcoreView } from '../project/pcoreAdapter';
-import { Project } from '../project/project';
-import { nodeRunHost } from '../sim/prepareNode';
+import { loadPcoreView } from '../core/project/pcoreAdapter';
+import { Project } from '../core/project/project';
+import { nodeRunHost } from '../node/runHost';
 import { CTL, MSG, WAKE, type FromTarget, type TargetWorkerData, type ToTarget } from './protocol';
 import { runTarget, type TargetChannel, type TargetIO } from './target';
 

@@ -8,11 +8,12 @@
  * No `vscode` import: the extension runs it inline (client/src/debug.ts), tests drive it with a
  * DAP client over a socket or stdio (main.ts).
  */
+import { MessageChannel } from 'node:worker_threads';
 import { DebugSession, Event, ExitedEvent, InitializedEvent, OutputEvent, Response, TerminatedEvent } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { toDumpConfig, toLoadConfig } from '../sim/runConfigText';
-import type { DumpConfig, LoadConfig } from '../sim/runConfig';
-import { CTL, MSG, PAUSE, SHARED_INTS, WAKE, type FromTarget, type LaunchArgs, type TargetProcess, type TargetSpawner } from './protocol';
+import { toDumpConfig, toLoadConfig } from '../core/sim/runConfigText';
+import type { DumpConfig, LoadConfig } from '../core/sim/runConfig';
+import { CTL, MSG, PAUSE, SHARED_INTS, WAKE, type FromTarget, type LaunchArgs, type TargetProcess, type TargetSpawner, isTargetCommand, type ToTarget } from './protocol';
 
 export interface SessionOptions {
   /** Starts the debug target worker (nodeWorker.ts). */
@@ -25,11 +26,6 @@ interface Port {
   close(): void;
 }
 
-/** Requests answered by the target. */
-const FORWARDED = new Set([
-  'setBreakpoints', 'setExceptionBreakpoints', 'configurationDone', 'stackTrace', 'scopes', 'variables', 'evaluate', 'setVariable', 'setExpression',
-  'continue', 'next', 'stepIn', 'stepOut', 'readMemory', 'writeMemory', 'dataBreakpointInfo', 'setDataBreakpoints', 'exceptionInfo', 'tensorTrace', 'stopPoints', 'memoryStops', 'memoryAtStop',
-]);
 
 export class TensorLensDebugSession extends DebugSession {
   private target?: TargetProcess;
@@ -46,7 +42,7 @@ export class TensorLensDebugSession extends DebugSession {
   }
 
   protected override dispatchRequest(request: DebugProtocol.Request): void {
-    if (!FORWARDED.has(request.command)) {
+    if (!isTargetCommand(request.command)) {
       super.dispatchRequest(request);
       return;
     }
@@ -65,7 +61,7 @@ export class TensorLensDebugSession extends DebugSession {
     this.toTarget({ t: 'req', seq: request.seq, command: request.command, args: request.arguments ?? {} });
   }
 
-  private toTarget(m: unknown): void {
+  private toTarget(m: ToTarget): void {
     const sh = this.sh!;
     this.port!.postMessage(m);
     Atomics.or(sh, CTL, MSG);
@@ -125,7 +121,7 @@ export class TensorLensDebugSession extends DebugSession {
     const sab = new SharedArrayBuffer(SHARED_INTS * 4);
     this.sh = new Int32Array(sab);
     const { port1, port2 } = new MessageChannel();
-    this.port = port1 as unknown as Port;
+    this.port = port1;
     this.launchResponse = response;
     this.port.on('message', (m) => this.fromTarget(m));
     try {

@@ -1,12 +1,12 @@
 /**
  * Node helper: where web-tree-sitter's runtime wasm and tree-sitter-c's grammar wasm are
- * installed (for the CLI, the language server and tests). Browser workers fetch the files
+ * installed (for the CLI, the language server, the debugger and tests). Browser workers fetch the files
  * themselves and pass their bytes to `compileProgram` instead.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { WasmLoader, WasmSources } from './syntax';
+import type { WasmLoader, WasmSources } from '../core/sim/host/syntax';
 
 declare const __filename: string | undefined;
 

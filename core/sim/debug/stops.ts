@@ -8,9 +8,9 @@
  * writes, or the batches of a transfer being stepped through), which the history has not committed
  * yet. Stop −1 is the program's start (after initialisers and loads).
  */
-import { PAGE_BYTES } from '../protocol/webview';
-import type { SpaceHistory } from '../sim/history';
-import type { TraceStep } from '../sim/trace';
+import { PAGE_BYTES } from '../../protocol/webview';
+import type { SpaceHistory } from '../history';
+import type { TraceStep } from '../trace';
 
 /** Where and why the program stopped. */
 export interface StopInfo {
