@@ -6,7 +6,18 @@ import * as vscode from 'vscode';
 import type { BaseLanguageClient, LanguageClientOptions } from 'vscode-languageclient';
 import { detectLanguage } from '../../core/project/detect';
 import { warningText } from '../../core/sim/runWarning';
-import { ReadMemoryRequest, RunProgressNotification, RunRequest, ServerStatusRequest, TransferPreviewRequest, type RunParams, type RunResultMessage, type TransferPreviewParams } from '../../core/protocol/lspExt';
+import {
+  PREVIEW_TRANSFERS_COMMAND,
+  ReadMemoryRequest,
+  RUN_COMMAND,
+  RunProgressNotification,
+  RunRequest,
+  ServerStatusRequest,
+  TransferPreviewRequest,
+  type RunParams,
+  type RunResultMessage,
+  type TransferPreviewParams,
+} from '../../core/protocol/lspExt';
 import { registerCsfEditor } from './csfEditor';
 import { registerDebugger } from './debug';
 import { InspectorPanel } from './inspectorPanel';
@@ -84,7 +95,7 @@ export async function activateWith(context: vscode.ExtensionContext, factory: Cl
 
   context.subscriptions.push(
     vscode.workspace.onDidOpenTextDocument((d) => void maybeAdoptDocument(d)),
-    vscode.commands.registerCommand('tensorLens.previewTransfers', async (uri?: string, fn?: string) => {
+    vscode.commands.registerCommand(PREVIEW_TRANSFERS_COMMAND, async (uri?: string, fn?: string) => {
       const target = uri ?? vscode.window.activeTextEditor?.document.uri.toString();
       if (!target) return;
       await ready;
@@ -93,7 +104,7 @@ export async function activateWith(context: vscode.ExtensionContext, factory: Cl
       const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: r.markdown });
       await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true });
     }),
-    vscode.commands.registerCommand('tensorLens.run', async (uri?: string, entry?: string) => {
+    vscode.commands.registerCommand(RUN_COMMAND, async (uri?: string, entry?: string) => {
       const target = uri ? vscode.Uri.parse(uri) : vscode.window.activeTextEditor?.document.uri;
       if (!target) {
         void vscode.window.showWarningMessage('Open a tensor program to run it.');

@@ -17,11 +17,11 @@ import { WebviewHost, type InspectorSource, type LayoutMapProvider } from '../..
 import { layoutMapFromModel } from '../../core/inspect/layoutMap';
 import { analyzeLayout, type LayoutAnalysis } from '../../core/layout';
 import { csfSparseLoader, resolveSpecPath } from '../../core/layout/csfLoader';
+import { OPEN_LAYOUT_MAP_COMMAND } from '../../core/protocol/lspExt';
 import { layoutMapHtml, makeNonce } from '../../media/src/html';
 import { cspSourceFor } from './webviewCsp';
 
 export const LAYOUT_MAP_VIEW_TYPE = 'tensorLens.layoutMap';
-export const OPEN_LAYOUT_MAP_COMMAND = 'tensorLens.openLayoutMap';
 /** Longest map id the webview protocol carries (S.str(256)). */
 const MAX_ID = 256;
 

@@ -119,3 +119,14 @@ export interface ReadMemoryResult {
   size: number;
 }
 export const ReadMemoryRequest = new RequestType<ReadMemoryParams, ReadMemoryResult, void>('tensorLens/readMemory');
+
+/*
+ * Commands the server's code lenses run (the client registers them; arguments: document URI, then the
+ * function or tensor name).
+ */
+/** "▶ Run" on a function of a tensor program (client/src/activate.ts). */
+export const RUN_COMMAND = 'tensorLens.run';
+/** "Preview transfers" on a function of a tensor program (client/src/activate.ts). */
+export const PREVIEW_TRANSFERS_COMMAND = 'tensorLens.previewTransfers';
+/** "Show layout map" on a tensor of a layout spec (client/src/layoutMapPanel.ts). */
+export const OPEN_LAYOUT_MAP_COMMAND = 'tensorLens.openLayoutMap';

@@ -3,14 +3,12 @@ import type { CodeLens } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { analyzeLayout, complete, documentSymbols, formatLayout, hover, inlayHints, semanticTokens, type LayoutAnalysis } from '../../../core/layout';
 import { csfSparseLoader, type ReadBytes } from '../../../core/layout/csfLoader';
+import { OPEN_LAYOUT_MAP_COMMAND } from '../../../core/protocol/lspExt';
 import { encodeTokens, toCompletionItem, toDocumentSymbol, toHover, toInlayHint } from '../convert';
 import { uriToPath } from '../uri';
 import type { LanguageFeatures } from './registry';
 
 export const LAYOUT_LANGUAGE = 'tensor-layout';
-
-/** The command the "Show layout map" code lens runs (client/src/layoutMapPanel.ts registers it). */
-export const OPEN_LAYOUT_MAP_COMMAND = 'tensorLens.openLayoutMap';
 
 export class LayoutLanguage implements LanguageFeatures {
   readonly id = LAYOUT_LANGUAGE;

@@ -7,6 +7,7 @@ import type { CodeLens, Location } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Location as EngineLocation } from '../../../core/common/featureResults';
 import { isPcorePath, type Project } from '../../../core/project/project';
+import { PREVIEW_TRANSFERS_COMMAND, RUN_COMMAND } from '../../../core/protocol/lspExt';
 import type { TprogAnalysis } from '../../../core/tprog/analyze';
 import { complete } from '../../../core/tprog/features/complete';
 import { hover } from '../../../core/tprog/features/hover';
@@ -74,10 +75,10 @@ export class TprogLanguage implements LanguageFeatures {
       const hasParams = a.c.vars.some((v) => v.fn === i && v.type === 'param');
       const called = a.c.calls.some((c) => c.name === f.name);
       if (this.canRun && !hasParams && (f.name === 'main' || f.name.startsWith('kernel_') || !called)) {
-        lenses.push({ range, command: { title: '▶ Run', command: 'tensorLens.run', arguments: [doc.uri, f.name] } });
+        lenses.push({ range, command: { title: '▶ Run', command: RUN_COMMAND, arguments: [doc.uri, f.name] } });
       }
       const has = a.units.some((u) => a.values.functionAt(u.buf.markerOffset)?.index === i && u.stmts.some((s) => s.stmt.kind === 'transfer'));
-      if (has) lenses.push({ range, command: { title: 'Preview transfers', command: 'tensorLens.previewTransfers', arguments: [doc.uri, f.name] } });
+      if (has) lenses.push({ range, command: { title: 'Preview transfers', command: PREVIEW_TRANSFERS_COMMAND, arguments: [doc.uri, f.name] } });
     }
     return lenses;
   }
