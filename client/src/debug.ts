@@ -178,7 +178,7 @@ export function registerDebugger(context: vscode.ExtensionContext, inspector?: I
   const log = (e: unknown) => void vscode.window.showWarningMessage(`Memory inspector: ${e instanceof Error ? e.message : String(e)}`);
   context.subscriptions.push(
     vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, {
-      createDebugAdapterDescriptor: () => new vscode.DebugAdapterInlineImplementation(new TensorLensDebugSession({ spawn: nodeSpawner(worker) }) as unknown as vscode.DebugAdapter),
+      createDebugAdapterDescriptor: () => new vscode.DebugAdapterInlineImplementation(new TensorLensDebugSession({ spawn: nodeSpawner(worker) })),
     }),
     vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, {
       resolveDebugConfiguration: (_folder, config) => resolve(config),
