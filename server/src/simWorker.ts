@@ -11,6 +11,7 @@ import { prepareRun } from '../../core/sim/prepare';
 import { nodeRunHost } from '../../node/runHost';
 import { runProgram, type RunResult } from '../../core/sim/run';
 import type { RunConfig } from '../../core/sim/runConfig';
+import type { SimRunResult } from './simulator';
 
 /** A run: the program `file` (absolute) with its configuration; relative load and dump files start from the program's folder. */
 export type WorkerRun = { type: 'run'; runId: number; file: string; overlay: Record<string, string> } & Omit<RunConfig, 'program'>;
@@ -22,6 +23,9 @@ export interface WorkerRead {
   length: number;
   step?: number;
 }
+
+/** What a run posts back when it ends (the server's SimRunResult). */
+type WorkerDone = { type: 'done' } & SimRunResult;
 
 let last: RunResult | undefined;
 const port = parentPort!;
@@ -49,7 +53,7 @@ port.on('message', async (msg: WorkerRun | WorkerRead) => {
     });
     last = r;
     for (const d of r.dumps) if (d.file && d.bytes) writeFileSync(prepared.dumpPath(d.file), d.bytes);
-    port.postMessage({
+    const done: WorkerDone = {
       type: 'done',
       runId: msg.runId,
       entry: r.entry,
@@ -61,9 +65,11 @@ port.on('message', async (msg: WorkerRun | WorkerRead) => {
       output: r.output,
       error: r.error,
       globals: globalsOf(r),
-    });
+    };
+    port.postMessage(done);
   } catch (e) {
-    port.postMessage({ type: 'done', runId: msg.runId, entry: msg.entry ?? '', summary: { steps: 0, statements: 0, bytesMoved: 0, laneOps: 0, timeMs: 0 }, warnings: [], trace: [], traceTruncated: false, dumps: [], output: '', error: { file: msg.file, line: 1, column: 1, message: (e as Error).message, kind: e instanceof SpecError ? 'usage' : 'internal', stack: [] } });
+    const failed: WorkerDone = { type: 'done', runId: msg.runId, entry: msg.entry ?? '', summary: { steps: 0, statements: 0, bytesMoved: 0, laneOps: 0, timeMs: 0 }, warnings: [], trace: [], traceTruncated: false, dumps: [], output: '', error: { file: msg.file, line: 1, column: 1, message: (e as Error).message, kind: e instanceof SpecError ? 'usage' : 'internal', stack: [] } };
+    port.postMessage(failed);
   }
 });
 
