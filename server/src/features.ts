@@ -12,14 +12,14 @@ import { onRequest } from './extRequests';
 import type { LanguageFeatures, LanguageRegistry } from './languages/registry';
 
 export function registerFeatures(connection: Connection, store: DocumentStore, languages: LanguageRegistry): void {
-  /** Runs `f` on the document's language; `fallback` when the document is not open or `f` throws. */
-  function on<T>(name: string, uri: string, fallback: T, f: (lang: LanguageFeatures, doc: TextDocument) => T | undefined): T {
+  /** Runs `f` on the document's language: `fallback` when the document is not open or `f` has no answer, `failed` when it throws. */
+  function on<T>(name: string, uri: string, fallback: T, f: (lang: LanguageFeatures, doc: TextDocument) => T | undefined, failed = fallback): T {
     try {
       const doc = store.get(uri);
       return (doc && f(languages.for(doc), doc)) ?? fallback;
     } catch (e) {
       connection.console.log(`[error] ${name} failed: ${(e as Error)?.stack ?? e}`);
-      return fallback;
+      return failed;
     }
   }
 
@@ -43,13 +43,6 @@ export function registerFeatures(connection: Connection, store: DocumentStore, l
   );
 
   const noPreview: TransferPreviewResult = { markdown: 'not a tensor program', transfers: 0 };
-  onRequest(connection, TransferPreviewRequest, (p) => {
-    try {
-      const doc = store.get(p.uri);
-      return (doc && languages.for(doc).transferPreview?.(doc, p.function, p.rows)) ?? noPreview;
-    } catch (e) {
-      connection.console.log(`[error] transferPreview failed: ${(e as Error)?.stack ?? e}`);
-      return { markdown: 'internal error', transfers: 0 };
-    }
-  });
+  const failedPreview: TransferPreviewResult = { markdown: 'internal error', transfers: 0 };
+  onRequest(connection, TransferPreviewRequest, (p) => on('transferPreview', p.uri, noPreview, (l, doc) => l.transferPreview?.(doc, p.function, p.rows), failedPreview));
 }

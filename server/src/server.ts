@@ -25,8 +25,6 @@ import { TprogLanguage } from './languages/tprog';
 import { registerRunRequests } from './runRequests';
 import { applySettings, defaultSettings, listenForSettings, type Settings } from './settings';
 
-export type { ServerHost } from './host';
-
 export function startServer(connection: Connection, host: ServerHost): void {
   const settings = defaultSettings();
   const store = new DocumentStore(host, settings);
