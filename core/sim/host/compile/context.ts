@@ -34,7 +34,7 @@ export interface ContextOptions {
   nullGuard?: number;
   charSigned?: boolean;
   /**
-   * Debugger stop points (core/debug). Only when this is set does every statement closure get a
+   * Debugger stop points (debug/, through core/sim/debug). Only when this is set does every statement closure get a
    * wrapper that records where each hart is and asks the port whether to stop; without it the
    * compiled code is exactly the same as before (no cost for plain runs).
    */
