@@ -17,7 +17,7 @@ import { DebugView, sizeOf, type EvalScope, type Frame, type SteppedTransfer, ty
 import { prepareRun, type PreparedRun, type RunHost } from '../core/sim/prepare';
 import { runProgram, type RunResult } from '../core/sim/run';
 import { warningText } from '../core/sim/runWarning';
-import type { TraceStep } from '../core/sim/trace';
+import type { TraceSlice, TraceStep } from '../core/protocol/trace';
 import type { SimError } from '../core/sim/types';
 import { Breakpoints } from './breakpoints';
 import { baseName, fromBase64, hex8, toBase64 } from './format';
@@ -146,7 +146,8 @@ export class DebugTarget {
     this.output(`[run] ${r.entry}: ${s.statements} tensor statements, ${s.steps} steps, ${s.bytesMoved} bytes moved\n`, 'console');
     // the last records for trace views (the session cannot be asked once it has ended)
     const trace = view.trace;
-    this.ch.post({ t: 'event', event: 'tensorTrace', body: { total: trace.length, steps: trace.slice(-1000) } });
+    const last: TraceSlice = { total: trace.length, steps: trace.slice(-1000) };
+    this.ch.post({ t: 'event', event: 'tensorTrace', body: last });
     this.ch.post({ t: 'end', exitCode: r.error ? 1 : 0 });
   }
 
@@ -415,7 +416,8 @@ export class DebugTarget {
         const trace = view.trace;
         const start = Math.max(0, Number(m.args.start ?? 0));
         const count = Math.max(0, Math.min(Number(m.args.count ?? 1000), 100_000));
-        return { total: trace.length, steps: trace.slice(start, start + count) };
+        const slice: TraceSlice = { total: trace.length, steps: trace.slice(start, start + count) };
+        return slice;
       }
       case 'memoryStops': {
         // the stops so far with the pages each changed, the spaces' sizes, the C globals

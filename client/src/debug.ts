@@ -12,42 +12,32 @@ import type { LaunchArgs } from '../../debug/protocol';
 import type { RunConfig } from '../../core/sim/runConfig';
 import { TensorLensDebugSession } from '../../debug/session';
 import { createDebugSource, type DebugSource } from '../../core/inspect/debugSource';
+import { checkTraceSlice, type TraceStep } from '../../core/protocol/trace';
 import type { InspectorPanel } from './inspectorPanel';
 import { resolveRunConfig } from './runConfig';
 
 export const DEBUG_TYPE = 'tensor-lens';
 
-interface TraceRow {
-  step: number;
-  kind: string;
-  file: string;
-  line: number;
-  column: number;
-  text: string;
-  process: number;
-  elements: number;
-  written?: { space: string; lo: number; hi: number };
-}
-
 /** Last tensor statements of the current (or last) session, newest first. */
-class TraceView implements vscode.TreeDataProvider<TraceRow> {
-  private rows: TraceRow[] = [];
+class TraceView implements vscode.TreeDataProvider<TraceStep> {
+  private rows: TraceStep[] = [];
   private total = 0;
-  private readonly changed = new vscode.EventEmitter<TraceRow | undefined>();
+  private readonly changed = new vscode.EventEmitter<TraceStep | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
 
   async refresh(session: vscode.DebugSession): Promise<void> {
     try {
-      const head = (await session.customRequest('tensorTrace', { start: 0, count: 0 })) as { total: number };
+      const head = checkTraceSlice(await session.customRequest('tensorTrace', { start: 0, count: 0 }));
       const start = Math.max(0, head.total - 1000);
-      const r = (await session.customRequest('tensorTrace', { start, count: 1000 })) as { total: number; steps: TraceRow[] };
-      this.show(r);
+      this.show(await session.customRequest('tensorTrace', { start, count: 1000 }));
     } catch {
       // the session has ended: keep what was shown
     }
   }
 
-  show(r: { total: number; steps: TraceRow[] }): void {
+  /** Shows a `tensorTrace` answer or event (checked: it comes from the debug adapter). */
+  show(body: unknown): void {
+    const r = checkTraceSlice(body);
     this.total = r.total;
     this.rows = r.steps.slice().reverse();
     this.changed.fire(undefined);
@@ -59,7 +49,7 @@ class TraceView implements vscode.TreeDataProvider<TraceRow> {
     this.changed.fire(undefined);
   }
 
-  getTreeItem(r: TraceRow): vscode.TreeItem {
+  getTreeItem(r: TraceStep): vscode.TreeItem {
     const item = new vscode.TreeItem(`#${r.step} ${r.text.length > 80 ? r.text.slice(0, 79) + '…' : r.text}`);
     const w = r.written ? ` → ${r.written.space}[${r.written.lo}..${r.written.hi}]` : '';
     item.description = `pid ${r.process} · line ${r.line} · ${r.kind} · ${r.elements} el${w}`;
@@ -68,7 +58,7 @@ class TraceView implements vscode.TreeDataProvider<TraceRow> {
     return item;
   }
 
-  getChildren(r?: TraceRow): TraceRow[] {
+  getChildren(r?: TraceStep): TraceStep[] {
     return r ? [] : this.rows;
   }
 }
@@ -192,7 +182,7 @@ export function registerDebugger(context: vscode.ExtensionContext, inspector?: I
             memory?.stopped(session).catch(log);
           }
           // sent by the target when the program ends
-          if (m.type === 'event' && m.event === 'tensorTrace') trace.show(m.body as { total: number; steps: TraceRow[] });
+          if (m.type === 'event' && m.event === 'tensorTrace') trace.show(m.body);
         },
       }),
     }),

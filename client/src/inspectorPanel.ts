@@ -12,7 +12,8 @@ import { WebviewHost, type InspectorSource, type ViewDump } from '../../core/ins
 import { createRemoteSource } from '../../core/inspect/remoteSource';
 import { rangeAtPoint, resolveName, traceOverlays } from '../../core/inspect/traceOverlays';
 import type { ReadMemoryParams, ReadMemoryResult, RunResultMessage } from '../../core/protocol/lspExt';
-import type { Overlay, SourceLoc, StepRecord } from '../../core/protocol/webview';
+import type { Overlay, SourceLoc } from '../../core/protocol/webview';
+import { checkTraceSteps, type TraceStep } from '../../core/protocol/trace';
 import { inspectorHtml, makeNonce } from '../../media/src/html';
 import { cspSourceFor } from './webviewCsp';
 
@@ -38,7 +39,7 @@ interface View {
   panel: vscode.WebviewPanel;
   host: WebviewHost;
   run?: RunResultMessage;
-  trace: readonly StepRecord[];
+  trace: readonly TraceStep[];
   overlays: Overlay[];
   /** When the panel was last shown or focused (the most recent one answers debugState and editor highlights first). */
   used: number;
@@ -143,7 +144,8 @@ export class InspectorPanel {
     const main = `Memory: ${name}${run.entry ? ' (' + run.entry + ')' : ''}`;
     let title = main;
     if (newView) for (let k = 2; this.views.has(title); k++) title = `${main} · view ${k}`;
-    const trace = run.trace as StepRecord[];
+    // the steps come from the language server: checked, not cast
+    const trace = checkTraceSteps(run.trace, 'run.trace');
     const overlays = traceOverlays(trace, run.globals ?? []);
     let view = this.views.get(title);
     const source = await createRemoteSource({
@@ -281,7 +283,7 @@ export class InspectorPanel {
   private followTimer: ReturnType<typeof setTimeout> | undefined;
 
   /** Shows the statement of a step in the editor (debounced: scrubbing passes many steps), keeping the focus in the panel. */
-  private follow(s: StepRecord | undefined): void {
+  private follow(s: TraceStep | undefined): void {
     clearTimeout(this.followTimer);
     if (!s || !s.file) return;
     this.followTimer = setTimeout(() => void this.reveal({ file: s.file, line: Math.max(1, s.line), column: Math.max(1, s.column), endLine: Math.max(1, s.line, s.endLine) }, true), 150);

@@ -9,7 +9,8 @@
  * No `vscode` import: the extension passes `(command, args) => session.customRequest(command, args)`
  * and calls `update()` whenever the session stops.
  */
-import { PAGE_BYTES, type SourceLoc, type StepRecord } from '../protocol/webview';
+import { PAGE_BYTES, type SourceLoc } from '../protocol/webview';
+import type { TraceStep } from '../protocol/trace';
 import { diffBuffers } from './diff';
 import type { InspectorSource } from './host';
 import { fromBase64, remoteSpaces } from './remoteSource';
@@ -25,7 +26,7 @@ export interface MemoryStops {
   paused: boolean;
   sizes: Record<string, number>;
   globals: RunGlobal[];
-  stops: StepRecord[];
+  stops: TraceStep[];
 }
 
 export interface DebugSourceOptions {
@@ -52,7 +53,7 @@ export interface DebugSource extends InspectorSource {
 }
 
 export function createDebugSource(o: DebugSourceOptions): DebugSource {
-  let stops: StepRecord[] = [];
+  let stops: TraceStep[] = [];
   let sizes: Record<string, number> = {};
   let globals: RunGlobal[] = [];
   let current = -1;

@@ -22,12 +22,12 @@ import {
   type ResultOf,
   type SourceLoc,
   type SpaceInfo,
-  type StepRecord,
   type WebviewNotifyParams,
   bytesOf,
   explainWebviewMessage,
   toArrayBuffer,
 } from '../protocol/webview';
+import type { TraceStep } from '../protocol/trace';
 import { ELEM_BYTES } from './decode';
 import { exportBytes, exportName, type ExportFormat } from './export';
 import { findInSource } from './search';
@@ -53,8 +53,8 @@ export interface InspectorSource {
   spaces(): SpaceInfo[];
   /** Bytes [offset, offset+length) of a space after `step` (shorter at the end of the space). */
   read(space: string, offset: number, length: number, step: number): Uint8Array | Promise<Uint8Array>;
-  /** Executed tensor statements (the simulator's TraceStep[]). */
-  steps?(): readonly StepRecord[];
+  /** Executed tensor statements, as the simulator recorded them. */
+  steps?(): readonly TraceStep[];
   /** The step the run/debugger is at (default: the last). */
   currentStep?(): number;
   overlays?(space: string): Overlay[];
@@ -179,7 +179,7 @@ export class WebviewHost {
 
   // -------------------------------------------------------------------------------------------
 
-  private steps(): readonly StepRecord[] {
+  private steps(): readonly TraceStep[] {
     return this.src.steps?.() ?? [];
   }
 
@@ -222,7 +222,7 @@ export class WebviewHost {
     read: async (p) => ({ bytes: toArrayBuffer(await this.bytes(p.space, p.offset, p.length, p.step)) }),
     steps: (p) => {
       const all = this.steps();
-      return { total: all.length, steps: all.slice(p.from, p.from + p.count).map(plainStep) };
+      return { total: all.length, steps: all.slice(p.from, p.from + p.count) };
     },
     overlays: (p) => ({ overlays: this.overlaysOf(p.space) }),
     hover: async (p) => {
@@ -272,7 +272,7 @@ export class WebviewHost {
     const unit = info.unitBytes;
     const page = Math.floor(offset / 4096);
     const elem = Math.floor(offset / unit);
-    let covering: StepRecord | undefined;
+    let covering: TraceStep | undefined;
     for (let s = Math.min(step, steps.length - 1); s >= 0; s--) {
       const st = steps[s];
       const w = st.written;
@@ -305,17 +305,6 @@ export class WebviewHost {
     }
     return null;
   }
-}
-
-/** Only the protocol's fields of a trace step (the simulator may carry more). */
-function plainStep(s: StepRecord): StepRecord {
-  const out: StepRecord = { step: s.step, kind: s.kind, file: s.file, line: s.line, column: s.column, endLine: s.endLine, text: s.text, process: s.process, elements: s.elements, padded: s.padded, skipped: s.skipped, changed: s.changed };
-  if (s.read) out.read = { space: s.read.space, lo: s.read.lo, hi: s.read.hi, count: s.read.count };
-  if (s.written) out.written = { space: s.written.space, lo: s.written.lo, hi: s.written.hi, count: s.written.count };
-  if (s.kernel !== undefined) out.kernel = s.kernel;
-  if (s.laneOps !== undefined) out.laneOps = s.laneOps;
-  if (s.hostChanged && Object.keys(s.hostChanged).length) out.hostChanged = s.hostChanged;
-  return out;
 }
 
 /** Coordinate of the element of a tensor overlay holding byte `offset` (none for gaps of a strided tensor). */

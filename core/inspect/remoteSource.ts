@@ -5,7 +5,8 @@
  * hands it to `WebviewHost`.
  */
 import type { ReadMemoryParams, ReadMemoryResult } from '../protocol/lspExt';
-import type { Overlay, SourceLoc, SpaceInfo, StepRecord } from '../protocol/webview';
+import type { Overlay, SourceLoc, SpaceInfo } from '../protocol/webview';
+import type { TraceStep } from '../protocol/trace';
 import { SPACES, SPACE_NAMES, unitBytesOf } from '../sim/spaces';
 import { spaceInfo } from './simSource';
 import type { ExportFormat } from './export';
@@ -32,7 +33,7 @@ export interface RemoteSourceOptions {
   title?: string;
   /** Sends `tensorLens/readMemory`. */
   readMemory: (p: ReadMemoryParams) => Promise<ReadMemoryResult>;
-  trace?: readonly StepRecord[];
+  trace?: readonly TraceStep[];
   /** The trace holds only the first steps of the run (the last one is then not the end). */
   traceTruncated?: boolean;
   /** Byte sizes known in advance (else probed with empty reads, else the default machine's). */

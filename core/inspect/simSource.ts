@@ -5,7 +5,8 @@
  */
 import type { SpaceHistory } from '../sim/history';
 import { SPACES, spaceBuffer, type SpaceDef, type SpaceMemories } from '../sim/spaces';
-import type { Overlay, SourceLoc, SpaceInfo, StepRecord } from '../protocol/webview';
+import type { Overlay, SourceLoc, SpaceInfo } from '../protocol/webview';
+import type { TraceStep } from '../protocol/trace';
 import type { InspectorSource, LayoutMapProvider, Resolved } from './host';
 import type { ExportFormat } from './export';
 
@@ -62,7 +63,7 @@ export function readSpace(d: SpaceData, offset: number, length: number, step: nu
 export interface SourceOptions {
   title?: string;
   spaces: SpaceData[];
-  trace?: readonly StepRecord[] | (() => readonly StepRecord[]);
+  trace?: readonly TraceStep[] | (() => readonly TraceStep[]);
   currentStep?: () => number;
   /** Tensor/variable ranges: a list, or a function of the space id. */
   overlays?: Overlay[] | ((space: string) => Overlay[]);
@@ -78,7 +79,8 @@ export interface SourceOptions {
 /** An InspectorSource over a list of spaces (simulator memories and/or plain images). */
 export function createSource(o: SourceOptions): InspectorSource {
   const byId = new Map(o.spaces.map((s) => [s.info.id, s]));
-  const trace = typeof o.trace === 'function' ? o.trace : () => (o.trace as readonly StepRecord[] | undefined) ?? [];
+  const steps = o.trace;
+  const trace = typeof steps === 'function' ? steps : () => steps ?? [];
   return {
     title: o.title,
     spaces: () => o.spaces.map((s) => s.info),

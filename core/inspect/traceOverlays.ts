@@ -6,7 +6,8 @@
  * stands for.
  */
 import { unitBytesOf } from '../sim/spaces';
-import type { ElemType, Overlay, StepRecord, Touched } from '../protocol/webview';
+import type { ElemType, Overlay } from '../protocol/webview';
+import type { TraceStep, Touched } from '../protocol/trace';
 
 /** A C global of the host program (the simulator's GlobalInfo, as the run result carries it). */
 export interface RunGlobal {
@@ -178,7 +179,7 @@ export function overlayTouches(o: Overlay, lo: number, hi: number): boolean {
  * The overlays of a run: one per distinct (term, space, range) of the trace's transfers, then the C
  * globals. Colours follow the name (every range of one term has the same colour).
  */
-export function traceOverlays(trace: readonly StepRecord[], globals: readonly RunGlobal[] = [], max = MAX_TRACE_OVERLAYS): Overlay[] {
+export function traceOverlays(trace: readonly TraceStep[], globals: readonly RunGlobal[] = [], max = MAX_TRACE_OVERLAYS): Overlay[] {
   const out: Overlay[] = [];
   const seen = new Map<string, Overlay>();
   const colors = new Map<string, number>();
@@ -187,7 +188,7 @@ export function traceOverlays(trace: readonly StepRecord[], globals: readonly Ru
     if (c === undefined) colors.set(name, (c = colors.size % 8));
     return c;
   };
-  const add = (s: StepRecord, t: Touched, term: string, role: 'written' | 'read') => {
+  const add = (s: TraceStep, t: Touched, term: string, role: 'written' | 'read') => {
     const unit = unitBytesOf(t.space);
     const name = termName(term);
     const offset = t.lo * unit;
@@ -307,9 +308,9 @@ function sameFile(a: string, b: string): boolean {
  * wrote (left of `<=`) or read (right of it) at the latest execution at or before `atStep` (else its
  * first execution); for a `$name` under the cursor outside a transfer, that variable's latest range.
  */
-export function rangeAtPoint(trace: readonly StepRecord[], overlays: readonly Overlay[], lines: readonly string[], p: EditorPoint, atStep = Number.POSITIVE_INFINITY): { space: string; offset: number; length: number; label: string; step?: number } | undefined {
-  let chosen: StepRecord | undefined;
-  let first: StepRecord | undefined;
+export function rangeAtPoint(trace: readonly TraceStep[], overlays: readonly Overlay[], lines: readonly string[], p: EditorPoint, atStep = Number.POSITIVE_INFINITY): { space: string; offset: number; length: number; label: string; step?: number } | undefined {
+  let chosen: TraceStep | undefined;
+  let first: TraceStep | undefined;
   for (const s of trace) {
     if (p.line < s.line || p.line > Math.max(s.line, s.endLine) || !sameFile(s.file, p.file)) continue;
     if (!s.read && !s.written) continue;

@@ -11,6 +11,8 @@
  */
 import { NotificationType, RequestType, RequestType0 } from 'vscode-jsonrpc';
 import type { RunConfig } from '../sim/runConfig';
+import type { RunSummary } from '../sim/trace';
+import type { TraceStep } from './trace';
 
 /** `tensorLens/transferPreview`: markdown listing each transfer of a function (or the file) with its element table. */
 export interface TransferPreviewParams {
@@ -46,25 +48,6 @@ export const ServerStatusRequest = new RequestType0<ServerStatusResult, void>('t
  * (those the checker reads the program with).
  */
 export type RunParams = { uri: string } & Omit<RunConfig, 'program'>;
-export interface RunTraceStep {
-  step: number;
-  kind: string;
-  file: string;
-  line: number;
-  column: number;
-  endLine: number;
-  text: string;
-  process: number;
-  elements: number;
-  padded: number;
-  skipped: number;
-  kernel?: string;
-  read?: { space: string; lo: number; hi: number; count: number };
-  written?: { space: string; lo: number; hi: number; count: number };
-  changed: Record<string, number[]>;
-  /** Pages host C code changed before this step ran. */
-  hostChanged?: Record<string, number[]>;
-}
 export interface RunWarningMessage {
   uri: string;
   line: number;
@@ -76,10 +59,11 @@ export interface RunWarningMessage {
 export interface RunResultMessage {
   runId: number;
   entry: string;
-  summary: { steps: number; statements: number; bytesMoved: number; laneOps: number; timeMs: number };
+  summary: RunSummary;
   /** What the simulator did not model exactly, once per place and message (the server shows them as Warning diagnostics). */
   warnings: RunWarningMessage[];
-  trace: RunTraceStep[];
+  /** The executed steps as the simulator recorded them (the client checks them with checkTraceSteps). */
+  trace: TraceStep[];
   /** Trace steps beyond this many are not sent (they stay readable through readMemory by step number). */
   traceTruncated: boolean;
   dumps: { space: string; where: string; dtype: string; values?: number[]; file?: string }[];

@@ -21,118 +21,17 @@
  * (the contents AFTER step `step`); −1 is the state before the first statement. Spaces without history
  * ignore it.
  *
- * Types are inferred from small schema values (`S.*`), so the validators and the TypeScript types can
- * never disagree.
+ * Types are inferred from small schema values (`S.*`, schema.ts), so the validators and the TypeScript
+ * types can never disagree. Trace steps are core/protocol/trace.ts's.
  */
+import { S, int, isBinaryTag, step, type Binary, type Infer, type Schema } from './schema';
+import { TraceStepS, type Touched } from './trace';
 
 export const PROTOCOL_VERSION = 1;
 
 /** Largest `read` the webview asks for, and the page size of its cache. */
 export const MAX_READ_BYTES = 1 << 20;
 export const PAGE_BYTES = 4096;
-
-// ---------------------------------------------------------------------------------------------
-// Schema values (a tiny, dependency-free validator with type inference)
-
-export interface Schema<T> {
-  /** Undefined when `x` conforms; otherwise a message naming the offending path. */
-  check(x: unknown, path: string): string | undefined;
-  readonly _t?: T;
-  readonly optional?: boolean;
-}
-export type Infer<S> = S extends Schema<infer T> ? T : never;
-
-type Shape = Record<string, Schema<unknown>>;
-type OptKeys<P extends Shape> = { [K in keyof P]: P[K] extends { optional: true } ? K : never }[keyof P];
-type ReqKeys<P extends Shape> = Exclude<keyof P, OptKeys<P>>;
-type Flat<T> = { [K in keyof T]: T[K] };
-type ObjOf<P extends Shape> = Flat<{ [K in ReqKeys<P>]: Infer<P[K]> } & { [K in OptKeys<P>]?: Infer<P[K]> }>;
-
-const isBinaryTag = (x: unknown): boolean => {
-  const tag = Object.prototype.toString.call(x);
-  return tag === '[object ArrayBuffer]' || tag === '[object SharedArrayBuffer]';
-};
-
-/** Binary payload: an ArrayBuffer on the wire; typed-array views are accepted when receiving. */
-export type Binary = ArrayBuffer;
-
-export const S = {
-  num: (opts: { int?: boolean; min?: number; max?: number } = {}): Schema<number> => ({
-    check: (x, p) => {
-      if (typeof x !== 'number' || Number.isNaN(x)) return `${p}: expected a number`;
-      if (opts.int && !Number.isSafeInteger(x)) return `${p}: expected an integer`;
-      if (opts.min !== undefined && x < opts.min) return `${p}: ${x} < ${opts.min}`;
-      if (opts.max !== undefined && x > opts.max) return `${p}: ${x} > ${opts.max}`;
-      return undefined;
-    },
-  }),
-  /** Any number including NaN and ±Infinity (colour keys). */
-  anyNum: (): Schema<number> => ({ check: (x, p) => (typeof x === 'number' ? undefined : `${p}: expected a number`) }),
-  str: (max = 1 << 20): Schema<string> => ({ check: (x, p) => (typeof x !== 'string' ? `${p}: expected a string` : x.length > max ? `${p}: string longer than ${max}` : undefined) }),
-  bool: (): Schema<boolean> => ({ check: (x, p) => (typeof x === 'boolean' ? undefined : `${p}: expected a boolean`) }),
-  lit: <L extends string | number | boolean>(...values: L[]): Schema<L> => ({
-    check: (x, p) => (values.includes(x as L) ? undefined : `${p}: expected ${values.map((v) => JSON.stringify(v)).join(' | ')}`),
-  }),
-  bin: (): Schema<Binary> => ({
-    check: (x, p) => (isBinaryTag(x) || (ArrayBuffer.isView(x) && isBinaryTag((x as ArrayBufferView).buffer)) ? undefined : `${p}: expected an ArrayBuffer`),
-  }),
-  arr: <T>(of: Schema<T>, max = 1 << 22): Schema<T[]> => ({
-    check: (x, p) => {
-      if (!Array.isArray(x)) return `${p}: expected an array`;
-      if (x.length > max) return `${p}: more than ${max} items`;
-      for (let i = 0; i < x.length; i++) {
-        const e = of.check(x[i], `${p}[${i}]`);
-        if (e) return e;
-      }
-      return undefined;
-    },
-  }),
-  rec: <T>(of: Schema<T>): Schema<Record<string, T>> => ({
-    check: (x, p) => {
-      if (typeof x !== 'object' || x === null || Array.isArray(x)) return `${p}: expected an object`;
-      for (const [k, v] of Object.entries(x)) {
-        const e = of.check(v, `${p}.${k}`);
-        if (e) return e;
-      }
-      return undefined;
-    },
-  }),
-  obj: <P extends Shape>(props: P): Schema<ObjOf<P>> & { props: P } => ({
-    props,
-    check: (x, p) => {
-      if (typeof x !== 'object' || x === null || Array.isArray(x) || isBinaryTag(x) || ArrayBuffer.isView(x)) return `${p}: expected an object`;
-      const o = x as Record<string, unknown>;
-      for (const k in props) {
-        const s = props[k];
-        const v = o[k];
-        if (v === undefined) {
-          if (!s.optional) return `${p}.${k}: missing`;
-          continue;
-        }
-        const e = s.check(v, `${p}.${k}`);
-        if (e) return e;
-      }
-      return undefined;
-    },
-  }),
-  opt: <T>(s: Schema<T>): Schema<T> & { optional: true } => ({ check: (x, p) => (x === undefined ? undefined : s.check(x, p)), optional: true }),
-  nullable: <T>(s: Schema<T>): Schema<T | null> => ({ check: (x, p) => (x === null ? undefined : s.check(x, p)) }),
-  union: <A extends Schema<unknown>[]>(...alts: A): Schema<Infer<A[number]>> => ({
-    check: (x, p) => {
-      const errs: string[] = [];
-      for (const a of alts) {
-        const e = a.check(x, p);
-        if (!e) return undefined;
-        errs.push(e);
-      }
-      return errs.sort((a, b) => b.length - a.length)[0] ?? `${p}: no alternative matched`;
-    },
-  }),
-  any: (): Schema<unknown> => ({ check: () => undefined }),
-};
-
-const int = (min = 0, max = Number.MAX_SAFE_INTEGER) => S.num({ int: true, min, max });
-const step = () => S.num({ int: true, min: -1 });
 
 /** The bytes of a binary payload, whatever view it arrived in (no copy). */
 export function bytesOf(b: Binary | ArrayBufferView): Uint8Array {
@@ -187,33 +86,6 @@ export const SpaceInfoS = S.obj({
   description: S.opt(S.str(4096)),
 });
 export type SpaceInfo = Infer<typeof SpaceInfoS>;
-
-/** Elements a trace step touched (the simulator's `Touched`): units, inclusive bounds. */
-export const TouchedS = S.obj({ space: S.str(256), lo: int(0), hi: int(0), count: int(0) });
-export type Touched = Infer<typeof TouchedS>;
-
-/** A trace record (structurally the simulator's `TraceStep`, so a `TraceStep[]` can be sent as is). */
-export const StepRecordS = S.obj({
-  step: int(0),
-  kind: S.str(64),
-  file: S.str(4096),
-  line: int(0),
-  column: int(0),
-  endLine: int(0),
-  text: S.str(1 << 16),
-  process: S.lit(0, 1),
-  elements: int(0),
-  padded: int(0),
-  skipped: int(0),
-  read: S.opt(TouchedS),
-  written: S.opt(TouchedS),
-  kernel: S.opt(S.str(256)),
-  laneOps: S.opt(int(0)),
-  changed: S.rec(S.arr(int(0))),
-  /** Pages host C code changed since the previous step, before this one ran (their contents differ from step − 1's). */
-  hostChanged: S.opt(S.rec(S.arr(int(0)))),
-});
-export type StepRecord = Infer<typeof StepRecordS>;
 
 /** A named byte range to colour and label (a tensor, a `$` variable, a C global, a buffer). */
 export const OverlayS = S.obj({
@@ -371,7 +243,7 @@ export const Requests = {
   /** Trace records [from, from+count). */
   steps: {
     params: S.obj({ from: int(0), count: int(0, 100000) }),
-    result: S.obj({ total: int(0), steps: S.arr(StepRecordS, 100000) }),
+    result: S.obj({ total: int(0), steps: S.arr(TraceStepS, 100000) }),
   },
   /** Named ranges of a space. */
   overlays: {

@@ -18,6 +18,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
+import { checkTraceSlice } from '../../core/protocol/trace';
 import { hitMatches } from '../../debug/breakpoints';
 import { fromBase64, toBase64 } from '../../debug/format';
 import { children, collectOutput, ended, ROOT, scopeVars, startAdapter, stopped, top, type Harness } from './harness';
@@ -81,6 +82,7 @@ test('breakpoints verify to the nearest executable line (C and > statements)', {
   assert.equal(f.line, 36);
   // the first `>` statement has run: SCRATCH holds data (−8 −5 … 37), the second has not
   const tr = (await dc.customRequest('tensorTrace', { start: 0, count: 10 })) as DebugProtocol.Response;
+  checkTraceSlice(tr.body); // the answer is a slice of protocol trace steps (the Tensor Trace view checks it so)
   assert.equal(tr.body.total, 1);
   assert.equal(tr.body.steps[0].line, 35);
   assert.deepEqual([tr.body.steps[0].written.space, tr.body.steps[0].written.lo, tr.body.steps[0].written.hi], ['SCRATCH', 0, 31]);
@@ -91,6 +93,7 @@ test('breakpoints verify to the nearest executable line (C and > statements)', {
   await dc.continueRequest({ threadId: 1 });
   // at the end the target sends the trace's last records (for the Tensor Trace view)
   const tt = (await last) as DebugProtocol.Event;
+  checkTraceSlice(tt.body);
   assert.equal(tt.body.total, 2);
   assert.deepEqual(tt.body.steps.map((x: { line: number; kind: string }) => `${x.kind}@${x.line}`), ['transfer@35', 'transfer@36']);
   await ended(dc);

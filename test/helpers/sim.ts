@@ -3,7 +3,7 @@ import { evaluate } from '../../core/cexpr/evaluate';
 import { SpaceHistory } from '../../core/sim/history';
 import { Machine } from '../../core/sim/machine';
 import { TensorExecutor } from '../../core/sim/engine/execute';
-import type { TraceStep } from '../../core/sim/trace';
+import type { TraceStep } from '../../core/protocol/trace';
 import type { TprogAnalysis } from '../../core/tprog/analyze';
 import type { PcoreRunner } from '../../core/sim/types';
 

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { DidChangeConfigurationNotification } from 'vscode-languageserver-protocol/node';
 import { RunRequest, type RunParams } from '../../core/protocol/lspExt';
+import { traceStepsError } from '../../core/protocol/trace';
 import { LspClient, ROOT, TPROG } from './lspClient';
 
 const FIX = join(ROOT, 'test', 'fixtures', 'run-include');
@@ -68,6 +69,9 @@ test('tensorLens.dialect: a guide program is refused read as ztachip, runs read 
   assert.match(refused.error!.message, /^the program has errors; fix them first: DTYPE is not defined/);
   const asGuide = await run({ uri, dialect: 'guide' });
   assert.equal(asGuide.error, null, asGuide.error?.message);
+  // the steps cross the LSP as the simulator recorded them, and conform to the one step schema
+  assert.ok(asGuide.trace.length > 0);
+  assert.equal(traceStepsError(asGuide.trace), undefined);
   await settings({ dialect: 'auto' });
 });
 

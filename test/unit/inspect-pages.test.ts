@@ -2,9 +2,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PageCache } from '../../media/src/inspector/pages';
-import type { StepRecord } from '../../core/protocol/webview';
+import type { TraceStep } from '../../core/protocol/trace';
 
-const rec = (step: number, changed: Record<string, number[]>, hostChanged?: Record<string, number[]>): StepRecord => ({ step, kind: 'transfer', file: 'f', line: 1, column: 1, endLine: 1, text: '', process: 0, elements: 0, padded: 0, skipped: 0, changed, ...(hostChanged ? { hostChanged } : {}) });
+const rec = (step: number, changed: Record<string, number[]>, hostChanged?: Record<string, number[]>): TraceStep => ({ step, kind: 'transfer', file: 'f', line: 1, column: 1, endLine: 1, text: '', process: 0, elements: 0, padded: 0, skipped: 0, changed, ...(hostChanged ? { hostChanged } : {}) });
 
 test('page versions follow the steps that changed a page, including host C writes between steps', () => {
   const c = new PageCache(undefined as never, () => undefined);

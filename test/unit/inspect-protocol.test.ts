@@ -1,6 +1,7 @@
 /** core/protocol/webview: every message both ways is validated; malformed ones are explained, never accepted. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { checkTraceSlice, checkTraceSteps, traceStepsError } from '../../core/protocol/trace';
 import {
   LayoutMapS,
   MAX_READ_BYTES,
@@ -99,4 +100,14 @@ test('transferablesOf and partitionWindow', () => {
   assert.deepEqual(partitionWindow(pcore, [1]), { offset: 8192, length: 8192 });
   assert.deepEqual(partitionWindow(pcore, [1, 2]), { offset: 8192 + 1024, length: 512 });
   assert.deepEqual(partitionWindow(pcore, [undefined, 2]), { offset: 0, length: 65536 });
+});
+
+test('trace steps: one schema for the run result, the steps answer and tensorTrace', () => {
+  const s = { step: 0, kind: 'transfer', file: 'a.m', line: 3, column: 2, endLine: 3, text: '>x<=y;', process: 0, elements: 4, padded: 0, skipped: 0, changed: { MEM: [0] }, written: { space: 'MEM', lo: 0, hi: 3, count: 4 } };
+  assert.equal(traceStepsError([s, { ...s, step: 1, kind: 'global', register: { r2: 0, r: 5, value: 4 } }]), undefined);
+  assert.match(traceStepsError([s, { ...s, process: 2 }]) ?? '', /^trace\[1\]\.process: expected 0 \| 1/);
+  assert.match(traceStepsError([{ ...s, written: { space: 'MEM', lo: 0, hi: 3 } }]) ?? '', /^trace\[0\]\.written\.count: missing/);
+  assert.deepEqual(checkTraceSlice({ total: 7, steps: [s] }).steps, [s]);
+  assert.throws(() => checkTraceSlice({ steps: [s] }), /not a trace slice: tensorTrace\.total: missing/);
+  assert.throws(() => checkTraceSteps([{ ...s, changed: { MEM: [-1] } }], 'run.trace'), /not a trace: run\.trace\[0\]\.changed\.MEM\[0\]: -1 < 0/);
 });

@@ -3,15 +3,15 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { cTypeShape, overlayCovers, overlayTouches, pcoreBlock, rangeAtPoint, runBytes, resolveName, sideAt, splitTransfer, termDtype, termName, traceOverlays } from '../../core/inspect/traceOverlays';
 import { coordOf } from '../../core/inspect/host';
-import type { StepRecord } from '../../core/protocol/webview';
+import type { TraceStep } from '../../core/protocol/trace';
 
 const FILE = '/w/examples/test/test.m';
 const LOAD = 'DTYPE(INT16)PCORE(NUM_PCORE)[0:NUM_PCORE-1].THREAD[0:15].test::_A[0:7] <= DTYPE(INT16)MEM(req->input)[from:to]';
 const STORE = 'DTYPE(INT16)MEM(req->output)[from:to] <= DTYPE(INT16)PCORE(NUM_PCORE)[0:NUM_PCORE-1].THREAD[0:15].test::_Z[0:7]';
-const step = (s: Partial<StepRecord> & Pick<StepRecord, 'step' | 'line' | 'text'>): StepRecord => ({ kind: 'transfer', file: FILE, column: 6, endLine: s.line, process: 0, elements: 1024, padded: 0, skipped: 0, changed: {}, ...s });
+const step = (s: Partial<TraceStep> & Pick<TraceStep, 'step' | 'line' | 'text'>): TraceStep => ({ kind: 'transfer', file: FILE, column: 6, endLine: s.line, process: 0, elements: 1024, padded: 0, skipped: 0, changed: {}, ...s });
 
 /** The trace test.m's run gives (as `tensor-lens run --json` prints it), for process 0 and 1. */
-const TRACE: StepRecord[] = [
+const TRACE: TraceStep[] = [
   step({ step: 0, line: 19, text: LOAD, read: { space: 'MEM', lo: 4096, hi: 6143, count: 2048 }, written: { space: 'PCORE0', lo: 0, hi: 32519, count: 1024 } }),
   step({ step: 1, line: 20, kind: 'exe', text: 'EXE_LOCKSTEP(test::add,NUM_PCORE)', elements: 128 }),
   step({ step: 2, line: 19, process: 1, text: LOAD, read: { space: 'MEM', lo: 6144, hi: 8191, count: 2048 }, written: { space: 'PCORE1', lo: 0, hi: 32519, count: 1024 } }),

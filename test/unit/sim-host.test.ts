@@ -14,6 +14,7 @@ import { loadPcoreView } from '../../core/project/pcoreAdapter';
 import { nodeLoadWasm } from '../../node/wasm';
 import { parseDump } from '../../core/sim/dump';
 import { runProgram, type RunResult } from '../../core/sim/run';
+import { traceStepsError } from '../../core/protocol/trace';
 import { nodeFs } from '../../cli/nodeFs';
 
 const project = () => new Project({ fs: nodeFs, loadPcore: loadPcoreView });
@@ -216,6 +217,8 @@ void kernel_r(void) {
     assert.equal(r.output, 'PRINT 5 9\n');
     assert.deepEqual(r.trace[4].register, { r2: 0, r: 5, value: (4 + (1 << 7) + (7 << 18) + (1 << 23) + (15 << 26)) >>> 0 });
     assert.equal(r.trace[4].kernel, 'test::add');
+    // the simulator's records are the protocol's trace steps, register stores included
+    assert.equal(traceStepsError(r.trace), undefined);
     const out = r.dumps[0].values!;
     for (let i = 0; i < 1024; i++) assert.equal(out[i], i - 500 + 1, `out[${i}]`);
     // CALLBACK posts PARM1 (42): ztaReadResponse(&resp) stores it and returns true

@@ -5,7 +5,8 @@
  * the webview) and by the Node tests (to know the expected text).
  */
 import { SpaceHistory } from '../../core/sim/history';
-import type { Overlay, StepRecord } from '../../core/protocol/webview';
+import type { Overlay } from '../../core/protocol/webview';
+import type { TraceStep } from '../../core/protocol/trace';
 import { bufferSpace, machineSpaces, type MachineLike, type SpaceData } from '../../core/inspect/simSource';
 import { TTLayout } from '../../core/layout/models/tt';
 import { TT_ARCHS } from '../../core/layout/models/ttArch';
@@ -65,7 +66,7 @@ export const W_VALUES = [-1, 2047, -2048, 5];
 export interface Scenario {
   machine: MachineLike;
   spaces: SpaceData[];
-  trace: StepRecord[];
+  trace: TraceStep[];
   overlays: Overlay[];
   histories: Map<string, SpaceHistory>;
 }
@@ -97,8 +98,8 @@ export function buildScenario(memBytes = MEM_BYTES): Scenario {
     ['PCORE1S', new SpaceHistory('PCORE1S', machine.pages[1].shared)],
     ['SPU', new SpaceHistory('SPU', machine.spu)],
   ]);
-  const trace: StepRecord[] = [];
-  const commit = (partial: Omit<StepRecord, 'step' | 'changed' | 'file' | 'column' | 'endLine' | 'process' | 'padded' | 'skipped'>) => {
+  const trace: TraceStep[] = [];
+  const commit = (partial: Omit<TraceStep, 'step' | 'changed' | 'file' | 'column' | 'endLine' | 'process' | 'padded' | 'skipped'>) => {
     const step = trace.length;
     const changed: Record<string, number[]> = {};
     for (const [name, h] of histories) {

@@ -10,7 +10,7 @@
  */
 import { PAGE_BYTES } from '../../protocol/webview';
 import type { SpaceHistory } from '../history';
-import type { TraceStep } from '../trace';
+import type { TraceStep } from '../../protocol/trace';
 
 /** Where and why the program stopped. */
 export interface StopInfo {
@@ -37,7 +37,7 @@ interface Mark extends StopInfo {
   changed?: Record<string, number[]>;
 }
 
-/** A stop as the inspector's timeline shows it (a webview StepRecord; `changed`: pages whose contents differ from the previous stop's). */
+/** A stop as the inspector's timeline shows it (a trace step of kind `stop`; `changed`: pages whose contents differ from the previous stop's). */
 export type StopRecord = Pick<TraceStep, 'step' | 'file' | 'line' | 'column' | 'endLine' | 'text' | 'process' | 'changed'> & { kind: 'stop'; elements: 0; padded: 0; skipped: 0 };
 
 /** Stops kept (older ones cannot be read any more), and the most bytes their page copies may hold. */

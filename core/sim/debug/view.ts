@@ -19,7 +19,7 @@ import type { EF, FnCode, Frame, Hart } from '../host/runtime';
 import type { EvalCtx, Scope } from '../host/scope';
 import type { Machine } from '../machine';
 import type { RunDebugHooks } from '../run';
-import type { TraceStep } from '../trace';
+import type { TraceStep } from '../../protocol/trace';
 import { SimError, type SourceLoc } from '../types';
 import { MemoryView } from './memory';
 import { StopHistory } from './stops';

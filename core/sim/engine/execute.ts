@@ -6,7 +6,7 @@ import { canonicalType, LIMITS, type DataType } from '../../tprog/machine';
 import type { MemberInfo, PcoreIndexView } from '../../tprog/pcoreView';
 import type { SpaceHistory } from '../history';
 import type { Machine } from '../machine';
-import { YIELD_KIND, type TraceStep } from '../trace';
+import { YIELD_KIND, type TraceStep } from '../../protocol/trace';
 import { SimError, type Budget, type HostScope, type HostServices, type MmioPort, type PcoreRunner, type SourceLoc, type ZtaMachinePort, faultAddress } from '../types';
 import { fromWord, toWord } from './convert';
 import { byteAddress } from '../../common/address';

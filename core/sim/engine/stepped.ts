@@ -5,7 +5,8 @@
  * state; the finished transfer leaves memory and statistics exactly as one runTransfer call would.
  */
 import type { Descriptor } from '../../tprog/descriptor';
-import { contiguousCopy, runTransfer, spaceName, type EngineContext, type Side, type Touched, type TransferRange, type TransferStats } from './transfer';
+import type { Touched } from '../../protocol/trace';
+import { contiguousCopy, runTransfer, spaceName, type EngineContext, type Side, type TransferRange, type TransferStats } from './transfer';
 import { Walker } from './walk';
 
 /** Batches are at least this many elements (whole destination rows), and rows longer than MAX_BATCH are cut. */

@@ -7,6 +7,7 @@ import type { DataType } from '../../tprog/machine';
 import type { Descriptor } from '../../tprog/descriptor';
 import type { SpaceHistory } from '../history';
 import type { Machine } from '../machine';
+import type { Touched } from '../../protocol/trace';
 import { byteAddress } from '../../common/address';
 import { faultAddress, sideFault } from '../types';
 import { dataValue, fromWord, remap } from './convert';
@@ -25,14 +26,6 @@ export interface Side {
   mcast?: number[];
   /** Constant source value. */
   constValue?: number;
-}
-
-export interface Touched {
-  space: string;
-  /** Elements (bytes for MEM/SCRATCH, words for PCORE/SPU). */
-  lo: number;
-  hi: number;
-  count: number;
 }
 
 export interface TransferStats {

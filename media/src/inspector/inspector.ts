@@ -8,7 +8,8 @@
  * files — toolbar, timeline, grid (rows, decorations, row layout), tooltip, navigation, exporting — that
  * read the state from here and change it through the methods below.
  */
-import { PROTOCOL_VERSION, type HostNotification, type SpaceInfo, type StepRecord, partitionWindow } from '../../../core/protocol/webview';
+import { PROTOCOL_VERSION, type HostNotification, type SpaceInfo, partitionWindow } from '../../../core/protocol/webview';
+import type { TraceStep } from '../../../core/protocol/trace';
 import { addressDigits } from '../../../core/inspect/decode';
 import type { Rpc, VsCodeApi } from '../common/rpc';
 import { debounce, h, setText } from '../common/dom';
@@ -28,7 +29,7 @@ export class Inspector {
   info!: SpaceInfo;
   readonly st: InspectorState;
   totalSteps = 0;
-  readonly stepRecs: StepRecord[] = [];
+  readonly stepRecs: TraceStep[] = [];
   private stepsLoaded = false;
   readonly overlays = new OverlayIndex();
   readonly cache: PageCache;
@@ -255,7 +256,7 @@ export class Inspector {
     if (fromUser) this.rpc.notify('stepSelected', { step });
   }
 
-  stepRec(s = this.st.step): StepRecord | undefined {
+  stepRec(s = this.st.step): TraceStep | undefined {
     return s >= 0 ? this.stepRecs[s] : undefined;
   }
 

@@ -4,7 +4,8 @@
  * the viewed step that changed it (from the trace's `changed` lists), so scrubbing through steps that
  * do not touch a page reuses it.
  */
-import { PAGE_BYTES, bytesOf, type StepRecord } from '../../../core/protocol/webview';
+import { PAGE_BYTES, bytesOf } from '../../../core/protocol/webview';
+import type { TraceStep } from '../../../core/protocol/trace';
 import type { Rpc } from '../common/rpc';
 
 const FAILED = new Uint8Array(0);
@@ -27,7 +28,7 @@ export class PageCache {
   ) {}
 
   /** Builds the page-change index from the complete trace (until then every step is its own version). */
-  index(steps: readonly StepRecord[]): void {
+  index(steps: readonly TraceStep[]): void {
     const m = new Map<string, Map<number, number[]>>();
     const add = (space: string, pages: number[], at: number) => {
       let sp = m.get(space);
