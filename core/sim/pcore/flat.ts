@@ -8,8 +8,8 @@
  * Steps marked `free` are plain jumps (break, continue, the end of a then-branch or of a loop body):
  * they stand for no instruction of their own, so the runner follows them within the same turn.
  *
- * Budget and lane-operation accounting follow the tree code of compile.ts: a statement counts as it
- * does there, a loop test counts one step per iteration.
+ * Budget and lane-operation accounting follow the tree code of compile/statements.ts: a statement
+ * counts as it does there, a loop test counts one step per iteration.
  */
 import type * as A from '../../pcore/ast';
 import { evaluateConstant } from '../../pcore/evaluate';

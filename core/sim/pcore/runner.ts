@@ -1,6 +1,6 @@
 /**
  * PCORE kernel runner: `launch` runs a kernel of an analysed `.p` program for every PCORE and thread of a
- * process page (EXE_LOCKSTEP). Kernels are compiled to closures on first launch (compile.ts).
+ * process page (EXE_LOCKSTEP). Kernels are compiled to closures on first launch (compile/).
  *
  * Hardware model (ztachip HW/src). Every thread has its own program counter (`pc_r`,
  * pcore/instr_fetch.vhd:92); a launch starts all threads of the task mask at once (:591-605); a round-robin

@@ -1,7 +1,7 @@
 /**
  * Run-time context and value conventions of the PCORE kernel interpreter.
  *
- * Conventions (see `compile.ts` for how they are used):
+ * Conventions (see `compile/` for how they are used):
  * - memory words (`int16`/`vint16`) are 12-bit signed; vector arithmetic is computed on 32-bit lanes and
  *   saturated to −2048..2047 when stored;
  * - `int` values are 13-bit signed integer registers: every integer-ALU result wraps to 13 bits;
