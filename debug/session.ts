@@ -8,7 +8,7 @@
  * No `vscode` import: the extension runs it inline (client/src/debug.ts), tests drive it with a
  * DAP client over a socket or stdio (main.ts).
  */
-import { MessageChannel } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { DebugSession, Event, ExitedEvent, InitializedEvent, OutputEvent, Response, TerminatedEvent } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { toDumpConfig, toLoadConfig } from '../core/sim/runConfigText';
@@ -20,16 +20,10 @@ export interface SessionOptions {
   spawn: TargetSpawner;
 }
 
-interface Port {
-  postMessage(m: unknown): void;
-  on(ev: 'message', cb: (m: FromTarget) => void): unknown;
-  close(): void;
-}
-
 
 export class TensorLensDebugSession extends DebugSession {
   private target?: TargetProcess;
-  private port?: Port;
+  private port?: MessagePort;
   private sh?: Int32Array;
   private pending = new Map<number, DebugProtocol.Request>();
   private ended = false;
@@ -123,7 +117,7 @@ export class TensorLensDebugSession extends DebugSession {
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
     this.launchResponse = response;
-    this.port.on('message', (m) => this.fromTarget(m));
+    this.port.on('message', (m: FromTarget) => this.fromTarget(m));
     try {
       this.target = await this.opts.spawn({ sab, port: port2, launch }, [port2]);
     } catch (e) {
@@ -136,6 +130,10 @@ export class TensorLensDebugSession extends DebugSession {
       else this.end(1);
     });
     this.target.on('exit', () => {
+      // what the worker posted just before it ended (a launch error) may still be queued on the port:
+      // the exit event can overtake it, so read it first
+      const port = this.port;
+      for (let m = port && receiveMessageOnPort(port); m; m = port && receiveMessageOnPort(port)) this.fromTarget(m.message as FromTarget);
       if (this.launchResponse) this.failLaunch('the simulator stopped before the program started');
       else this.end(1);
     });
