@@ -5,29 +5,34 @@
 import { ELEM_BYTES } from '../../../core/inspect/decode';
 import { canvasPng } from '../common/dom';
 import type { Grid } from './grid';
-import type { Inspector } from './inspector';
+import type { InspectorView } from './view';
+
+/** What exporting uses of the controller: the model, the extension (which writes the file), the status line. */
+export type ExportView = Pick<InspectorView, 'model' | 'rpc' | 'say'>;
 
 /** Asks the extension to save the selection (the cursor's value when nothing is selected). */
-export async function exportSelection(insp: Inspector, format: 'bin' | 'npy' | 'hex'): Promise<void> {
-  const st = insp.st;
-  const sel = st.anchor === null ? { lo: st.cursor, hi: st.cursor + ELEM_BYTES[st.type] } : insp.selection();
+export async function exportSelection(view: ExportView, format: 'bin' | 'npy' | 'hex'): Promise<void> {
+  const m = view.model;
+  const st = m.st;
+  const sel = st.anchor === null ? { lo: st.cursor, hi: st.cursor + ELEM_BYTES[st.type] } : m.selection();
   try {
-    const r = await insp.rpc.request('export', { space: insp.info.id, step: st.step, offset: sel.lo, length: sel.hi - sel.lo, format, type: st.type, bigEndian: st.bigEndian, width: st.width });
-    insp.say(r.saved ? `Exported ${sel.hi - sel.lo} bytes to ${r.path ?? 'file'}` : 'Export cancelled');
+    const r = await view.rpc.request('export', { space: m.info.id, step: st.step, offset: sel.lo, length: sel.hi - sel.lo, format, type: st.type, bigEndian: st.bigEndian, width: st.width });
+    view.say(r.saved ? `Exported ${sel.hi - sel.lo} bytes to ${r.path ?? 'file'}` : 'Export cancelled');
   } catch (e) {
-    insp.say(`Export failed: ${e instanceof Error ? e.message : e}`, true);
+    view.say(`Export failed: ${e instanceof Error ? e.message : e}`, true);
   }
 }
 
-/** Draws the visible rows onto a canvas (theme colours) and asks the extension to save it. */
-export async function exportPng(insp: Inspector): Promise<void> {
-  const c = renderCanvas(insp.grid);
+/** Draws the grid's visible rows onto a canvas (theme colours) and asks the extension to save it. */
+export async function exportPng(view: ExportView, grid: Grid): Promise<void> {
+  const m = view.model;
+  const c = renderCanvas(grid);
   try {
     const png = await canvasPng(c);
-    const r = await insp.rpc.request('savePng', { name: `${insp.info.id}_${insp.fmtAddr(insp.window().offset + insp.st.top * insp.st.width)}`, png });
-    insp.say(r.saved ? `Saved ${r.path ?? 'PNG'}` : 'PNG not saved');
+    const r = await view.rpc.request('savePng', { name: `${m.info.id}_${m.fmtAddr(m.window().offset + m.st.top * m.st.width)}`, png });
+    view.say(r.saved ? `Saved ${r.path ?? 'PNG'}` : 'PNG not saved');
   } catch (e) {
-    insp.say(`PNG failed: ${e instanceof Error ? e.message : e}`, true);
+    view.say(`PNG failed: ${e instanceof Error ? e.message : e}`, true);
   }
 }
 

@@ -12,7 +12,8 @@ import { ScaledScroll } from '../common/virtualList';
 import { h, setClass, setText } from '../common/dom';
 import { DecoLayer, F_CHG, F_CUR, F_HL, F_MATCH, F_RD, F_SEL, OV_SHIFT, hasOverlay, rowDecos, type Deco } from './decorations';
 import { byteAtX, headerTexts, measureGeometry, newGeometry, setSectionWidths, type Geometry } from './rowLayout';
-import type { Inspector } from './inspector';
+import type { InspectorModel } from './model';
+import type { InspectorView } from './view';
 
 interface RowEls {
   row: HTMLDivElement;
@@ -47,7 +48,11 @@ const BYTE_TEXT = Object.fromEntries(RADIXES.map((r) => [r, Array.from({ length:
 const PENDING = Object.fromEntries(RADIXES.map((r) => [r, '\u00b7'.repeat(byteChars(r))])) as Record<Radix, string>;
 const ASCII = Array.from({ length: 256 }, (_, v) => asciiChar(v));
 
+/** What the grid uses of the controller: the model, frames, saving, the cursor's status line. */
+export type GridView = Pick<InspectorView, 'model' | 'schedule' | 'save' | 'announceCursor'>;
+
 export class Grid {
+  private readonly model: InspectorModel;
   readonly rowH = 20;
   readonly scroller: HTMLDivElement;
   readonly header: HTMLDivElement;
@@ -64,7 +69,12 @@ export class Grid {
   /** Frame-time samples of render() (ms), for the bench. */
   readonly renderTimes: number[] = [];
 
-  constructor(private readonly insp: Inspector) {
+  /** `onUserScroll`: the user scrolled the grid (by the scrollbar), e.g. to hide the tooltip. */
+  constructor(
+    private readonly view: GridView,
+    private readonly onUserScroll: () => void,
+  ) {
+    this.model = view.model;
     this.header = h('div', { class: 'tl-row tl-head', role: 'row' });
     this.viewport = h('div', { class: 'tl-viewport', role: 'rowgroup' });
     const spacer = h('div', { class: 'tl-spacer' });
@@ -74,7 +84,7 @@ export class Grid {
     this.scroller.addEventListener('wheel', (e) => this.onWheel(e), { passive: false });
     new ResizeObserver(() => {
       this.viewH = 0;
-      insp.schedule();
+      view.schedule();
     }).observe(this.scroller);
   }
 
@@ -82,7 +92,7 @@ export class Grid {
   // Scrolling
 
   get totalRows(): number {
-    return Math.ceil(this.insp.window().length / this.insp.st.width);
+    return Math.ceil(this.model.window().length / this.model.st.width);
   }
 
   /** Rows fully visible below the header. */
@@ -97,19 +107,19 @@ export class Grid {
   /** Sets the top row and the scrollbar to match. */
   setTop(top: number): void {
     const t = Math.max(0, Math.min(this.maxTop, Math.round(top)));
-    this.insp.st.top = t;
+    this.model.st.top = t;
     this.scroll.syncScrollbar(t);
-    this.insp.save();
-    this.insp.schedule();
+    this.view.save();
+    this.view.schedule();
   }
 
   private onScroll(): void {
     const top = this.scroll.firstFromScrollbar();
     if (top === undefined) return;
-    this.insp.st.top = top;
-    this.insp.tip.hide();
-    this.insp.save();
-    this.insp.schedule();
+    this.model.st.top = top;
+    this.onUserScroll();
+    this.view.save();
+    this.view.schedule();
   }
 
   /** Wheel: exact rows, fractions of a row (trackpads) accumulated. */
@@ -120,14 +130,14 @@ export class Grid {
     const whole = Math.trunc(this.wheelAcc);
     if (whole) {
       this.wheelAcc -= whole;
-      this.setTop(this.insp.st.top + whole);
+      this.setTop(this.model.st.top + whole);
     }
   }
 
   /** Scrolls so that byte `off` is visible (centred when it was far away). */
   scrollToOffset(off: number, center = false): void {
-    const st = this.insp.st;
-    const row = Math.floor((off - this.insp.window().offset) / st.width);
+    const st = this.model.st;
+    const row = Math.floor((off - this.model.window().offset) / st.width);
     const vis = this.visibleRows;
     if (center || row < st.top || row >= st.top + vis) {
       this.setTop(center || row < st.top - vis || row >= st.top + 2 * vis ? row - Math.floor(vis / 3) : row < st.top ? row : row - vis + 1);
@@ -143,7 +153,7 @@ export class Grid {
   // Structure: header and row pool, rebuilt when the row layout or the height changes
 
   private ensureStructure(): void {
-    const { st, info } = this.insp;
+    const { st, info } = this.model;
     const vis = this.visibleRows + 1;
     const key = `${st.width}|${st.type}|${st.radix}|${st.ascii}|${vis}|${info?.id}|${st.bigEndian}`;
     if (key === this.structureKey) return;
@@ -153,7 +163,7 @@ export class Grid {
     this.scroller.setAttribute('aria-colcount', '5');
     // header: the same text layout as the rows
     const head = headerTexts(g, st.width, st.type, st.bigEndian, info.unitBytes);
-    const digits = this.insp.addrDigits();
+    const digits = this.model.addrDigits();
     setSectionWidths(this.scroller, g, st.width, digits);
     this.header.replaceChildren(
       h('span', { class: 'tl-addr', role: 'columnheader' }, info.unitBytes > 1 ? 'Word' : 'Address'.slice(0, Math.max(4, digits))),
@@ -183,13 +193,13 @@ export class Grid {
 
   /** Renders the visible rows now (normally called once per animation frame). */
   render(): void {
-    if (!this.insp.info) return;
+    if (!this.model.info) return;
     const t0 = performance.now();
     const top = this.layoutFrame();
     const f = this.frameMarks();
     this.requestPages(top, f);
-    const win = this.insp.window();
-    const { st } = this.insp;
+    const win = this.model.window();
+    const { st } = this.model;
     let complete = true;
     let cursorRow: RowEls | undefined;
     for (let i = 0; i < this.rows.length; i++) {
@@ -210,7 +220,7 @@ export class Grid {
 
   /** Height, row pool, top row (clamped) and scroll height of this frame; returns the top row. */
   private layoutFrame(): number {
-    const st = this.insp.st;
+    const st = this.model.st;
     this.viewH = this.scroller.clientHeight;
     this.ensureStructure();
     const top = Math.max(0, Math.min(this.maxTop, st.top));
@@ -222,29 +232,29 @@ export class Grid {
 
   /** The frame's step to diff against and its marked ranges. */
   private frameMarks(): Frame {
-    const insp = this.insp;
-    const { st, info } = insp;
-    const win = insp.window();
+    const m = this.model;
+    const { st, info } = m;
+    const win = m.window();
     const step = st.step;
     const baseStep = info.history ? (st.since !== null ? st.since : step - 1) : undefined;
     const diff = baseStep !== undefined && (st.since !== null ? baseStep !== step : step >= 0);
-    const rec = insp.stepRec();
+    const rec = m.stepRec();
     const rd = rec?.read && rec.read.space === info.id ? touchedBytes(rec.read, info.unitBytes) : undefined;
-    const sel = st.anchor !== null ? insp.selection() : undefined;
+    const sel = st.anchor !== null ? m.selection() : undefined;
     const ranges: [number, number, number][] = [];
-    if (insp.hl) ranges.push([insp.hl.lo, insp.hl.hi, F_HL]);
-    if (insp.match) ranges.push([insp.match.lo, insp.match.hi, F_MATCH]);
+    if (m.hl) ranges.push([m.hl.lo, m.hl.hi, F_HL]);
+    if (m.match) ranges.push([m.match.lo, m.match.hi, F_MATCH]);
     if (sel) ranges.push([sel.lo, sel.hi, F_SEL]);
     if (rd) ranges.push([rd.lo, rd.hi, F_RD]);
     ranges.push([st.cursor, st.cursor + 1, F_CUR]);
-    return { winEnd: win.offset + win.length, width: st.width, step, baseStep, diff, ranges, flags: new Uint16Array(st.width), tflags: new Uint16Array(this.geo.nT), digits: insp.addrDigits(), decos: [] };
+    return { winEnd: win.offset + win.length, width: st.width, step, baseStep, diff, ranges, flags: new Uint16Array(st.width), tflags: new Uint16Array(this.geo.nT), digits: m.addrDigits(), decos: [] };
   }
 
   /** Starts loading the pages of the rows shown (and of the step diffed against), one page ahead each way. */
   private requestPages(top: number, f: Frame): void {
-    const { info, cache } = this.insp;
+    const { info, cache } = this.model;
     const hist = !!info.history;
-    const a = this.insp.window().offset + top * f.width;
+    const a = this.model.window().offset + top * f.width;
     const b = Math.min(f.winEnd, a + this.rows.length * f.width);
     const p0 = Math.floor(a / PAGE_BYTES);
     const p1 = Math.floor(Math.max(a, b - 1) / PAGE_BYTES);
@@ -255,7 +265,7 @@ export class Grid {
 
   /** Fills row i (showing the bytes at `off`) and adds its decorations; false while its bytes load. */
   private paintRow(R: RowEls, i: number, top: number, off: number, f: Frame): boolean {
-    const { info, cache, st } = this.insp;
+    const { info, cache, st } = this.model;
     const hist = !!info.history;
     if (R.row.hidden) R.row.hidden = false;
     R.off = off;
@@ -281,7 +291,7 @@ export class Grid {
 
   /** The hex, typed and ASCII text of a row (dots while its page loads). */
   private paintText(R: RowEls, cur: Uint8Array | undefined, n: number): void {
-    const { st } = this.insp;
+    const { st } = this.model;
     const g = this.geo;
     const radix = st.radix;
     const byteText = BYTE_TEXT[radix];
@@ -308,7 +318,7 @@ export class Grid {
 
   /** The names (and tooltip) of the tensors over a row; returns them. */
   private paintOverlays(R: RowEls, off: number, n: number): Overlay[] {
-    const overlays = this.insp.overlays;
+    const overlays = this.model.overlays;
     const ovs = overlays.onRow(off, n);
     setText(R.ov, ovs.length ? [...new Set(ovs.map((x) => x.name))].join(', ') : '');
     setClass(R.ov, ovs.length ? `tl-ov tl-t${overlays.color(ovs[0])}` : 'tl-ov');
@@ -333,7 +343,7 @@ export class Grid {
       for (let j = Math.max(0, lo - off); j < Math.min(n, hi - off); j++) flags[j] |= fl;
     }
     for (const x of ovs) {
-      const fl = (this.insp.overlays.color(x) + 1) << OV_SHIFT;
+      const fl = (this.model.overlays.color(x) + 1) << OV_SHIFT;
       // a strided tensor (a PCORE block, a strided view) colours its elements, not its gaps
       for (let j = Math.max(0, x.offset - off); j < Math.min(n, x.offset + x.length - off); j++) if (!hasOverlay(flags[j]) && (!x.strides || overlayCovers(x, off + j))) flags[j] |= fl;
     }
@@ -356,11 +366,11 @@ export class Grid {
     const dt = performance.now() - t0;
     this.renderTimes.push(dt);
     if (this.renderTimes.length > 2000) this.renderTimes.splice(0, 1000);
-    if (complete && !this.firstPaintDone && this.insp.ready) {
+    if (complete && !this.firstPaintDone && this.model.ready) {
       this.firstPaintDone = true;
       performance.mark('tl-first-data-paint');
       document.body.dataset.firstPaint = String(Math.round(performance.now()));
-      this.insp.announceCursor();
+      this.view.announceCursor();
     }
     document.body.dataset.complete = complete ? '1' : '0';
   }
@@ -373,9 +383,9 @@ export class Grid {
     if (!row || row.off < 0) return undefined;
     const vp = this.viewport.getBoundingClientRect();
     const kind = el.dataset.k ?? 'b';
-    const j = Math.max(0, Math.min(this.insp.st.width - 1, byteAtX(this.geo, kind, clientX - vp.left)));
+    const j = Math.max(0, Math.min(this.model.st.width - 1, byteAtX(this.geo, kind, clientX - vp.left)));
     const off = row.off + j;
-    const w = this.insp.window();
+    const w = this.model.window();
     if (off >= w.offset + w.length) return undefined;
     return { off, kind };
   }

@@ -5,38 +5,45 @@
  */
 import { touchedBytes, type ElemType } from '../../../core/protocol/webview';
 import { ELEM_BYTES, parseNumber, parseSearch, type SearchMode } from '../../../core/inspect/decode';
-import type { Inspector } from './inspector';
+import type { Grid } from './grid';
+import type { InspectorModel } from './model';
+import type { Tooltip } from './tooltip';
+import type { InspectorView } from './view';
+
+/** What navigation uses of the controller: the model, frames, the status line, space and step changes. */
+export type NavigationView = Pick<InspectorView, 'model' | 'rpc' | 'schedule' | 'save' | 'say' | 'announceCursor' | 'selectSpace' | 'setStep' | 'syncPartitions'>;
 
 export class Navigation {
-  constructor(private readonly insp: Inspector) {}
+  private readonly model: InspectorModel;
 
-  /** The selected bytes [lo, hi) (the cursor byte when nothing is selected). */
-  selection(): { lo: number; hi: number } {
-    const st = this.insp.st;
-    const a = st.anchor ?? st.cursor;
-    return { lo: Math.min(a, st.cursor), hi: Math.max(a, st.cursor) + 1 };
+  constructor(
+    private readonly view: NavigationView,
+    private readonly grid: Grid,
+    private readonly tip: Pick<Tooltip, 'hide'>,
+  ) {
+    this.model = view.model;
   }
 
   moveCursor(to: number, extend: boolean): void {
-    const { st } = this.insp;
-    const w = this.insp.window();
+    const { st } = this.model;
+    const w = this.model.window();
     const c = Math.max(w.offset, Math.min(w.offset + w.length - 1, to));
     if (extend) {
       if (st.anchor === null) st.anchor = st.cursor;
     } else st.anchor = null;
     st.cursor = c;
-    this.insp.grid.scrollToOffset(c);
-    this.insp.announceCursor();
-    this.insp.save();
-    this.insp.schedule();
+    this.grid.scrollToOffset(c);
+    this.view.announceCursor();
+    this.view.save();
+    this.view.schedule();
   }
 
   onKey(e: KeyboardEvent): void {
-    const insp = this.insp;
-    const { st, grid } = insp;
+    const { model: m, grid } = this;
+    const { st } = m;
     const W = st.width;
     const cur = st.cursor;
-    const w = insp.window();
+    const w = m.window();
     const page = grid.visibleRows * W;
     const ext = e.shiftKey;
     const mod = e.ctrlKey || e.metaKey;
@@ -69,20 +76,20 @@ export class Navigation {
         this.moveCursor(mod ? w.offset + w.length - 1 : cur - ((cur - w.offset) % W) + W - 1, ext);
         break;
       case '[':
-        insp.setStep(st.step - 1, true);
+        this.view.setStep(st.step - 1, true);
         break;
       case ']':
-        insp.setStep(st.step + 1, true);
+        this.view.setStep(st.step + 1, true);
         break;
       case 'Enter':
         void this.revealAt(cur);
         break;
       case 'Escape':
         st.anchor = null;
-        insp.hl = undefined;
-        insp.match = undefined;
-        insp.tip.hide();
-        insp.schedule();
+        m.hl = undefined;
+        m.match = undefined;
+        this.tip.hide();
+        this.view.schedule();
         break;
       default:
         handled = false;
@@ -91,20 +98,20 @@ export class Navigation {
   }
 
   onMouseDown(e: MouseEvent): void {
-    const hit = this.insp.grid.offsetAt(e.target, e.clientX);
+    const hit = this.grid.offsetAt(e.target, e.clientX);
     if (!hit) return;
     e.preventDefault();
-    this.insp.grid.scroller.focus();
+    this.grid.scroller.focus();
     this.moveCursor(hit.off, e.shiftKey);
     if (!e.shiftKey) void this.revealAt(hit.off);
   }
 
   /** Asks the extension to show the statement that last wrote byte `off`. */
   async revealAt(off: number): Promise<void> {
-    const insp = this.insp;
+    const { rpc } = this.view;
     try {
-      const r = await insp.rpc.request('hover', { space: insp.info.id, offset: off, step: insp.st.step });
-      if (r.lastWrite) insp.rpc.notify('reveal', { loc: r.lastWrite.loc, preserveFocus: true });
+      const r = await rpc.request('hover', { space: this.model.info.id, offset: off, step: this.model.st.step });
+      if (r.lastWrite) rpc.notify('reveal', { loc: r.lastWrite.loc, preserveFocus: true });
     } catch {
       /* nothing to reveal */
     }
@@ -112,43 +119,43 @@ export class Navigation {
 
   /** Go to an address (number), or a `$variable` / tensor the extension resolves. */
   async goTo(text: string): Promise<void> {
-    const insp = this.insp;
+    const { model: m, view } = this;
     const t = text.trim();
     if (!t) return;
     const n = parseNumber(t.replace(/^@/, ''));
     if (n !== undefined && Number.isInteger(n)) {
-      const off = (n - (insp.info.base ?? 0)) * insp.info.unitBytes;
-      if (off < 0 || off >= insp.info.bytes) {
-        insp.say(`${t} is outside ${insp.info.label} (0x${(insp.info.base ?? 0).toString(16)}–${insp.fmtAddr(insp.info.bytes - 1)})`, true);
+      const off = (n - (m.info.base ?? 0)) * m.info.unitBytes;
+      if (off < 0 || off >= m.info.bytes) {
+        view.say(`${t} is outside ${m.info.label} (0x${(m.info.base ?? 0).toString(16)}–${m.fmtAddr(m.info.bytes - 1)})`, true);
         return;
       }
       this.goToOffset(off, 0, true);
-      insp.grid.scroller.focus();
+      this.grid.scroller.focus();
       return;
     }
     try {
-      const r = await insp.rpc.request('resolve', { text: t, space: insp.info.id });
+      const r = await view.rpc.request('resolve', { text: t, space: m.info.id });
       if (!r) {
-        insp.say(`${t}: no such address, variable or tensor`, true);
+        view.say(`${t}: no such address, variable or tensor`, true);
         return;
       }
-      if (r.space !== insp.info.id) insp.selectSpace(r.space, false);
+      if (r.space !== m.info.id) view.selectSpace(r.space, false);
       this.goToOffset(r.offset, r.length, true);
-      insp.say(`${r.label}: ${insp.fmtAddr(r.offset)}, ${r.length} bytes`);
-      insp.grid.scroller.focus();
+      view.say(`${r.label}: ${m.fmtAddr(r.offset)}, ${r.length} bytes`);
+      this.grid.scroller.focus();
     } catch (e) {
-      insp.say(String(e instanceof Error ? e.message : e), true);
+      view.say(String(e instanceof Error ? e.message : e), true);
     }
   }
 
   /** Moves the cursor to `off` (selecting `length` bytes) and scrolls there, adjusting core/thread. */
   goToOffset(off: number, length: number, center: boolean): void {
-    const insp = this.insp;
-    const { st } = insp;
-    const w = insp.window();
+    const { model: m, view } = this;
+    const { st } = m;
+    const w = m.window();
     if (off < w.offset || off >= w.offset + w.length) {
       // pick the partition indexes that contain it (keeping the depth the user chose)
-      const parts = insp.info.partitions ?? [];
+      const parts = m.info.partitions ?? [];
       let acc = 0;
       for (let i = 0; i < parts.length; i++) {
         if (st.part[i] === null || st.part[i] === undefined) break;
@@ -156,59 +163,57 @@ export class Navigation {
         st.part[i] = k;
         acc += k * parts[i].strideBytes;
       }
-      insp.toolbar.syncPartitions();
+      view.syncPartitions();
     }
     st.cursor = off;
     // cursor at the start, anchor at the end: the selection covers the range
     st.anchor = length > 1 ? off + length - 1 : null;
-    insp.grid.scrollToOffset(off, center);
-    insp.announceCursor();
-    insp.save();
-    insp.schedule();
+    this.grid.scrollToOffset(off, center);
+    view.announceCursor();
+    view.save();
+    view.schedule();
   }
 
   /** Selects and shows the bytes the current step read or wrote. */
   goToTouched(which: 'read' | 'written'): void {
-    const insp = this.insp;
-    const step = insp.st.step;
-    const s = insp.stepRec();
+    const { model: m, view } = this;
+    const step = m.st.step;
+    const s = m.stepRec();
     const t = s?.[which];
     if (!t) {
-      insp.say(step < 0 ? 'Pick a step first' : `Step ${step} ${which === 'read' ? 'read' : 'wrote'} no memory`, true);
+      view.say(step < 0 ? 'Pick a step first' : `Step ${step} ${which === 'read' ? 'read' : 'wrote'} no memory`, true);
       return;
     }
-    const info = insp.spaces.find((x) => x.id === t.space);
+    const info = m.spaces.find((x) => x.id === t.space);
     if (!info) {
-      insp.say(`Step ${step} ${which} ${t.space}, which this view does not show`, true);
+      view.say(`Step ${step} ${which} ${t.space}, which this view does not show`, true);
       return;
     }
-    if (info.id !== insp.info.id) insp.selectSpace(info.id, false);
+    if (info.id !== m.info.id) view.selectSpace(info.id, false);
     const r = touchedBytes(t, info.unitBytes);
-    insp.hl = { lo: r.lo, hi: r.hi, label: `${which} by step ${step}` };
+    m.hl = { lo: r.lo, hi: r.hi, label: `${which} by step ${step}` };
     this.goToOffset(r.lo, r.hi - r.lo, true);
-    insp.say(`Step ${step} ${which === 'read' ? 'read' : 'wrote'} ${t.count} ${info.unitBytes > 1 ? 'words' : 'bytes'} of ${info.label} in ${insp.fmtAddr(r.lo)}–${insp.fmtAddr(r.hi - 1)}`);
+    view.say(`Step ${step} ${which === 'read' ? 'read' : 'wrote'} ${t.count} ${info.unitBytes > 1 ? 'words' : 'bytes'} of ${info.label} in ${m.fmtAddr(r.lo)}–${m.fmtAddr(r.hi - 1)}`);
   }
 
-  /** Searches the space at the current step for the toolbar's value, from the cursor on (or back). */
-  async find(backward: boolean): Promise<void> {
-    const insp = this.insp;
-    const { st, toolbar } = insp;
-    const text = toolbar.findInput.value;
+  /** Searches the space at the current step for `text` read as `mode`, from the cursor on (or back). */
+  async find(text: string, mode: SearchMode, backward: boolean): Promise<void> {
+    const { model: m, view } = this;
+    const { st } = m;
     st.findText = text;
-    const mode = toolbar.findMode.value as SearchMode;
     let pat;
     try {
       pat = parseSearch(text, mode, st.bigEndian);
     } catch (e) {
-      insp.say(`Search: ${e instanceof Error ? e.message : e}`, true);
+      view.say(`Search: ${e instanceof Error ? e.message : e}`, true);
       return;
     }
-    const align = mode === 'hex' || mode === 'ascii' ? insp.info.unitBytes : Math.max(insp.info.unitBytes, ELEM_BYTES[mode as ElemType]);
-    const from = backward ? st.cursor - 1 : insp.match && insp.match.lo === st.cursor ? st.cursor + 1 : st.cursor;
-    insp.say('Searching…');
+    const align = mode === 'hex' || mode === 'ascii' ? m.info.unitBytes : Math.max(m.info.unitBytes, ELEM_BYTES[mode as ElemType]);
+    const from = backward ? st.cursor - 1 : m.match && m.match.lo === st.cursor ? st.cursor + 1 : st.cursor;
+    view.say('Searching…');
     try {
-      const r = await insp.rpc.request('search', {
-        space: insp.info.id,
+      const r = await view.rpc.request('search', {
+        space: m.info.id,
         step: st.step,
         pattern: pat.pattern.slice().buffer,
         mask: pat.mask ? pat.mask.slice().buffer : undefined,
@@ -218,16 +223,16 @@ export class Navigation {
         wrap: true,
       });
       if (r.offset < 0) {
-        insp.match = undefined;
-        insp.say(`${text} not found in ${insp.info.label}`, true);
-        insp.schedule();
+        m.match = undefined;
+        view.say(`${text} not found in ${m.info.label}`, true);
+        view.schedule();
         return;
       }
-      insp.match = { lo: r.offset, hi: r.offset + pat.pattern.length };
+      m.match = { lo: r.offset, hi: r.offset + pat.pattern.length };
       this.goToOffset(r.offset, 0, false);
-      insp.say(`Found ${text} at ${insp.fmtAddr(r.offset)}`);
+      view.say(`Found ${text} at ${m.fmtAddr(r.offset)}`);
     } catch (e) {
-      insp.say(`Search failed: ${e instanceof Error ? e.message : e}`, true);
+      view.say(`Search failed: ${e instanceof Error ? e.message : e}`, true);
     }
   }
 }

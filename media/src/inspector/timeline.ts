@@ -4,7 +4,12 @@
  * read/written bytes of the step, and "changes since step".
  */
 import { h, setText } from '../common/dom';
-import type { Inspector } from './inspector';
+import type { InspectorModel } from './model';
+import type { Navigation } from './navigation';
+import type { InspectorView } from './view';
+
+/** What the timeline uses of the controller: the model, step and "changes since" changes, reveal in the editor. */
+export type TimelineView = Pick<InspectorView, 'model' | 'rpc' | 'setStep' | 'update'>;
 
 export class Timeline {
   readonly el: HTMLElement;
@@ -14,21 +19,27 @@ export class Timeline {
   private readonly sinceBox: HTMLInputElement;
   private readonly sinceInput: HTMLInputElement;
 
-  constructor(private readonly insp: Inspector) {
-    const prev = h('button', { id: 'tl-prev', class: 'tl-btn', type: 'button', 'aria-label': 'Previous step', title: 'Previous step ([)', onclick: () => insp.setStep(insp.st.step - 1, true) }, '◀');
-    const next = h('button', { id: 'tl-next', class: 'tl-btn', type: 'button', 'aria-label': 'Next step', title: 'Next step (])', onclick: () => insp.setStep(insp.st.step + 1, true) }, '▶');
-    this.scrub = h('input', { id: 'tl-scrub', type: 'range', min: -1, max: 0, value: -1, 'aria-label': 'Step', oninput: () => insp.setStep(Number(this.scrub.value), true) });
+  private readonly model: InspectorModel;
+
+  constructor(
+    private readonly view: TimelineView,
+    nav: Pick<Navigation, 'goToTouched'>,
+  ) {
+    const m = (this.model = view.model);
+    const prev = h('button', { id: 'tl-prev', class: 'tl-btn', type: 'button', 'aria-label': 'Previous step', title: 'Previous step ([)', onclick: () => view.setStep(m.st.step - 1, true) }, '◀');
+    const next = h('button', { id: 'tl-next', class: 'tl-btn', type: 'button', 'aria-label': 'Next step', title: 'Next step (])', onclick: () => view.setStep(m.st.step + 1, true) }, '▶');
+    this.scrub = h('input', { id: 'tl-scrub', type: 'range', min: -1, max: 0, value: -1, 'aria-label': 'Step', oninput: () => view.setStep(Number(this.scrub.value), true) });
     this.track = h('canvas', { id: 'tl-track', class: 'tl-track', height: 10, 'aria-hidden': 'true', onclick: (e: MouseEvent) => {
       const rect = this.track.getBoundingClientRect();
-      const s = Math.floor(((e.clientX - rect.left) / rect.width) * insp.totalSteps);
-      insp.setStep(Math.max(-1, Math.min(insp.totalSteps - 1, s)), true);
+      const s = Math.floor(((e.clientX - rect.left) / rect.width) * m.totalSteps);
+      view.setStep(Math.max(-1, Math.min(m.totalSteps - 1, s)), true);
     } });
     this.stepText = h('span', { id: 'tl-step', class: 'tl-steptext', 'aria-live': 'polite' });
-    const goRead = h('button', { id: 'tl-go-read', class: 'tl-btn', type: 'button', title: 'Show the bytes this step read', onclick: () => insp.nav.goToTouched('read') }, 'Read');
-    const goWritten = h('button', { id: 'tl-go-written', class: 'tl-btn', type: 'button', title: 'Show the bytes this step wrote', onclick: () => insp.nav.goToTouched('written') }, 'Written');
-    this.sinceBox = h('input', { type: 'checkbox', id: 'tl-since-on', onchange: () => insp.update({ since: this.sinceBox.checked ? Number(this.sinceInput.value) || 0 : null }) });
+    const goRead = h('button', { id: 'tl-go-read', class: 'tl-btn', type: 'button', title: 'Show the bytes this step read', onclick: () => nav.goToTouched('read') }, 'Read');
+    const goWritten = h('button', { id: 'tl-go-written', class: 'tl-btn', type: 'button', title: 'Show the bytes this step wrote', onclick: () => nav.goToTouched('written') }, 'Written');
+    this.sinceBox = h('input', { type: 'checkbox', id: 'tl-since-on', onchange: () => view.update({ since: this.sinceBox.checked ? Number(this.sinceInput.value) || 0 : null }) });
     this.sinceInput = h('input', { id: 'tl-since', class: 'tl-input tl-num', type: 'number', min: -1, value: 0, 'aria-label': 'Changes since step', onchange: () => {
-      if (this.sinceBox.checked) insp.update({ since: Number(this.sinceInput.value) });
+      if (this.sinceBox.checked) view.update({ since: Number(this.sinceInput.value) });
     } });
     this.el = h(
       'div',
@@ -43,7 +54,7 @@ export class Timeline {
 
   /** Controls from the state. */
   sync(): void {
-    const { st, totalSteps } = this.insp;
+    const { st, totalSteps } = this.model;
     this.scrub.max = String(Math.max(-1, totalSteps - 1));
     this.scrub.value = String(st.step);
     this.scrub.disabled = totalSteps === 0;
@@ -59,8 +70,8 @@ export class Timeline {
   }
 
   updateStepText(): void {
-    const { st, totalSteps } = this.insp;
-    const s = this.insp.stepRec();
+    const { st, totalSteps } = this.model;
+    const s = this.model.stepRec();
     if (st.step < 0) {
       setText(this.stepText, totalSteps ? `Before step 0 of ${totalSteps}` : 'No steps executed');
       return;
@@ -75,7 +86,7 @@ export class Timeline {
       h('span', { class: 'tl-stepno' }, `${base} · `),
       h('a', { class: 'tl-loc', href: '#', title: `Reveal ${s.file}:${s.line}`, onclick: (e: Event) => {
         e.preventDefault();
-        this.insp.rpc.notify('reveal', { loc: { file: s.file, line: Math.max(1, s.line), column: Math.max(1, s.column) } });
+        this.view.rpc.notify('reveal', { loc: { file: s.file, line: Math.max(1, s.line), column: Math.max(1, s.column) } });
       } }, `${file}:${s.line}`),
       ' ',
       h('code', { class: 'tl-stmt' }, s.text.length > 160 ? s.text.slice(0, 157) + '…' : s.text),
@@ -90,13 +101,13 @@ export class Timeline {
     const ctx = c.getContext('2d');
     if (!ctx) return;
     ctx.clearRect(0, 0, c.width, c.height);
-    const { totalSteps: n, stepRecs, st } = this.insp;
+    const { totalSteps: n, stepRecs, st } = this.model;
     if (!n) return;
-    const cs = getComputedStyle(this.insp.root);
+    const cs = getComputedStyle(this.el);
     const colW = cs.getPropertyValue('--tl-written').trim() || '#d19a66';
     const colR = cs.getPropertyValue('--tl-read').trim() || '#61afef';
     const colO = cs.getPropertyValue('--tl-faint').trim() || '#888';
-    const sp = this.insp.info?.id;
+    const sp = this.model.info?.id;
     for (let i = 0; i < n; i++) {
       const s = stepRecs[i];
       const x = Math.floor((i / n) * c.width);

@@ -7,7 +7,12 @@
 import { PAGE_BYTES, touchedBytes, type ElemType, type ResultOf } from '../../../core/protocol/webview';
 import { ELEM_BYTES, ELEM_LABEL, asciiChar, decode, formatByte, formatValue } from '../../../core/inspect/decode';
 import { h } from '../common/dom';
-import type { Inspector } from './inspector';
+import type { Grid } from './grid';
+import type { InspectorModel } from './model';
+import type { InspectorView } from './view';
+
+/** What the tooltip uses of the controller: the model, and the extension for the last write of a byte. */
+export type TooltipView = Pick<InspectorView, 'model' | 'rpc'>;
 
 export class Tooltip {
   readonly el: HTMLElement;
@@ -15,13 +20,19 @@ export class Tooltip {
   private hoverInfo: ResultOf<'hover'> | undefined;
   private hoverSeq = 0;
 
-  constructor(private readonly insp: Inspector) {
+  private readonly model: InspectorModel;
+
+  constructor(
+    private readonly view: TooltipView,
+    private readonly grid: Grid,
+  ) {
+    this.model = view.model;
     this.el = h('div', { id: 'tl-tip', class: 'tl-tip', role: 'tooltip', hidden: true });
   }
 
   onHover(e: MouseEvent): void {
-    const insp = this.insp;
-    const hit = insp.grid.offsetAt(e.target, e.clientX);
+    const m = this.model;
+    const hit = this.grid.offsetAt(e.target, e.clientX);
     if (!hit) {
       this.hide();
       return;
@@ -33,10 +44,10 @@ export class Tooltip {
     this.fill(hit.off);
     this.el.hidden = false;
     const seq = ++this.hoverSeq;
-    const space = insp.info.id;
-    void insp.rpc.request('hover', { space, offset: hit.off, step: insp.st.step }).then(
+    const space = m.info.id;
+    void this.view.rpc.request('hover', { space, offset: hit.off, step: m.st.step }).then(
       (r) => {
-        if (seq !== this.hoverSeq || space !== insp.info.id) return;
+        if (seq !== this.hoverSeq || space !== m.info.id) return;
         this.hoverInfo = r;
         this.fill(hit.off);
       },
@@ -70,7 +81,7 @@ export class Tooltip {
 
   /** Bytes at [off, off+n) from the cache (undefined when not loaded). */
   private bytesAt(off: number, n: number, step: number): Uint8Array | undefined {
-    const { info, cache } = this.insp;
+    const { info, cache } = this.model;
     const page = Math.floor(off / PAGE_BYTES);
     const pg = cache.get(info.id, step, page, !!info.history);
     const i = off - page * PAGE_BYTES;
@@ -80,8 +91,8 @@ export class Tooltip {
 
   /** Text describing byte `off` (tooltip and status line). */
   describe(off: number): string[] {
-    const insp = this.insp;
-    const { info, st } = insp;
+    const m = this.model;
+    const { info, st } = m;
     const lines: string[] = [];
     const addr = (info.base ?? 0) + Math.floor(off / info.unitBytes);
     lines.push(`${info.label} ${'0x' + addr.toString(16)}${info.unitBytes > 1 ? ` byte ${off % info.unitBytes}` : ''} (offset ${off})`);
@@ -103,7 +114,7 @@ export class Tooltip {
     lines.push(`i8 ${fmt('i8')} · u16 ${fmt('u16')} · i16 ${fmt('i16')} · 12-bit ${fmt('w12')}`);
     lines.push(`fp16 ${fmt('f16')} · bf16 ${fmt('bf16')} · i32 ${fmt('i32')} · fp32 ${fmt('f32')}  (${be ? 'BE' : 'LE'})`);
     const eb = ELEM_BYTES[st.type];
-    const w = insp.window();
+    const w = m.window();
     const es = w.offset + Math.floor((off - w.offset) / eb) * eb;
     const hist = !!info.history;
     const baseStep = hist ? (st.since !== null ? st.since : st.step - 1) : undefined;
@@ -116,13 +127,13 @@ export class Tooltip {
         lines.push(`changed ${st.since !== null ? `since step ${baseStep}` : `by step ${st.step}`}: was 0x${formatByte(ob[0])} (${ob[0]})${typed}`);
       }
     }
-    const rec = insp.stepRec();
+    const rec = m.stepRec();
     if (rec?.read && rec.read.space === info.id) {
       const r = touchedBytes(rec.read, info.unitBytes);
       if (off >= r.lo && off < r.hi) lines.push(`in the range step ${rec.step} read`);
     }
     const hi = this.hoverInfo;
-    const ovs = insp.overlays.in(off, off + 1);
+    const ovs = m.overlays.in(off, off + 1);
     if (hi && this.hoverOff === off) {
       for (const o of hi.overlays) lines.push(`${o.name}${o.coord ? ` [${o.coord.join(', ')}]` : ''}${o.byteInElement ? ` byte ${o.byteInElement}` : ''}`);
       if (hi.lastWrite) lines.push(`${hi.lastWrite.exact ? 'last written' : 'last written (range)'} by step ${hi.lastWrite.step}: ${hi.lastWrite.loc.file.split(/[\\/]/).pop()}:${hi.lastWrite.loc.line} ${hi.lastWrite.text.slice(0, 100)}`);
