@@ -96,7 +96,7 @@ export abstract class ArithCompiler extends PlaceCompiler {
   }
 
   /** `+` `-` of a pointer and an integer (in pointer units), pointer difference, shifts of a pointer. */
-  protected ptrBinary(op: A.BinaryOperator, a: Val, b: Val, node: A.Node): Val {
+  private ptrBinary(op: A.BinaryOperator, a: Val, b: Val, node: A.Node): Val {
     this.cost += 1;
     if (op === '+' || op === '-') {
       if (a.k === 'ptr' && b.k === 'ptr') {
@@ -142,49 +142,11 @@ export abstract class ArithCompiler extends PlaceCompiler {
   }
 
   /** Vector operators: lanes 32-bit wide, scalars broadcast; shifts by a scalar amount only. */
-  protected vecBinary(op: A.BinaryOperator, a: Val, b: Val, node: A.Node): Val {
+  private vecBinary(op: A.BinaryOperator, a: Val, b: Val, node: A.Node): Val {
     if (a.k === 'ptr' || b.k === 'ptr') bad(node, 'pointer and vector operands');
     this.cost += 8;
     const out = new Int32Array(LANES);
-    if (op === '<<' || op === '>>') {
-      if (a.k !== 'vec') notSim(node, 'shifting a scalar by a vector');
-      if (b.k === 'vec') notSim(node, 'shift by a vector amount');
-      const fa = a.f;
-      if (b.k === 'const') {
-        const s = b.v;
-        if (s < 0) bad(node, 'negative shift count');
-        if (op === '<<') {
-          if (s > 31) return { k: 'vec', f: () => { fa(); out.fill(0); return out; } };
-          return { k: 'vec', f: () => { const x = fa(); for (let i = 0; i < 8; i++) out[i] = x[i] << s; return out; } };
-        }
-        const r = s > 31 ? 31 : s;
-        return { k: 'vec', f: () => { const x = fa(); for (let i = 0; i < 8; i++) out[i] = x[i] >> r; return out; } };
-      }
-      const fb = this.sf(b, node);
-      const neg = (): never => { throw this.raise(node.start, 'negative shift count', 'fault'); };
-      if (op === '<<') {
-        return {
-          k: 'vec', f: () => {
-            const x = fa();
-            const s = fb();
-            if (s < 0) neg();
-            if (s > 31) out.fill(0);
-            else for (let i = 0; i < 8; i++) out[i] = x[i] << s;
-            return out;
-          },
-        };
-      }
-      return {
-        k: 'vec', f: () => {
-          const x = fa();
-          let s = fb();
-          if (s < 0) neg();
-          if (s > 31) s = 31;
-          for (let i = 0; i < 8; i++) out[i] = x[i] >> s;
-          return out;
-        },
-      };
-    }
+    if (op === '<<' || op === '>>') return this.vecShift(op, a, b, node, out);
     if (a.k === 'vec' && b.k === 'vec') {
       const fa = a.f, fb = b.f;
       switch (op) {
@@ -194,10 +156,53 @@ export abstract class ArithCompiler extends PlaceCompiler {
         default: return bad(node, `operator \`${op}\``);
       }
     }
-    // one vector, one scalar
     const vecLeft = a.k === 'vec';
-    const fv = (vecLeft ? a : b as Val & { k: 'vec' }).f as VecFn;
-    const sv = vecLeft ? b : a;
+    return this.vecScalar(op, (vecLeft ? a : b as Val & { k: 'vec' }).f as VecFn, vecLeft ? b : a, vecLeft, node, out);
+  }
+
+  /** `v << s`, `v >> s` by a scalar amount (a constant one checked once), into `out`. */
+  private vecShift(op: '<<' | '>>', a: Val, b: Val, node: A.Node, out: Int32Array): Val {
+    if (a.k !== 'vec') notSim(node, 'shifting a scalar by a vector');
+    if (b.k === 'vec') notSim(node, 'shift by a vector amount');
+    const fa = a.f;
+    if (b.k === 'const') {
+      const s = b.v;
+      if (s < 0) bad(node, 'negative shift count');
+      if (op === '<<') {
+        if (s > 31) return { k: 'vec', f: () => { fa(); out.fill(0); return out; } };
+        return { k: 'vec', f: () => { const x = fa(); for (let i = 0; i < 8; i++) out[i] = x[i] << s; return out; } };
+      }
+      const r = s > 31 ? 31 : s;
+      return { k: 'vec', f: () => { const x = fa(); for (let i = 0; i < 8; i++) out[i] = x[i] >> r; return out; } };
+    }
+    const fb = this.sf(b, node);
+    const neg = (): never => { throw this.raise(node.start, 'negative shift count', 'fault'); };
+    if (op === '<<') {
+      return {
+        k: 'vec', f: () => {
+          const x = fa();
+          const s = fb();
+          if (s < 0) neg();
+          if (s > 31) out.fill(0);
+          else for (let i = 0; i < 8; i++) out[i] = x[i] << s;
+          return out;
+        },
+      };
+    }
+    return {
+      k: 'vec', f: () => {
+        const x = fa();
+        let s = fb();
+        if (s < 0) neg();
+        if (s > 31) s = 31;
+        for (let i = 0; i < 8; i++) out[i] = x[i] >> s;
+        return out;
+      },
+    };
+  }
+
+  /** A vector `fv` and a scalar `sv` (`vecLeft`: the vector is the left operand), lane by lane into `out`. */
+  private vecScalar(op: A.BinaryOperator, fv: VecFn, sv: Val, vecLeft: boolean, node: A.Node, out: Int32Array): Val {
     if (sv.k === 'const') {
       const c = sv.v;
       switch (op) {

@@ -129,7 +129,7 @@ export abstract class AssignCompiler extends ArithCompiler {
   }
 
   /** `place += v` / `place -= v` without intermediate closures (FMA idiom, loop counters, pointer steps). */
-  protected fusedAddSub(node: A.Node, pl: Place, op: '+' | '-', rhs: Val): (() => void) | undefined {
+  private fusedAddSub(node: A.Node, pl: Place, op: '+' | '-', rhs: Val): (() => void) | undefined {
     const M = this.M;
     const sub = op === '-';
     if (pl.k === 'vec' && rhs.k !== 'ptr' && rhs.k !== 'void') {

@@ -62,12 +62,14 @@ export abstract class CompilerBase {
 
   // ------------------------------------------------------------------ errors
 
+  /** Source location of an offset in the `.p` file. */
   loc(off: number): SourceLoc {
     const p = this.prog.lineIndex.position(off);
     return { file: this.prog.file, line: p.line + 1, column: p.character + 1 };
   }
 
-  protected fmt(off: number): string {
+  /** `file:line:column` of an offset, for the call stack of an error. */
+  private fmt(off: number): string {
     const l = this.loc(off);
     return `${l.file}:${l.line}:${l.column}`;
   }
@@ -186,6 +188,7 @@ export abstract class CompilerBase {
     return () => { M.ops += c; return f(); };
   }
 
+  /** costed() for a vector closure. */
   protected costedVec(f: VecFn, c: number): VecFn {
     if (c === 0) return f;
     const M = this.M;

@@ -110,7 +110,7 @@ export abstract class CallCompiler extends ExprCompiler {
   }
 
   /** GE/GT/LE/LT/EQ/NE lane masks, ASN/ASN_RAW conversions, ADD/SUB/MUL. */
-  protected intrinsic(e: A.CallExpr, name: string): Val {
+  private intrinsic(e: A.CallExpr, name: string): Val {
     const args = e.args;
     const need = (n: number): void => {
       if (args.length !== n) bad(e, `\`${name}\` expects ${n} argument(s), got ${args.length}`);

@@ -16,6 +16,7 @@ export abstract class ExprCompiler extends AssignCompiler {
   /** Compiles a call for its value (`want`) or its effect (calls.ts). */
   protected abstract call(e: A.CallExpr, want: boolean): Val;
 
+  /** The value of a constant integer expression (folded at compile time), or undefined. */
   protected constOf(e: A.Expr): number | undefined {
     switch (e.kind) {
       case 'NumberLiteral':
@@ -88,7 +89,8 @@ export abstract class ExprCompiler extends AssignCompiler {
     }
   }
 
-  protected withPre(pre: (() => unknown)[], v: Val): Val {
+  /** `v` preceded by the effects `pre` (a comma expression's left operands). */
+  private withPre(pre: (() => unknown)[], v: Val): Val {
     const live = pre.filter((f) => f !== NOOP);
     if (!live.length || v.k === 'const') {
       if (v.k === 'const' && live.length) {
@@ -146,7 +148,8 @@ export abstract class ExprCompiler extends AssignCompiler {
     if (v.k === 'vec') notSim(e, 'vector value used as a condition (use GE/GT/LT… and _VMASK)');
     return this.rawFn(v, e);
   }
-  protected unary(e: A.UnaryExpr): Val {
+  /** `&` (address of a place), `*`, `+`, `-` (scalars and vectors), `!` and `~` (scalars). */
+  private unary(e: A.UnaryExpr): Val {
     switch (e.op) {
       case '&': {
         const pl = this.placeNode(e.argument);
@@ -192,7 +195,8 @@ export abstract class ExprCompiler extends AssignCompiler {
     }
   }
 
-  protected logical(e: A.LogicalExpr): Val {
+  /** `&&`, `||`: short-circuit; the right side's cost counts only when it runs. */
+  private logical(e: A.LogicalExpr): Val {
     const l = this.test(e.left);
     const [r0, rc] = this.withCost(() => this.test(e.right));
     const r = this.costed(r0, rc);
@@ -201,7 +205,8 @@ export abstract class ExprCompiler extends AssignCompiler {
     return { k: 'int', f: () => (l() !== 0 || r() !== 0 ? 1 : 0) };
   }
 
-  protected conditional(e: A.ConditionalExpr): Val {
+  /** `t ? a : b`: each branch counts its own cost when it is taken. */
+  private conditional(e: A.ConditionalExpr): Val {
     const t = this.test(e.test);
     const [a, ca] = this.withCost(() => this.rv(e.consequent));
     const [b, cb] = this.withCost(() => this.rv(e.alternate));
@@ -223,7 +228,8 @@ export abstract class ExprCompiler extends AssignCompiler {
     return { k, f: () => (t() !== 0 ? fa() : fb()) };
   }
 
-  protected cast(e: A.CastExpr): Val {
+  /** Casts: to a pointer (its unit), `int` (13-bit wrap), `int16` (12-bit saturation); `vint16`, `int32`, `vint32` keep the value. */
+  private cast(e: A.CastExpr): Val {
     const a = this.rv(e.argument);
     if (a.k === 'void') bad(e, 'void value in a cast');
     const t = e.type.name;

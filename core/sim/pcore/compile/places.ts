@@ -22,7 +22,8 @@ type Home =
   | { w: 'preg'; reg: number };
 
 export abstract class PlaceCompiler extends CompilerBase {
-  protected homeOf(node: A.Node, sym: PcoreSymbol): { info: PcoreVarInfo; home: Home; name: string } {
+  /** Where a variable, parameter or local lives, from the analyzer's offsets and register numbers. */
+  private homeOf(node: A.Node, sym: PcoreSymbol): { info: PcoreVarInfo; home: Home; name: string } {
     const L = this.L;
     switch (sym.kind) {
       case 'variable': {
@@ -65,7 +66,8 @@ export abstract class PlaceCompiler extends CompilerBase {
     return bad(node, 'not a variable');
   }
 
-  protected unitOfParam(node: A.Node, p: PcoreParam): FnUnit {
+  /** The unit owning a parameter (the one being compiled; anything else is a misuse). */
+  private unitOfParam(node: A.Node, p: PcoreParam): FnUnit {
     const u = this.cur;
     if (u.k.fullName !== p.kernel) bad(node, `parameter \`${p.name}\` of \`${p.kernel}\` used outside its function`);
     return u;
@@ -102,7 +104,8 @@ export abstract class PlaceCompiler extends CompilerBase {
     return bad(e, 'invalid assignment target (expected a variable, an array element or `*pointer`)');
   }
 
-  protected identPlace(node: A.Expr, id: A.Identifier, idxExprs: A.Expr[]): Place {
+  /** A named variable (or `_VMASK`) subscripted by `idxExprs`. */
+  private identPlace(node: A.Expr, id: A.Identifier, idxExprs: A.Expr[]): Place {
     const sym = id.symbol;
     if (!sym) bad(id, `undefined name \`${id.name}\``);
     if (sym.kind === 'builtin') {
@@ -121,7 +124,7 @@ export abstract class PlaceCompiler extends CompilerBase {
   }
 
   /** A variable, subscripted by `idxExprs`: an `int`, a pointer (subscripts dereference it) or data. */
-  protected varPlace(node: A.Expr, info: PcoreVarInfo, home: Home, name: string, idxExprs: A.Expr[]): Place {
+  private varPlace(node: A.Expr, info: PcoreVarInfo, home: Home, name: string, idxExprs: A.Expr[]): Place {
     if (home.w === 'ireg' || (home.w === 'frame' && isIntType(info.type) && !info.pointer)) {
       if (idxExprs.length) bad(node, `subscripted value \`${name}\` is not an array`);
       return this.intVarPlace(home);
@@ -224,7 +227,8 @@ export abstract class PlaceCompiler extends CompilerBase {
     }
   }
 
-  protected indexVal(x: A.Expr): Val {
+  /** A subscript: a scalar value. */
+  private indexVal(x: A.Expr): Val {
     const v = this.rv(x);
     if (v.k === 'vec') notSim(x, 'vector used as an index');
     if (v.k === 'ptr') bad(x, 'pointer used as an index');
@@ -233,7 +237,7 @@ export abstract class PlaceCompiler extends CompilerBase {
   }
 
   /** Σ idx·stride + base, folding constant indices. */
-  protected relOf(idx: Val[], strides: number[], base: number): Rel {
+  private relOf(idx: Val[], strides: number[], base: number): Rel {
     let c = base;
     const dyn: { f: Num; s: number }[] = [];
     idx.forEach((v, i) => {
@@ -260,7 +264,12 @@ export abstract class PlaceCompiler extends CompilerBase {
     };
   }
 
-  protected memPlace(node: A.Node, shared: boolean, off: number, relIdx: Rel, k: Place['k'], width: 1 | 8, span: number): Place {
+  /**
+   * PCORE memory words of a private or shared variable at `off + rel`: the token is the word's index in
+   * `M.priv` (thread base `M.pb`) or `M.shared` (PCORE base `M.cb`), checked unless the index is a
+   * constant inside the space; `addr` is the pointer value (`SHARED_TAG` for shared, vector units for vectors).
+   */
+  private memPlace(node: A.Node, shared: boolean, off: number, relIdx: Rel, k: Place['k'], width: 1 | 8, span: number): Place {
     const M = this.M;
     const ops = shared ? this.sharedOps : this.privOps;
     const lim = PCORE_WORDS - Math.max(span, 1);
@@ -307,7 +316,8 @@ export abstract class PlaceCompiler extends CompilerBase {
     return pl;
   }
 
-  protected framePlace(node: A.Node, u: FnUnit, base: number, len: number, relIdx: Rel, k: Place['k'], width: 1 | 8, span: number, acc: boolean, name: string): Place {
+  /** Words of a local (or helper parameter) in its unit's frame, checked against the local's length. */
+  private framePlace(node: A.Node, u: FnUnit, base: number, len: number, relIdx: Rel, k: Place['k'], width: 1 | 8, span: number, acc: boolean, name: string): Place {
     const ops = this.frameOps(u, !acc);
     const rf = relIdx.f;
     const c = relIdx.c;
@@ -331,7 +341,8 @@ export abstract class PlaceCompiler extends CompilerBase {
     return pl;
   }
 
-  protected accPlace(node: A.Node, reg: number, relIdx: Rel, k: Place['k'], span: number): Place {
+  /** Lanes of an accumulator register in the thread state, checked against the accumulator lanes. */
+  private accPlace(node: A.Node, reg: number, relIdx: Rel, k: Place['k'], span: number): Place {
     const M = this.M;
     const L = this.L;
     const rf = relIdx.f;
@@ -355,7 +366,7 @@ export abstract class PlaceCompiler extends CompilerBase {
   }
 
   /** `p[i]`, `p[i][lane]`, `*p` for a pointer value. */
-  protected derefPlace(node: A.Expr, p: Val & { k: 'ptr' }, idxExprs: A.Expr[]): Place {
+  private derefPlace(node: A.Expr, p: Val & { k: 'ptr' }, idxExprs: A.Expr[]): Place {
     const M = this.M;
     const unit = p.unit;
     if (idxExprs.length > (unit === 8 ? 2 : 1)) bad(node, 'too many indices for a pointer');

@@ -37,7 +37,8 @@ export abstract class StmtCompiler extends CallCompiler {
     }
   }
 
-  protected list(stmts: A.Stmt[]): Stmt {
+  /** A block: statements in order until one completes other than NORMAL. */
+  private list(stmts: A.Stmt[]): Stmt {
     const fs: Stmt[] = [];
     for (const s of stmts) {
       const f = this.stmt(s);
@@ -63,7 +64,8 @@ export abstract class StmtCompiler extends CallCompiler {
     };
   }
 
-  protected stmtInner(s: A.Stmt): Stmt | null {
+  /** A statement's closure, or null when it does nothing (throws CErr for what cannot be compiled). */
+  private stmtInner(s: A.Stmt): Stmt | null {
     switch (s.kind) {
       case 'Empty':
       case 'PragmaStmt':
@@ -110,6 +112,7 @@ export abstract class StmtCompiler extends CallCompiler {
     };
   }
 
+  /** `if`: the test is the step, the branch taken runs its own steps. */
   private ifStmt(s: A.IfStmt): Stmt {
     const M = this.M;
     const poll = this.poll;
@@ -173,6 +176,7 @@ export abstract class StmtCompiler extends CallCompiler {
     };
   }
 
+  /** `while`: each test is a step. */
   private whileStmt(s: A.WhileStmt): Stmt {
     const M = this.M;
     const poll = this.poll;
@@ -192,6 +196,7 @@ export abstract class StmtCompiler extends CallCompiler {
     };
   }
 
+  /** `do … while`: the body first, then each test is a step. */
   private doWhileStmt(s: A.DoWhileStmt): Stmt {
     const M = this.M;
     const poll = this.poll;
@@ -211,7 +216,8 @@ export abstract class StmtCompiler extends CallCompiler {
     };
   }
 
-  protected switchStmt(s: A.SwitchStmt): Stmt {
+  /** `switch`: the case labels are constants, mapped to where their statements start; fall-through as in C. */
+  private switchStmt(s: A.SwitchStmt): Stmt {
     const M = this.M;
     const poll = this.poll;
     const off = s.start;
@@ -250,7 +256,7 @@ export abstract class StmtCompiler extends CallCompiler {
   }
 
   /** `return v`: stores the value, converted to the function's return type, in the unit's return buffer. */
-  protected returnStmt(s: A.ReturnStmt): Stmt {
+  private returnStmt(s: A.ReturnStmt): Stmt {
     const off = s.start;
     const u = this.cur;
     if (!s.argument) return () => RET;
@@ -282,7 +288,8 @@ export abstract class StmtCompiler extends CallCompiler {
     return this.counted(off, f, RET);
   }
 
-  protected decl(d: A.Declaration): Stmt | null {
+  /** A declaration's initialisers, in order (`extern` declares nothing to run). */
+  private decl(d: A.Declaration): Stmt | null {
     if (d.specifiers.some((x) => x.name === 'extern')) return null;
     const fs: Stmt[] = [];
     for (const dc of d.declarators) {
@@ -301,7 +308,7 @@ export abstract class StmtCompiler extends CallCompiler {
   }
 
   /** A local's initialisation: an assignment, or constant words stored at once for an initializer list. */
-  protected declInit(dc: A.Declarator, local: PcoreLocal): Stmt | null {
+  private declInit(dc: A.Declarator, local: PcoreLocal): Stmt | null {
     const init = dc.init!;
     const o = this.cur.slots.get(local);
     if (o === undefined) bad(dc, `local \`${local.name}\` has an unknown size`);
