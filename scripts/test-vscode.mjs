@@ -20,48 +20,14 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureVSCode, SetupError } from './setup-vscode.mjs';
+import { HarnessError, createHarness, launchChromium, runHarness, suiteOutput, waitForSuite } from './lib/suiteHarness.mjs';
 import { freePort, quietSettings, waitForHttp as waitForServer, writeJson } from './lib/vscodeServer.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const TESTS_JS = join(REPO, 'dist', 'test', 'vscode', 'index.js');
 const ARTIFACTS = join(REPO, 'test-artifacts', 'vscode');
-const argv = process.argv.slice(2);
-const opt = (name, dflt) => { const i = argv.indexOf(name); return i >= 0 && argv[i + 1] ? argv[i + 1] : dflt; };
-const TIMEOUT_S = Number(opt('--timeout', process.env.TENSOR_LENS_VSCODE_TIMEOUT ?? '180'));
-const HEADED = argv.includes('--headed');
-const VERBOSE = argv.includes('--verbose') || !!process.env.TENSOR_LENS_VSCODE_VERBOSE;
-const SUMMARY = /^\s*(\d+) passed, (\d+) failed\s*$/;
-
-const t0 = Date.now();
-const say = (msg) => console.log(`[test-vscode] ${msg}`);
-const secs = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
-
-// Everything this run started, stopped in reverse order by cleanup().
-const cleanups = [];
-let cleaning;
-function cleanup() {
-  cleaning ??= (async () => {
-    for (const f of cleanups.reverse()) {
-      let timer;
-      try {
-        await Promise.race([f(), new Promise((r) => { timer = setTimeout(r, 8000); })]);
-      } catch { /* keep going */ } finally { clearTimeout(timer); }
-    }
-  })();
-  return cleaning;
-}
-let signalled = false;
-for (const sig of ['SIGINT', 'SIGTERM']) {
-  process.on(sig, () => {
-    if (signalled) process.exit(130); // a second signal: leave at once
-    signalled = true;
-    console.log(`[test-vscode] ${sig}: stopping`);
-    setTimeout(() => process.exit(130), 10_000);
-    void cleanup().then(() => { console.log('0 passed, 1 failed'); process.exit(130); });
-  });
-}
-
-class HarnessError extends Error {}
+const h = createHarness({ name: 'test-vscode', timeoutEnv: 'TENSOR_LENS_VSCODE_TIMEOUT', defaultTimeoutS: 180, repo: REPO });
+const { say, secs } = h;
 
 /** The server answers `url` (a HarnessError that points at the server log otherwise). */
 const waitForHttp = (url, timeoutMs, isAlive) =>
@@ -72,7 +38,7 @@ function stopGroup(child, name) {
   return new Promise((res) => {
     if (child.exitCode !== null || child.signalCode !== null) { res(); return; }
     const kill = (sig) => { try { process.kill(-child.pid, sig); } catch { try { child.kill(sig); } catch { /* gone */ } } };
-    const timer = setTimeout(() => { if (VERBOSE) say(`${name} did not stop on SIGTERM; SIGKILL`); kill('SIGKILL'); }, 4000);
+    const timer = setTimeout(() => { if (h.verbose) say(`${name} did not stop on SIGTERM; SIGKILL`); kill('SIGKILL'); }, 4000);
     child.once('exit', () => { clearTimeout(timer); setTimeout(() => { kill('SIGKILL'); res(); }, 50); });
     kill('SIGTERM');
   });
@@ -104,7 +70,7 @@ async function main() {
   mkdirSync(ARTIFACTS, { recursive: true });
   const tmp = mkdtempSync(join(tmpdir(), 'tensor-lens-vscode-'));
   if (process.env.TENSOR_LENS_KEEP_TMP) say(`keeping ${tmp} (TENSOR_LENS_KEEP_TMP)`);
-  else cleanups.push(() => rmSync(tmp, { recursive: true, force: true }));
+  else h.onCleanup(() => rmSync(tmp, { recursive: true, force: true }));
   const U = join(tmp, 'user-data');
   const S = join(tmp, 'server-data');
   const E = join(tmp, 'extensions');
@@ -132,11 +98,11 @@ async function main() {
   // Last resort (also on an early process.exit): the server's whole process group goes, synchronously.
   process.on('exit', () => { try { process.kill(-server.pid, 'SIGKILL'); } catch { /* already gone */ } });
   let serverExited = false;
-  server.on('exit', (code, sig) => { serverExited = true; if (VERBOSE) say(`VS Code server exited (${sig ?? code})`); });
+  server.on('exit', (code, sig) => { serverExited = true; if (h.verbose) say(`VS Code server exited (${sig ?? code})`); });
   server.stdout.pipe(serverLog, { end: false });
   server.stderr.pipe(serverLog, { end: false });
-  if (VERBOSE) { server.stdout.pipe(process.stdout); server.stderr.pipe(process.stderr); }
-  cleanups.push(() => stopGroup(server, 'VS Code server').then(() => new Promise((r) => serverLog.end(r))));
+  if (h.verbose) { server.stdout.pipe(process.stdout); server.stderr.pipe(process.stderr); }
+  h.onCleanup(() => stopGroup(server, 'VS Code server').then(() => new Promise((r) => serverLog.end(r))));
   say(`VS Code ${vs.vscodeVersion} server (Node ${spawnSync(vs.node, ['--version'], { encoding: 'utf8' }).stdout.trim()}) on ${base}, state in ${tmp}`);
   await waitForHttp(`${base}/version`, 60_000, () => !serverExited).catch(async (e) => {
     if (e instanceof HarnessError && /did not answer/.test(e.message)) await waitForHttp(`${base}/`, 5_000, () => !serverExited);
@@ -146,49 +112,23 @@ async function main() {
 
   // ---- 3. chromium with a fresh profile
   const profile = join(tmp, 'chromium-profile');
-  const context = await chromiumLib.launchPersistentContext(profile, {
-    executablePath: vs.chromium,
-    headless: !HEADED,
-    handleSIGINT: false, // this script stops the browser itself, after the server, in cleanup()
-    handleSIGTERM: false,
-    handleSIGHUP: false,
-    viewport: { width: 1400, height: 900 },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
-  });
-  cleanups.push(() => context.close());
-  const page = context.pages()[0] ?? (await context.newPage());
+  const { page } = await launchChromium(h, chromiumLib, { executablePath: vs.chromium, profile });
 
-  const hostLines = []; // the suite's output as forwarded by the workbench
   const workbenchLog = createWriteStream(join(ARTIFACTS, 'workbench.log'));
-  cleanups.push(() => new Promise((r) => workbenchLog.end(r)));
+  h.onCleanup(() => new Promise((r) => workbenchLog.end(r)));
   let sawCodeAutomationLog = false;
   // The suite tags each of its lines (test/vscode/index.ts); the workbench logs much else besides.
   const TAG = '[tensor-lens-suite] ';
   const NOISE = /manifest\.json|Failed to load resource|open-vsx\.org|ENOTFOUND|authentication provider 'github'|\[Service Worker\]|vsda|marketplace|gallery/i;
-  const takeScreenshot = async (name) => {
-    const f = join(ARTIFACTS, `${name}.png`);
-    try {
-      await page.screenshot({ path: f, timeout: 10_000 });
-      say(`screenshot: ${f.slice(REPO.length + 1)}`);
-    } catch (e) {
-      say(`no screenshot ${name}: ${e.message.split('\n')[0]}`);
-    }
-  };
+  const { hostLines, take, screenshot } = suiteOutput(h, {
+    page,
+    artifacts: ARTIFACTS,
+    parse: (line) => { const i = line.indexOf(TAG); return i < 0 ? undefined : { text: line.slice(i + TAG.length) }; },
+  });
   const handle = (level, text) => {
     workbenchLog.write(`[${level}] ${text}\n`);
-    let suite = false;
-    for (const line of text.split('\n')) {
-      const i = line.indexOf(TAG);
-      if (i < 0) continue;
-      suite = true;
-      const l = line.slice(i + TAG.length);
-      if (hostLines.length === 0) say(`the suite started after ${secs()}`);
-      hostLines.push(l);
-      const shot = /^@screenshot ([\w-]+)\s*$/.exec(l);
-      if (shot) { void takeScreenshot(shot[1]); continue; }
-      console.log(`  | ${l}`);
-    }
-    if (!suite && (VERBOSE || (level === 'error' && !NOISE.test(text)))) console.log(`  [workbench ${level}] ${text}`);
+    const suite = take(text);
+    if (!suite && (h.verbose || (level === 'error' && !NOISE.test(text)))) console.log(`  [workbench ${level}] ${text}`);
   };
   let resolveExit;
   const exited = new Promise((r) => { resolveExit = r; });
@@ -209,10 +149,10 @@ async function main() {
   });
   page.on('console', (msg) => {
     // Only needed by workbenches without codeAutomationLog (they print the host's output here).
-    if (sawCodeAutomationLog) { if (VERBOSE) console.log(`  [page ${msg.type()}] ${msg.text()}`); return; }
+    if (sawCodeAutomationLog) { if (h.verbose) console.log(`  [page ${msg.type()}] ${msg.text()}`); return; }
     handle(msg.type() === 'error' ? 'error' : 'info', msg.text());
   });
-  page.on('pageerror', (e) => { if (VERBOSE) console.log(`  [page error] ${e.message}`); });
+  page.on('pageerror', (e) => { if (h.verbose) console.log(`  [page error] ${e.message}`); });
   page.on('crash', () => resolveExit({ harness: 'the browser page crashed' }));
   server.on('exit', (code, sig) => resolveExit({ harness: `the VS Code server exited (${sig ?? code}) before the suite finished` }));
 
@@ -226,38 +166,8 @@ async function main() {
   await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
 
   // ---- 4. wait for the suite
-  let timer;
-  const result = await Promise.race([
-    exited,
-    new Promise((r) => { timer = setTimeout(() => r({ harness: `timed out after ${TIMEOUT_S} s waiting for the suite (codeAutomationExit)` }), TIMEOUT_S * 1000); }),
-  ]);
-  clearTimeout(timer);
-  if (result.code !== undefined) say(`codeAutomationExit(${result.code}) after ${secs()}`);
-  await takeScreenshot(result.code === 0 ? 'workbench-end' : 'workbench-end-failed');
+  const result = await waitForSuite(h, exited, screenshot);
   return { ...result, hostLines };
 }
 
-let exitCode = 1;
-let last = '0 passed, 1 failed';
-try {
-  const r = await main();
-  const summary = [...r.hostLines].reverse().find((l) => SUMMARY.test(l));
-  if (r.harness) {
-    say(`HARNESS FAILURE: ${r.harness}`);
-  } else {
-    if (!summary) say('the suite printed no `N passed, M failed` line (its output did not reach the harness)');
-    if (r.code === 0) exitCode = 0;
-    else say(`the suite failed: run() rejected (codeAutomationExit ${r.code})`);
-    if (summary) last = summary.trim();
-    else if (r.code === 0) last = '0 passed, 0 failed';
-    if (r.code !== 0 && summary && SUMMARY.exec(summary)[2] === '0') last = summary.replace(/(\d+) failed/, '1 failed').trim();
-  }
-} catch (e) {
-  say(`HARNESS FAILURE: ${e instanceof HarnessError ? e.message : (e?.stack ?? e)}`);
-}
-const tc = Date.now();
-await cleanup();
-if (VERBOSE) say(`cleanup took ${Date.now() - tc} ms`);
-say(`finished in ${secs()} (exit ${exitCode})`);
-console.log(last);
-process.exit(exitCode);
+await runHarness(h, main);

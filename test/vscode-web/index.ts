@@ -11,18 +11,10 @@
  */
 import 'mocha/mocha.js'; // mocha's browser build: defines globalThis.Mocha (no Node built-ins needed)
 import * as vscode from 'vscode';
-
-const EXTENSION_ID = 'tensor-lens.tensor-lens';
-const TPROG = 'tensor-program';
-const PCORE = 'pcore';
+import { EXTENSION_ID, PCORE, TPROG, type TensorLensApi, type TestCase, codeOf, fmtDiag, hintLabel, hoverText, runSuite, sleep, waitFor } from '../vscode/suite';
 
 type MochaClass = typeof import('mocha');
 const MochaCtor = (globalThis as unknown as { Mocha: MochaClass }).Mocha;
-
-interface TensorLensApi {
-  client: unknown;
-  ready: Promise<void>;
-}
 
 // ---------------------------------------------------------------- output
 
@@ -35,7 +27,6 @@ let seq = 0;
 const log = (msg: string) => {
   for (const l of msg.split('\n')) console.log(`[tensor-lens-web-suite #${++seq}] ${l}`);
 };
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 // ---------------------------------------------------------------- small assertions (no node:assert in a worker)
 
@@ -53,27 +44,6 @@ function includes(text: string, needle: string, what: string): void {
 }
 
 // ---------------------------------------------------------------- helpers
-
-/** Polls `probe` until it returns something other than undefined; fails with `what` after `timeoutMs`. */
-async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000, everyMs = 100): Promise<T> {
-  const t0 = Date.now();
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v !== undefined) return v;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() - t0 > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${(last as Error).message ?? last})` : ''}`);
-    await sleep(everyMs);
-  }
-}
-
-const codeOf = (d: vscode.Diagnostic) => (typeof d.code === 'object' && d.code !== null ? String(d.code.value) : d.code === undefined ? undefined : String(d.code));
-const fmtDiag = (d: vscode.Diagnostic) => `${d.range.start.line + 1}:${d.range.start.character + 1} ${vscode.DiagnosticSeverity[d.severity]} ${codeOf(d)} ${d.message}`;
-const hoverText = (hs: vscode.Hover[]) => hs.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
-const hintLabel = (h: vscode.InlayHint) => (typeof h.label === 'string' ? h.label : h.label.map((p) => p.value).join(''));
 
 /** Waits for a diagnostic with `code` on 1-based `line`; the failure lists what did arrive. */
 async function diagnosticAppears(uri: vscode.Uri, code: string, line: number, timeoutMs = 20_000): Promise<vscode.Diagnostic> {
@@ -187,7 +157,7 @@ async function pcoreSyntaxError(): Promise<void> {
   await sleep(1000);
 }
 
-const TESTS: [string, () => Promise<void>][] = [
+const TESTS: TestCase[] = [
   ['runs in the web extension host; the browser entry activates and its Web Worker server starts', webHostAndBrowserEntry],
   ['an untitled tensor-program gets tprog.no-dtype on line 2', tprogDiagnostic],
   ['hover on <= shows a **transfer** of 8 elements', hoverOnTransfer],
@@ -198,31 +168,6 @@ const TESTS: [string, () => Promise<void>][] = [
 
 // ---------------------------------------------------------------- runner
 
-class Reporter {
-  constructor(runner: Mocha.Runner) {
-    let passed = 0;
-    let failed = 0;
-    runner.on('suite', (s: Mocha.Suite) => { if (s.title) log(s.title); });
-    runner.on('pass', (t: Mocha.Test) => { passed++; log(`  ✓ ${t.title} (${t.duration ?? 0} ms)`); });
-    runner.on('fail', (t: Mocha.Runnable, err: Error) => {
-      failed++;
-      log(`  ✗ ${t.title}\n      ${(err?.stack ?? String(err)).split('\n').join('\n      ')}`);
-    });
-    runner.on('end', () => log(`${passed} passed, ${failed} failed`));
-  }
-}
-
 export function run(): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    try {
-      const mocha = new MochaCtor({ ui: 'tdd', timeout: 45_000, color: false, reporter: Reporter as unknown as string });
-      const suite = MochaCtor.Suite.create(mocha.suite, `Tensor Lens (browser entry) in VS Code for the web ${vscode.version}`);
-      for (const [title, fn] of TESTS) suite.addTest(new MochaCtor.Test(title, fn));
-      mocha.run((failures) => (failures > 0 ? reject(new Error(`${failures} test(s) failed`)) : resolve()));
-    } catch (e) {
-      log(`the suite could not start: ${(e as Error)?.stack ?? e}`);
-      log('0 passed, 1 failed');
-      reject(e);
-    }
-  });
+  return runSuite(MochaCtor, { title: `Tensor Lens (browser entry) in VS Code for the web ${vscode.version}`, timeout: 45_000, log, tests: TESTS });
 }

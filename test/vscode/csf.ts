@@ -1,7 +1,8 @@
 /** Real-VS-Code tests of the .csfbin viewer (issue 5); index.ts runs them after the foundation tests. */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { file, log, waitFor, type TestCase } from './util';
+import { file, log } from './util';
+import { waitFor, type TestCase } from './suite';
 
 const VIEW_TYPE = 'tensorLens.csfbin';
 const FIXTURE = 'examples/sparse/matrix.csfbin';

@@ -1,7 +1,8 @@
 /** Real-VS-Code tests of the debugger (issue 7); index.ts runs them after the foundation tests. */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { TPROG, type TestCase, languageBecomes, log, open, waitFor } from './util';
+import { languageBecomes, log, open } from './util';
+import { TPROG, type TestCase, waitFor } from './suite';
 
 interface Frame {
   id: number;

@@ -10,10 +10,8 @@ import * as path from 'node:path';
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import Mocha from 'mocha';
-import {
-  EXTENSION_ID, TPROG, PCORE, type RunResult, type TestCase, log, sleep, waitFor, setRoot, file, open, languageBecomes,
-  codeOf, fmtDiag, hoverText, hintLabel, positionOf, liveDoc,
-} from './util';
+import { type RunResult, log, setRoot, file, open, languageBecomes, positionOf, liveDoc } from './util';
+import { EXTENSION_ID, TPROG, PCORE, type TensorLensApi, type TestCase, runSuite, sleep, waitFor, codeOf, fmtDiag, hoverText, hintLabel } from './suite';
 import { TESTS as CSF_TESTS } from './csf';
 import { TESTS as LAYOUT_TESTS } from './layout';
 import { TESTS as INSPECTOR_TESTS } from './inspector';
@@ -21,11 +19,6 @@ import { TESTS as DEBUG_TESTS } from './debug';
 import { TESTS as RUN_CONFIG_TESTS } from './runConfig';
 import { TESTS as RECOVERY_TESTS } from './recovery';
 import { TESTS as WALKTHROUGH_TESTS } from './walkthrough';
-
-interface TensorLensApi {
-  client: unknown;
-  ready: Promise<void>;
-}
 
 // ---------------------------------------------------------------- tests
 
@@ -261,45 +254,26 @@ const TESTS: TestCase[] = [
 
 // ---------------------------------------------------------------- runner
 
-class Reporter {
-  constructor(runner: Mocha.Runner) {
-    let passed = 0;
-    let failed = 0;
-    runner.on('suite', (s: Mocha.Suite) => { if (s.title) log(s.title); });
-    runner.on('pass', (t: Mocha.Test) => { passed++; log(`  ✓ ${t.title} (${t.duration ?? 0} ms)`); });
-    runner.on('fail', (t: Mocha.Runnable, err: Error) => {
-      failed++;
-      log(`  ✗ ${t.title}\n      ${(err?.stack ?? String(err)).split('\n').join('\n      ')}`);
-    });
-    runner.on('end', () => log(`${passed} passed, ${failed} failed`));
-  }
-}
-
 export function run(): Promise<void> {
-  const mocha = new Mocha({ ui: 'tdd', timeout: 60_000, color: false, reporter: Reporter as unknown as string });
-  const suite = Mocha.Suite.create(mocha.suite, `Tensor Lens in VS Code ${vscode.version}`);
-  suite.beforeAll('find the extension under test', locateExtension);
-  for (const [title, fn] of [...TESTS, ...CSF_TESTS, ...LAYOUT_TESTS, ...INSPECTOR_TESTS, ...DEBUG_TESTS, ...RUN_CONFIG_TESTS, ...WALKTHROUGH_TESTS, ...RECOVERY_TESTS]) suite.addTest(new Mocha.Test(title, fn));
-  suite.afterAll('leave the editor showing mistakes.m and its problems', async () => {
-    try {
-      await open('examples/mistakes/mistakes.m');
-      await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar').then(undefined, () => undefined);
-      await vscode.commands.executeCommand('workbench.actions.view.problems');
-      await sleep(1000);
-      // A launcher may take a screenshot now, while the extension host (and its diagnostics) still
-      // lives: scripts/test-vscode.mjs does, into test-artifacts/vscode/problems.png.
-      log('@screenshot problems');
-      await sleep(2000);
-    } catch {
-      /* cosmetic only */
-    }
-  });
-  return new Promise<void>((resolve, reject) => {
-    try {
-      mocha.run((failures) => (failures > 0 ? reject(new Error(`${failures} test(s) failed`)) : resolve()));
-    } catch (e) {
-      log('0 passed, 1 failed');
-      reject(e);
-    }
+  return runSuite(Mocha, {
+    title: `Tensor Lens in VS Code ${vscode.version}`,
+    timeout: 60_000,
+    log,
+    before: ['find the extension under test', locateExtension],
+    tests: [...TESTS, ...CSF_TESTS, ...LAYOUT_TESTS, ...INSPECTOR_TESTS, ...DEBUG_TESTS, ...RUN_CONFIG_TESTS, ...WALKTHROUGH_TESTS, ...RECOVERY_TESTS],
+    after: ['leave the editor showing mistakes.m and its problems', async () => {
+      try {
+        await open('examples/mistakes/mistakes.m');
+        await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar').then(undefined, () => undefined);
+        await vscode.commands.executeCommand('workbench.actions.view.problems');
+        await sleep(1000);
+        // A launcher may take a screenshot now, while the extension host (and its diagnostics) still
+        // lives: scripts/test-vscode.mjs does, into test-artifacts/vscode/problems.png.
+        log('@screenshot problems');
+        await sleep(2000);
+      } catch {
+        /* cosmetic only */
+      }
+    }],
   });
 }

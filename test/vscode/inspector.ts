@@ -5,7 +5,8 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, TPROG, type TestCase, file, languageBecomes, log, open, positionOf, sleep, waitFor } from './util';
+import { file, languageBecomes, log, open, positionOf } from './util';
+import { EXTENSION_ID, TPROG, type TestCase, sleep, waitFor } from './suite';
 
 interface Run {
   runId: number;

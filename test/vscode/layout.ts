@@ -1,7 +1,8 @@
 /** Real-VS-Code tests of layout specs and the layout map (issue 4); index.ts runs them after the foundation tests. */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { type TestCase, fmtDiag, hintLabel, hoverText, languageBecomes, open, positionOf, waitFor } from './util';
+import { languageBecomes, open, positionOf } from './util';
+import { type TestCase, fmtDiag, hintLabel, hoverText, waitFor } from './suite';
 
 const LAYOUT = 'tensor-layout';
 const VIEW_TYPE = 'tensorLens.layoutMap';

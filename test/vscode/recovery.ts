@@ -7,7 +7,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { SERVER_NODE_FLAGS } from '../../core/protocol/serverProcess';
-import { EXTENSION_ID, TPROG, type TestCase, codeOf, file, hoverText, languageBecomes, log, open, positionOf, waitFor } from './util';
+import { file, languageBecomes, log, open, positionOf } from './util';
+import { EXTENSION_ID, TPROG, type TestCase, codeOf, hoverText, waitFor } from './suite';
 
 interface HealthEvent {
   kind: 'crashed' | 'restarted' | 'stopped' | 'init-failed';

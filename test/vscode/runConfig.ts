@@ -5,7 +5,8 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { type RunResult, type TestCase, file, log, waitFor } from './util';
+import { type RunResult, file, log } from './util';
+import { type TestCase, waitFor } from './suite';
 
 const PROGRAM = 'test/fixtures/run-include/prog/inc.m';
 

@@ -1,23 +1,18 @@
 /**
- * Shared helpers of the real-VS-Code suite (see index.ts). Area files (csf.ts, layout.ts, inspector.ts,
- * debug.ts) import from here and export their own `TESTS` list; index.ts runs them in order.
+ * Helpers of the real-VS-Code suite (see index.ts) that need the Node extension host or the repository
+ * as the workspace; those the web suite also uses are in suite.ts. Area files (csf.ts, layout.ts,
+ * inspector.ts, debug.ts, …) import from both and export their own `TESTS` list; index.ts runs them in order.
  */
 import * as path from 'node:path';
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-
-export const EXTENSION_ID = 'tensor-lens.tensor-lens';
-export const TPROG = 'tensor-program';
-export const PCORE = 'pcore';
+import { waitFor } from './suite';
 
 export interface RunResult {
   summary: { statements: number };
   dumps: { values?: number[] }[];
   error: { message: string; line: number } | null;
 }
-
-/** A test: its title and body. */
-export type TestCase = [string, () => Promise<void>];
 
 // ---------------------------------------------------------------- helpers
 
@@ -27,23 +22,6 @@ export type TestCase = [string, () => Promise<void>];
  */
 export const TAG = '[tensor-lens-suite] ';
 export const log = (msg: string) => console.log(msg.split('\n').map((l) => TAG + l).join('\n'));
-export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-/** Polls `probe` until it returns something other than undefined; fails with `what` after `timeoutMs`. */
-export async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000, everyMs = 100): Promise<T> {
-  const t0 = Date.now();
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v !== undefined) return v;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() - t0 > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${(last as Error).message ?? last})` : ''}`);
-    await sleep(everyMs);
-  }
-}
 
 let root: vscode.Uri;
 /** Set once the extension is located (index.ts). */
@@ -69,17 +47,6 @@ export async function languageBecomes(uri: vscode.Uri, id: string, timeoutMs = 1
     const d = liveDoc(uri);
     return d && d.languageId === id ? d : undefined;
   }, timeoutMs);
-}
-
-export const codeOf = (d: vscode.Diagnostic) => (typeof d.code === 'object' && d.code !== null ? String(d.code.value) : d.code === undefined ? undefined : String(d.code));
-export const fmtDiag = (d: vscode.Diagnostic) => `${d.range.start.line + 1}:${d.range.start.character + 1} ${vscode.DiagnosticSeverity[d.severity]} ${codeOf(d)} ${d.message}`;
-
-export function hoverText(hovers: vscode.Hover[]): string {
-  return hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
-}
-
-export function hintLabel(h: vscode.InlayHint): string {
-  return typeof h.label === 'string' ? h.label : h.label.map((p) => p.value).join('');
 }
 
 /** Position of the first occurrence of `needle` on the first line matching `lineRe` (0-based). */

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, type TestCase } from './util';
+import { EXTENSION_ID, type TestCase } from './suite';
 
 const extensionRoot = () => vscode.extensions.getExtension(EXTENSION_ID)!.extensionUri.fsPath;
 
