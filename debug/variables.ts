@@ -6,7 +6,7 @@
  */
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { pcoreAddr } from '../core/tprog/explain';
-import { LIMITS } from '../core/tprog/machine';
+import { LIMITS } from '../core/tprog/machineConstants';
 import type { MemberInfo } from '../core/tprog/pcoreView';
 import { normalizer, SPACE_NAMES, sizeOf, type CType, type DebugView, type ElementAt, type EvalScope, type FrameRef, type StructT, type SteppedTransfer, type TensorVariable, type TransferAt, type Where } from '../core/sim/debug';
 import { baseName, fmtScalar, hex8, memRefOf, spaceRef } from './format';

@@ -11,7 +11,7 @@
  * Decoding never widens the elements: the data comes back as a typed array of the file's own element
  * type, a view of the input bytes when they are suitably aligned (a 64 MiB `u1` file costs no copy at all;
  * widening to float64 would cost 512 MiB). What a caller accepts (dtypes, Fortran order, 0-d arrays,
- * trailing bytes) is its own policy: `decodeNpy` below for runs and exports, `readNpy` in core/csf/npy.ts
+ * trailing bytes) is its own policy: `decodeNpy` below for runs and exports, `readNpy` in core/csf/npyTensor.ts
  * for `.csfbin` conversion, both on `readNpyHeader`.
  */
 import { HOST_LITTLE_ENDIAN } from './endian';

@@ -3,7 +3,7 @@ export * from './types';
 export * from './validate';
 export * from './codec';
 export * from './dense';
-export * from './npy';
+export * from './npyTensor';
 export * from './memory';
 export * from './address';
 export * from './contract';

@@ -1,5 +1,5 @@
 /** The simulated machine's memories (research §6.1): MEM, SCRATCH, PCORE pages, SPU tables, registers. */
-import { LIMITS } from '../tprog/machine';
+import { LIMITS } from '../tprog/machineConstants';
 import { SimError, type PcorePage } from './types';
 import { DEFAULT_MEM_BYTES, MAX_MEM_BYTES, MIN_MEM_BYTES } from './spaces';
 

@@ -12,7 +12,7 @@ import { TensorExecutor } from './engine/execute';
 import { compileProgram, type HostProgram, type WasmLoader } from './host';
 import type { DebugPort } from './host/compile';
 import { createPcoreRunner } from './pcore';
-import { callRuntime, type RuntimeState } from './runtime';
+import { callRuntime, type RuntimeState } from './libraryCalls';
 import { YIELD_KIND, type TraceStep } from '../protocol/trace';
 import { countStatements, type RunSummary } from './trace';
 import { NPY_OF, readValues, resolveWhere, SpecError, type DumpSpec, type LoadSpec } from './dump';

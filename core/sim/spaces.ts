@@ -5,7 +5,7 @@
  * words (12-bit values), MEM and SCRATCH bytes.
  */
 import type { Partition } from '../protocol/webview';
-import { LIMITS } from '../tprog/machine';
+import { LIMITS } from '../tprog/machineConstants';
 
 export type SpaceName = 'MEM' | 'SCRATCH' | 'PCORE0' | 'PCORE0S' | 'PCORE1' | 'PCORE1S' | 'SPU';
 

@@ -7,7 +7,7 @@ import { evaluate as evalIn, identifiers } from '../cexpr/evaluate';
 import type { Index, Span, Term } from './ast';
 import { internalError, type Emit, type StmtInfo, type TensorVarDef, type TermInfo, type TprogAnalysis, type Unit, type UnitDiag } from './analysis';
 import { invalidCount, type Descriptor } from './descriptor';
-import { canonicalType, LIMITS } from './machine';
+import { canonicalType, LIMITS } from './machineConstants';
 import { checkForPrefixes } from './checkFor';
 import { checkArgNames, checkTermNames, isDeclared, UNKNOWN_NAME } from './checkNames';
 

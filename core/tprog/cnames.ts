@@ -12,7 +12,7 @@
 import type { LineIndex } from '../common/lineIndex';
 import type { CContext } from './ccontext';
 import type { TensorLineScan } from './lines';
-import { MACHINE } from './machine';
+import { MACHINE } from './machineConstants';
 import type { ValueScope } from './values';
 
 /**

@@ -5,7 +5,7 @@
  * same descriptors with run-time values.
  */
 import type { Index, RangeParts, SpecItem, Term } from './ast';
-import { canonicalType, elementBytes, LIMITS, type DataType } from './machine';
+import { canonicalType, elementBytes, LIMITS, type DataType } from './machineConstants';
 import type { MemberInfo } from './pcoreView';
 
 export type Eval = (text: string) => number | undefined;

@@ -1,7 +1,7 @@
 /** Values the checker can know: macros (file and included headers), constant C variables, machine constants. */
 import { evaluate } from '../cexpr/evaluate';
 import type { CContext, CFunction, CVar, MacroDef } from './ccontext';
-import { MACHINE } from './machine';
+import { MACHINE } from './machineConstants';
 
 export class ValueScope {
   private readonly macroCache: Map<string, number | undefined>;

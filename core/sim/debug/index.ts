@@ -8,6 +8,6 @@ export { MemoryView } from './memory';
 export { SPACE_NAMES } from '../spaces';
 export { StopHistory } from './stops';
 export { normalizer, sizeOf, type CType, type StructT } from '../host/ctypes';
-export type { Frame } from '../host/runtime';
+export type { Frame } from '../host/hostState';
 export type { ElementAt, SteppedTransfer } from '../engine/stepped';
 export type { TensorVariable } from '../engine/execute';

@@ -15,7 +15,7 @@ import type { SteppedTransfer } from '../engine/stepped';
 import type { TensorExecutor, TensorVariable } from '../engine/execute';
 import type { Compiler, DebugPort, DebugStmt } from '../host/compile';
 import { typeName as cTypeName, type CType } from '../host/ctypes';
-import type { EF, FnCode, Frame, Hart } from '../host/runtime';
+import type { EF, FnCode, Frame, Hart } from '../host/hostState';
 import type { EvalCtx, Scope } from '../host/scope';
 import type { Machine } from '../machine';
 import type { RunDebugHooks } from '../run';

@@ -1,5 +1,5 @@
 /** Element conversions between external (MEM/SCRATCH/constant) elements and 12-bit PCORE words (research §6.4.2). */
-import type { DataType } from '../../tprog/machine';
+import type { DataType } from '../../tprog/machineConstants';
 
 /** External element value (as read from bytes) → 12-bit PCORE word. */
 export function toWord(v: number, t: DataType): number {

@@ -2,7 +2,7 @@
 import type { Term } from '../../tprog/ast';
 import type { StmtInfo, TprogAnalysis, Unit } from '../../tprog/analyze';
 import { describe, type Descriptor } from '../../tprog/descriptor';
-import { canonicalType, LIMITS, type DataType } from '../../tprog/machine';
+import { canonicalType, LIMITS, type DataType } from '../../tprog/machineConstants';
 import type { MemberInfo, PcoreIndexView } from '../../tprog/pcoreView';
 import type { SpaceHistory } from '../history';
 import type { Machine } from '../machine';

@@ -3,7 +3,7 @@
  * as the length, PAD for invalid or exhausted source elements, skipped invalid writes, REPEAT, constants,
  * 8/16-bit ↔ 12-bit conversions, REMAP, `[*]` multicast.
  */
-import type { DataType } from '../../tprog/machine';
+import type { DataType } from '../../tprog/machineConstants';
 import type { Descriptor } from '../../tprog/descriptor';
 import type { SpaceHistory } from '../history';
 import type { Machine } from '../machine';

@@ -6,7 +6,7 @@
  */
 import type { SourceLoc } from '../types';
 import type { FnT } from './ctypes';
-import type { FnCode, FnRec, Frame, Runtime } from './runtime';
+import type { FnCode, FnRec, Frame, Runtime } from './hostState';
 import type { Scope } from './scope';
 
 export interface BuiltinHost {

@@ -3,7 +3,7 @@
  * locals (`fr[s]`) or constants are read inline instead of through another closure call.
  */
 import type { SourceLoc } from '../types';
-import { BRK, RET, type EF, type Frame, type Runtime } from './runtime';
+import { BRK, RET, type EF, type Frame, type Runtime } from './hostState';
 
 /**
  * `L op R` for int (u = false) or unsigned int (u = true) when one operand is a register slot.

@@ -8,7 +8,7 @@
 import { SimError, type HostServices, type HostValue, type SourceLoc } from '../types';
 import { Compiler, type CompilerOptions, type FrameView } from './compile';
 import { alignOf, sizeOf, typeName } from './ctypes';
-import { newHart } from './runtime';
+import { newHart } from './hostState';
 import { cParser, type WasmLoader } from './syntax';
 
 export type { FrameView } from './compile';

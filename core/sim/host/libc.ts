@@ -8,7 +8,7 @@ import { SimError, type SourceLoc } from '../types';
 import type { BuiltinHost } from './builtinHost';
 import { DOUBLE, FLOAT, INT, UINT, VOID, ptr, type CType, type FnT, charType } from './ctypes';
 import { cformat } from './printf';
-import type { Builtin, FnRec, Runtime } from './runtime';
+import type { Builtin, FnRec, Runtime } from './hostState';
 
 /** Calls that switch harts. `ztaTaskYield` is a macro around `_taskYield` in ztalib.h. */
 export const YIELD_NAMES: ReadonlySet<string> = new Set(['ztaTaskYield', '_taskYield']);

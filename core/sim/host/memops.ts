@@ -9,7 +9,7 @@
  */
 import type { SourceLoc } from '../types';
 import { sizeOf, type CType } from './ctypes';
-import type { EF, Runtime } from './runtime';
+import type { EF, Runtime } from './hostState';
 
 export type Kind = 'i8' | 'u8' | 'b' | 'i16' | 'u16' | 'i32' | 'u32' | 'i64' | 'u64' | 'f32' | 'f64' | 'addr';
 

@@ -1,10 +1,10 @@
 /** Compile-time symbols and scopes of the host interpreter. */
 import type { SourceLoc } from '../types';
 import type { CType, StructT } from './ctypes';
-import type { FnRec, GStep, LocalInfo } from './runtime';
+import type { FnRec, GStep, LocalInfo } from './hostState';
 import type { N } from './syntax';
 import type { Macro } from './preprocess';
-import type { EF } from './runtime';
+import type { EF } from './hostState';
 
 /** A global or static variable in MEM. */
 export interface GVar {

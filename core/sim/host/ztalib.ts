@@ -1,7 +1,7 @@
 /**
  * ztachip's runtime library as kernels reach it (`SW/base/ztalib.h`: ztalib.c, and the library kernels
  * of `SW/apps/main/kernels/main.m`), implemented on the simulated machine. Every function of ztalib.h a
- * kernel can call is here, or in libc.ts (ztaDualHartExecute, ztaTaskYield), or in ../runtime.ts
+ * kernel can call is here, or in libc.ts (ztaDualHartExecute, ztaTaskYield), or in ../libraryCalls.ts
  * (ztaBuildKernelFunc, ztaAbort); `_taskSpawn` is the one left out: a call to it stops the run as "not
  * simulated". A C body of the same name in the program takes precedence (a program that includes its
  * own main.m runs ztachip's C and `>` statements instead).
@@ -21,7 +21,7 @@
 import type { SourceLoc } from '../types';
 import type { BuiltinHost } from './builtinHost';
 import { BOOL, INT, SHORT, UINT, VOID, ptr, type CType, type FnT } from './ctypes';
-import type { Builtin, FnRec, Runtime } from './runtime';
+import type { Builtin, FnRec, Runtime } from './hostState';
 
 /** Entries per stream table and the segment width of each entry (zta.h SPU_SIZE, SPU_REMAINDER). */
 const SPU_SIZE = 128;

@@ -3,4 +3,4 @@
  * Entry point: `createPcoreRunner(analyzePcore(text, file))`.
  */
 export { createPcoreRunner, type PcoreRunnerOptions, type PcoreSimRunner } from './runner';
-export { sat12, wrap13 } from './runtime';
+export { sat12, wrap13 } from './kernelState';

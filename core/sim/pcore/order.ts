@@ -11,7 +11,7 @@
  */
 import type * as A from '../../pcore/ast';
 import type { PcoreKernel, PcoreProgram, PcoreVarInfo, PcoreVariable } from '../../pcore/model';
-import { PCORE_WORDS } from './runtime';
+import { PCORE_WORDS } from './kernelState';
 
 type Range = readonly [number, number];
 

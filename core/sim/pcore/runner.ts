@@ -41,7 +41,7 @@ import type { PcoreKernel } from '../../pcore/model';
 import { Compiler, type StateLayout } from './compile';
 import { END, flatten, type FlatCode } from './flat';
 import { threadOrderVisible } from './order';
-import * as R from './runtime';
+import * as R from './kernelState';
 
 const { Ctx, LANES, NUM_PCORE, NUM_THREAD, PCORE_WORDS, POLL_STEPS, STEP_CHUNK, THREAD_WORDS } = R;
 

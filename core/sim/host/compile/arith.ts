@@ -8,7 +8,7 @@ import type { SourceLoc } from '../../types';
 import { INT, UINT, common, isArith, isInt, normalizer, promote, sizeOf, typeName, type CType, type FloatT, type IntT } from '../ctypes';
 import { fastCmp, fastInt } from '../fastops';
 import { kindOf } from '../memops';
-import type { EF, Frame, Runtime } from '../runtime';
+import type { EF, Frame, Runtime } from '../hostState';
 import type { Cx } from '../scope';
 import type { N } from '../syntax';
 import { CMP, bad, type CompileContext, type E } from './context';

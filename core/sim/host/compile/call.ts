@@ -7,7 +7,7 @@ import type { SourceLoc } from '../../types';
 import { DOUBLE, INT, VOID, normalizer, promote, typeName, type CType } from '../ctypes';
 import { YIELD_NAMES } from '../libc';
 import { PLACEHOLDER } from '../preprocess';
-import type { EF, FnCode, FnRec, Frame, Runtime } from '../runtime';
+import type { EF, FnCode, FnRec, Frame, Runtime } from '../hostState';
 import type { Cx, EvalCtx } from '../scope';
 import { field, named, type N } from '../syntax';
 import { bad, frameAlloc, type CompileContext, type E } from './context';

@@ -8,11 +8,11 @@
  * capture what they need (`rt`, slots, sub-closures) and never call back into the context.
  */
 import { SimError, type SourceLoc } from '../../types';
-import { MACHINE } from '../../../tprog/machine';
+import { MACHINE } from '../../../tprog/machineConstants';
 import { BOOL, INT, VOID, alignOf, alignUp, charType, normalizer, ptr, sizeOf, type CType, type FnT, type IntT, type StructT } from '../ctypes';
 import { YIELD_NAMES } from '../libc';
 import { PLACEHOLDER, outLoc, preprocess, type IncludeReader, type IncludedUnits, type Macro, type PreprocessOutput } from '../preprocess';
-import { FN_BASE, FN_STRIDE, Runtime, type EF, type FnRec, type Frame, type GSF, type SF } from '../runtime';
+import { FN_BASE, FN_STRIDE, Runtime, type EF, type FnRec, type Frame, type GSF, type SF } from '../hostState';
 import { Scope, type Cx, type EvalCtx, type GVar, type Src } from '../scope';
 import type { N } from '../syntax';
 import type { Parser } from 'web-tree-sitter';

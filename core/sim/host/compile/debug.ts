@@ -5,7 +5,7 @@
  */
 import { SimError } from '../../types';
 import type { CType } from '../ctypes';
-import type { EF, Frame, GSF, Runtime, SF } from '../runtime';
+import type { EF, Frame, GSF, Runtime, SF } from '../hostState';
 import { Scope, type Cx, type EvalCtx } from '../scope';
 import type { N } from '../syntax';
 import { PLACEHOLDER_CALL, type CompileContext, type DebugStmt, type Item } from './context';

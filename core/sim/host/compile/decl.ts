@@ -4,7 +4,7 @@
  */
 import { SimError, type SourceLoc } from '../../types';
 import { arr, isScalar, sizeOf, typeName, type CType } from '../ctypes';
-import type { GStep, Runtime, SF } from '../runtime';
+import type { GStep, Runtime, SF } from '../hostState';
 import type { Cx, GVar, Sym } from '../scope';
 import { field, fields, type N } from '../syntax';
 import { bad, frameAlloc, nestingError, type CompileContext } from './context';

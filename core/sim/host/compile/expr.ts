@@ -6,7 +6,7 @@
 import type { SourceLoc } from '../../types';
 import { DOUBLE, FLOAT, INT, LLONG, UINT, ULLONG, VOID, alignOf, arr, isInt, isScalar, ptr, sizeOf, typeName, type CType, type IntT } from '../ctypes';
 import { KERNEL_PREFIX, charLiteralValue, parseIntLiteral } from '../preprocess';
-import type { EF, Frame, Runtime } from '../runtime';
+import type { EF, Frame, Runtime } from '../hostState';
 import type { Cx } from '../scope';
 import { field, named, type N } from '../syntax';
 import { call } from './call';

@@ -5,7 +5,7 @@
 import { SimError, type SourceLoc } from '../../types';
 import { alignUp, sizeOf, type CType } from '../ctypes';
 import { storer } from '../memops';
-import type { FnCode, FnRec, Frame, Hart, Runtime } from '../runtime';
+import type { FnCode, FnRec, Frame, Hart, Runtime } from '../hostState';
 import { Scope, type Cx, type Fx } from '../scope';
 import { eachNode, field, named, type N } from '../syntax';
 import { frameAlloc, type CompileContext, type Item, type ParamD } from './context';

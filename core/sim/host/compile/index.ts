@@ -20,7 +20,7 @@ import { arr, primitive, type CType } from '../ctypes';
 import { installLibc } from '../libc';
 import { installZtalib } from '../ztalib';
 import type { BuiltinHost } from '../builtinHost';
-import type { EF, FnCode, FnRec, Frame, Hart } from '../runtime';
+import type { EF, FnCode, FnRec, Frame, Hart } from '../hostState';
 import type { Cx, EvalCtx } from '../scope';
 import { field, firstError, named, parseToNodes, type N } from '../syntax';
 import type { Parser } from 'web-tree-sitter';

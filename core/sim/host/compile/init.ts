@@ -4,7 +4,7 @@
  */
 import { isInt, sizeOf, typeName, type CType } from '../ctypes';
 import { storer } from '../memops';
-import type { Runtime } from '../runtime';
+import type { Runtime } from '../hostState';
 import type { Cx } from '../scope';
 import { field, fields, named, type N } from '../syntax';
 import { bad, type CompileContext, type InitOp } from './context';

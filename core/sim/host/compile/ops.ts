@@ -5,7 +5,7 @@
 import { INT, VOID, isArith, isScalar, normalizer, promote, ptr, sizeOf, typeName, type CType } from '../ctypes';
 import { fastCompound, fastCond } from '../fastops';
 import { kindOf, loader, memWrite, storer } from '../memops';
-import type { EF, Frame } from '../runtime';
+import type { EF, Frame } from '../hostState';
 import type { Cx } from '../scope';
 import { field, named, type N } from '../syntax';
 import { arith, cmpConv } from './arith';

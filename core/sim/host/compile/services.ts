@@ -5,7 +5,7 @@
  */
 import { SimError, type HostScope, type SourceLoc } from '../../types';
 import { VOID, typeName } from '../ctypes';
-import type { FnCode, Frame, Hart, Runtime } from '../runtime';
+import type { FnCode, Frame, Hart, Runtime } from '../hostState';
 import type { Cx, EvalCtx } from '../scope';
 import type { N } from '../syntax';
 import { bad, type CompileContext, type E, type FrameView } from './context';

@@ -7,7 +7,7 @@ import { SimError } from '../../types';
 import { isScalar, typeName } from '../ctypes';
 import { YIELD_NAMES } from '../libc';
 import { Preprocessor, emitTokens, lexFile, makeSrc } from '../preprocess';
-import type { EF } from '../runtime';
+import type { EF } from '../hostState';
 import type { Cx, EvalCtx } from '../scope';
 import { field, firstError, named, parseToNodes, type N } from '../syntax';
 import { KNOWN_HEADERS, type CompileContext } from './context';

@@ -7,7 +7,7 @@ import { SimError, type SourceLoc } from '../../types';
 import { isInt, normalizer, promote, sizeOf, typeName } from '../ctypes';
 import { countedLoop } from '../fastops';
 import { kindOf } from '../memops';
-import { BRK, CONT, RET, type Frame, type GSF, type GStep, type Runtime, type SF } from '../runtime';
+import { BRK, CONT, RET, type Frame, type GSF, type GStep, type Runtime, type SF } from '../hostState';
 import { Scope, type Cx } from '../scope';
 import { field, named, type N } from '../syntax';
 import { cmpConv } from './arith';

@@ -4,7 +4,7 @@
  * stays a plain closure.
  */
 import { SimError, type SourceLoc } from '../../types';
-import { BRK, RET, type Frame, type GSF, type GStep, type Runtime, type SF } from '../runtime';
+import { BRK, RET, type Frame, type GSF, type GStep, type Runtime, type SF } from '../hostState';
 import { Scope, type Cx } from '../scope';
 import { field, named, type N } from '../syntax';
 import { nestingError, type CompileContext, type Item } from './context';

@@ -7,7 +7,7 @@ import type { SourceLoc } from '../../types';
 import { VOID, common, isArith, isInt, normalizer, ptr, typeName, widens, type CType } from '../ctypes';
 import { kindOf, memRead, memWrite } from '../memops';
 import { decodeEscapes } from '../preprocess';
-import type { EF, Runtime } from '../runtime';
+import type { EF, Runtime } from '../hostState';
 import type { Cx } from '../scope';
 import { named, type N } from '../syntax';
 import { bad, type CompileContext, type E, type LV, type StrLit } from './context';

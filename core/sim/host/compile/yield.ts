@@ -5,7 +5,7 @@
  */
 import { INT } from '../ctypes';
 import { YIELD_NAMES } from '../libc';
-import type { FnRec, Frame, GStep } from '../runtime';
+import type { FnRec, Frame, GStep } from '../hostState';
 import type { Cx } from '../scope';
 import { eachNode, field, fields, named, type N } from '../syntax';
 import type { CompileContext, E } from './context';

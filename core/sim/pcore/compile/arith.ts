@@ -7,7 +7,7 @@
  */
 import type * as A from '../../../pcore/ast';
 import { binaryOp } from '../../../cexpr/operators';
-import * as R from '../runtime';
+import * as R from '../kernelState';
 import { PlaceCompiler } from './places';
 import { bad, notSim, type Val, type VecFn } from './types';
 

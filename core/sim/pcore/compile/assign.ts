@@ -5,7 +5,7 @@
  * idiom, loop counters, pointer steps).
  */
 import type * as A from '../../../pcore/ast';
-import * as R from '../runtime';
+import * as R from '../kernelState';
 import { ArithCompiler } from './arith';
 import { bad, notSim, type Num, type Place, type Val } from './types';
 

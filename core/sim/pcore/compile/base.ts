@@ -9,8 +9,8 @@
 import type * as A from '../../../pcore/ast';
 import type { PcoreKernel, PcoreProgram } from '../../../pcore/model';
 import { SimError, type SourceLoc } from '../../types';
-import * as R from '../runtime';
-import type { Ctx } from '../runtime';
+import * as R from '../kernelState';
+import type { Ctx } from '../kernelState';
 import { accOps, deferredOps, dynOps, frameOps, privOps, sharedOps } from './memory';
 import { bad, notSim, type Num, type Ops, type Stmt, type StateLayout, type Val, type VecFn } from './types';
 import { FnUnit, isIntType } from './unit';

@@ -5,7 +5,7 @@
  */
 import type * as A from '../../../pcore/ast';
 import type { PcoreKernel } from '../../../pcore/model';
-import * as R from '../runtime';
+import * as R from '../kernelState';
 import { ExprCompiler } from './expressions';
 import { bad, notSim, type Val } from './types';
 import { isIntType, type FnUnit } from './unit';

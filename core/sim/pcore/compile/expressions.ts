@@ -5,7 +5,7 @@
  */
 import type * as A from '../../../pcore/ast';
 import { evaluateConstant } from '../../../pcore/evaluate';
-import * as R from '../runtime';
+import * as R from '../kernelState';
 import { AssignCompiler } from './assign';
 import { bad, fnOf, NOOP, notSim, type Num, type Val } from './types';
 

@@ -9,7 +9,7 @@
  * - `word`: a scalar data value (an `int16` word, an accumulator lane): computed wide, saturated when stored;
  * - `vec`: 8 lanes, computed wide (32-bit), saturated to 12 bits when stored to int16/vint16, kept 32-bit
  *   in accumulators; scalars are broadcast;
- * - `ptr`: a pointer register value (see runtime.ts), with its unit (8 words for `vint16 *`, 1 for `int16 *`).
+ * - `ptr`: a pointer register value (see ../kernelState.ts), with its unit (8 words for `vint16 *`, 1 for `int16 *`).
  * Vector closures write into a buffer owned by their node and return it (no allocation at run time).
  *
  * Statements are closures returning a completion code (statements.ts). The compiler is one class in

@@ -5,8 +5,8 @@
  * running thread's state, `M.S[M.so]`). Each space has its own closures rather than one parameterised
  * set: these run in every load and store of a kernel.
  */
-import * as R from '../runtime';
-import type { Ctx } from '../runtime';
+import * as R from '../kernelState';
+import type { Ctx } from '../kernelState';
 import type { FnUnit } from './unit';
 import type { Ops } from './types';
 

@@ -5,7 +5,7 @@
  */
 import type * as A from '../../../pcore/ast';
 import type { PcoreParam, PcoreSymbol, PcoreVarInfo } from '../../../pcore/model';
-import * as R from '../runtime';
+import * as R from '../kernelState';
 import { CompilerBase } from './base';
 import { bad, CErr, notSim, type Num, type Place, type Rel, type Val } from './types';
 import { isIntType, type FnUnit } from './unit';

@@ -7,7 +7,7 @@
 import type * as A from '../../../pcore/ast';
 import { evaluateConstant } from '../../../pcore/evaluate';
 import type { PcoreLocal } from '../../../pcore/model';
-import * as R from '../runtime';
+import * as R from '../kernelState';
 import { CallCompiler } from './calls';
 import { bad, CErr, fnOf, notSim, type Stmt } from './types';
 

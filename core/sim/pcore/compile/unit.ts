@@ -3,7 +3,7 @@
  * reset on entry (PCORE helpers are not reentrant: recursion is reported as not simulated).
  */
 import type { PcoreKernel, PcoreParam } from '../../../pcore/model';
-import * as R from '../runtime';
+import * as R from '../kernelState';
 import type { Stmt } from './types';
 
 const { LANES, NORMAL } = R;
