@@ -48,10 +48,16 @@ export function generateCsfFile(bytes: number, F = 100_000, K = 4096, seed = 1):
   w[3] = nnz;
   const q = Math.floor(nnz / F);
   const r = nnz % F;
-  const ptr = fill(F, K, (f) => q + (f < r ? 1 : 0), rng(seed), (e, idx, v) => {
-    w[4 + 2 * e] = idx;
-    fw[5 + 2 * e] = v;
-  });
+  const ptr = fill(
+    F,
+    K,
+    (f) => q + (f < r ? 1 : 0),
+    rng(seed),
+    (e, idx, v) => {
+      w[4 + 2 * e] = idx;
+      fw[5 + 2 * e] = v;
+    },
+  );
   w[4 + 2 * nnz] = F + 1;
   w.set(ptr, 5 + 2 * nnz);
   return out;
@@ -62,10 +68,16 @@ export function generateTensor(F: number, K: number, perFiber: number, seed: num
   const indices = new Uint32Array(F * perFiber);
   const bits = new Uint32Array(F * perFiber);
   const values = new Float32Array(bits.buffer);
-  const ptr = fill(F, K, () => perFiber, rng(seed), (e, idx, v) => {
-    indices[e] = idx;
-    values[e] = v;
-  });
+  const ptr = fill(
+    F,
+    K,
+    () => perFiber,
+    rng(seed),
+    (e, idx, v) => {
+      indices[e] = idx;
+      values[e] = v;
+    },
+  );
   return makeTensor([F, K], ptr, indices, bits);
 }
 
@@ -95,7 +107,13 @@ export async function benchCsf(): Promise<Row[]> {
   });
   if (!ok) throw new Error('bench: the generated file does not validate');
   const mbps = file.length / MB / (tv / 1000);
-  rows.push({ name: 'csf validate+index 100 MB (1 MiB chunks)', target: '≥ 300 MB/s', measured: `${mbps.toFixed(0)} MB/s`, ratio: mbps / 300, pass: mbps >= 300 });
+  rows.push({
+    name: 'csf validate+index 100 MB (1 MiB chunks)',
+    target: '≥ 300 MB/s',
+    measured: `${mbps.toFixed(0)} MB/s`,
+    ratio: mbps / 300,
+    pass: mbps >= 300,
+  });
 
   // 2. lazy open: header + pointer scan, entries untouched
   const to = best(5, () => {

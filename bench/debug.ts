@@ -72,7 +72,11 @@ async function debugRun(file: string): Promise<{ toStop: number; stops: number }
       return q;
     },
     post: (m: FromTarget) => {
-      if (m.t === 'ready') queue.push({ t: 'req', seq: 1, command: 'setBreakpoints', args: { source: { path: file }, breakpoints: [{ line: BP_LINE }] } }, { t: 'req', seq: 2, command: 'configurationDone', args: {} });
+      if (m.t === 'ready')
+        queue.push(
+          { t: 'req', seq: 1, command: 'setBreakpoints', args: { source: { path: file }, breakpoints: [{ line: BP_LINE }] } },
+          { t: 'req', seq: 2, command: 'configurationDone', args: {} },
+        );
       else if (m.t === 'event' && m.event === 'stopped') {
         stops++;
         toStop = performance.now() - t0;
@@ -160,14 +164,32 @@ export async function benchDebug(): Promise<Row[]> {
     }
     const p = Math.min(...plain);
     const d = Math.min(...debug);
-    rows.push({ name: `debug: run to a breakpoint vs plain run (${N.toLocaleString()}-iteration C loop, in-thread)`, target: '< 2×', measured: `${d.toFixed(0)} ms vs ${p.toFixed(0)} ms = ${(d / p).toFixed(2)}×`, ratio: d / p / 2, pass: d / p < 2 });
+    rows.push({
+      name: `debug: run to a breakpoint vs plain run (${N.toLocaleString()}-iteration C loop, in-thread)`,
+      target: '< 2×',
+      measured: `${d.toFixed(0)} ms vs ${p.toFixed(0)} ms = ${(d / p).toFixed(2)}×`,
+      ratio: d / p / 2,
+      pass: d / p < 2,
+    });
     const a = await adapterRun(file);
-    rows.push({ name: 'debug: same through the adapter (DAP socket + worker thread), configurationDone → stopped', target: '< 2× plain', measured: `${a.toStop.toFixed(0)} ms (${(a.toStop / p).toFixed(2)}× plain)`, ratio: a.toStop / p / 2, pass: a.ok && a.toStop / p < 2 });
+    rows.push({
+      name: 'debug: same through the adapter (DAP socket + worker thread), configurationDone → stopped',
+      target: '< 2× plain',
+      measured: `${a.toStop.toFixed(0)} ms (${(a.toStop / p).toFixed(2)}× plain)`,
+      ratio: a.toStop / p / 2,
+      pass: a.ok && a.toStop / p < 2,
+    });
     const steps = await adapterSteps(file);
     const sorted = [...steps].sort((x, y) => x - y);
     const med = sorted[Math.floor(sorted.length / 2)] ?? NaN;
     const max = sorted[sorted.length - 1] ?? NaN;
-    rows.push({ name: `debug: step one statement (stepIn → stopped, through the adapter), ${steps.length} steps`, target: '< 50 ms', measured: `median ${med.toFixed(1)} ms, max ${max.toFixed(1)} ms`, ratio: med / 50, pass: steps.length === 20 && med < 50 });
+    rows.push({
+      name: `debug: step one statement (stepIn → stopped, through the adapter), ${steps.length} steps`,
+      target: '< 50 ms',
+      measured: `median ${med.toFixed(1)} ms, max ${max.toFixed(1)} ms`,
+      ratio: med / 50,
+      pass: steps.length === 20 && med < 50,
+    });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -109,9 +109,17 @@ function measure(name: string, src: string, kernel: string, globals: [number, nu
   const runner = createPcoreRunner(prog);
   const pg = page(7);
   const at = { file: 'bench.m', line: 1, column: 1 };
-  const launch = (k: string): number => runner.launch({
-    kernel: k, process: 0, numPcore: 8, numThread: 16, globals, page: pg, budget: { steps: Infinity, cancelled: false }, at,
-  });
+  const launch = (k: string): number =>
+    runner.launch({
+      kernel: k,
+      process: 0,
+      numPcore: 8,
+      numThread: 16,
+      globals,
+      page: pg,
+      budget: { steps: Infinity, cancelled: false },
+      at,
+    });
   if (setup) launch(setup);
   // warm-up
   for (let i = 0; i < 20; i++) launch(kernel);
@@ -149,7 +157,9 @@ export async function benchPcore(): Promise<Row[]> {
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   void benchPcore().then((rows) => {
     for (const r of rows) {
-      console.log(`${r.pass ? 'PASS' : 'FAIL'} ${r.name}: ${(r.measured / 1e6).toFixed(1)} M (target ${(r.target / 1e6).toFixed(0)} M, ×${r.ratio.toFixed(2)})`);
+      console.log(
+        `${r.pass ? 'PASS' : 'FAIL'} ${r.name}: ${(r.measured / 1e6).toFixed(1)} M (target ${(r.target / 1e6).toFixed(0)} M, ×${r.ratio.toFixed(2)})`,
+      );
     }
     if (rows.some((r) => !r.pass)) process.exitCode = 1;
   });

@@ -94,7 +94,10 @@ const timeIt = <T>(f: () => T): [T, number] => {
 
 /** The same program with every `>` statement distinct (same values: `(NUM_PCORE)` becomes `(NUM_PCORE+0*<line>)`). */
 function distinctStatements(text: string): string {
-  return text.split('\n').map((l, i) => (/^\s*>/.test(l) ? l.replace('(NUM_PCORE)', `(NUM_PCORE+0*${i})`) : l)).join('\n');
+  return text
+    .split('\n')
+    .map((l, i) => (/^\s*>/.test(l) ? l.replace('(NUM_PCORE)', `(NUM_PCORE+0*${i})`) : l))
+    .join('\n');
 }
 
 interface FullCheckResult {
@@ -118,7 +121,8 @@ function fullCheckChild(mode: string): void {
   const pcore = generatePcore(PCORE_LINES, 'bench.h');
   const tprog = generateTprog(LINES, pcore.blocks, 'bench.h');
   const files: Record<string, string> = { '/bench/bench.h': HEADER, '/bench/bench.p': pcore.text, '/bench/bench.m': tprog.text };
-  const check = (text: string) => new Project({ fs: { read: (p) => files[p] }, loadPcore: loadPcoreView }).analyze('/bench/bench.m', text)?.diagnostics.length ?? -1;
+  const check = (text: string) =>
+    new Project({ fs: { read: (p) => files[p] }, loadPcore: loadPcoreView }).analyze('/bench/bench.m', text)?.diagnostics.length ?? -1;
   const out: FullCheckResult = { runs: [], diagnostics: 0 };
   if (mode === 'cold') {
     const t0 = performance.now();
@@ -130,7 +134,9 @@ function fullCheckChild(mode: string): void {
     out.runs = repeat(RUNS, BUDGET_MS, () => (out.diagnostics = check(tprog.text)));
     const distinct = distinctStatements(tprog.text);
     out.distinct = repeat(RUNS, BUDGET_MS, () => (out.distinctDiagnostics = check(distinct)));
-    out.pcore = repeat(RUNS, BUDGET_MS, () => analyzePcore(pcore.text, '/bench/bench.p', { resolveInclude: (inc) => (inc === 'bench.h' ? HEADER : undefined) }));
+    out.pcore = repeat(RUNS, BUDGET_MS, () =>
+      analyzePcore(pcore.text, '/bench/bench.p', { resolveInclude: (inc) => (inc === 'bench.h' ? HEADER : undefined) }),
+    );
   }
   process.stdout.write(JSON.stringify(out) + '\n');
 }
@@ -138,7 +144,11 @@ function fullCheckChild(mode: string): void {
 /** Runs `fullCheckChild` in a fresh Node process started with `flags`. */
 function fullChecks(mode: 'cold' | 'warm', flags: readonly string[]): FullCheckResult | undefined {
   const own = process.execArgv.filter((f) => !SERVER_NODE_FLAGS.includes(f));
-  const r = spawnSync(process.execPath, [...flags, ...own, process.argv[1]], { env: { ...process.env, BENCH_FULL_CHILD: mode }, encoding: 'utf8', timeout: 600_000 });
+  const r = spawnSync(process.execPath, [...flags, ...own, process.argv[1]], {
+    env: { ...process.env, BENCH_FULL_CHILD: mode },
+    encoding: 'utf8',
+    timeout: 600_000,
+  });
   try {
     return JSON.parse(r.stdout.trim().split('\n').pop() ?? '') as FullCheckResult;
   } catch {
@@ -157,8 +167,14 @@ async function main(): Promise<void> {
   writeFileSync(paths.h, HEADER);
   writeFileSync(paths.p, pcore.text);
   writeFileSync(paths.m, tprog.text);
-  console.log(`machine: ${availableParallelism()} CPUs (${cpus()[0]?.model.trim() ?? '?'}), load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}; node ${process.version}`);
-  console.log(`workload: ${paths.m}: ${tprog.lines} lines, ${tprog.functions} functions, ${tprog.statements} statement lines; ${paths.p}: ${pcore.text.split('\n').length} lines, ${pcore.blocks * 3} classes`);
+  console.log(
+    `machine: ${availableParallelism()} CPUs (${cpus()[0]?.model.trim() ?? '?'}), load average ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}; node ${process.version}`,
+  );
+  console.log(
+    `workload: ${paths.m}: ${tprog.lines} lines, ${tprog.functions} functions, ${tprog.statements} statement lines; ${paths.p}: ${pcore.text.split('\n').length} lines, ${pcore.blocks * 3} classes`,
+  );
   const files: Record<string, string> = { [paths.h]: HEADER, [paths.p]: pcore.text, [paths.m]: tprog.text };
   const fs: FileSystem = { read: (p) => files[p] };
 
@@ -169,22 +185,49 @@ async function main(): Promise<void> {
   const flagsText = SERVER_NODE_FLAGS.join(' ');
   const warm = fullChecks('warm', SERVER_NODE_FLAGS);
   const runsOf = (xs: number[]) => `runs ${xs.map((x) => x.toFixed(0)).join(', ')} ms`;
-  row(`full parse+check, ${tprog.lines}-line .m + .p + .h (warm server, ${flagsText}, median of ${warm?.runs.length ?? 0})`, warm ? median(warm.runs) : undefined, 'ms', 150, warm ? `${warm.diagnostics} diagnostics; ${runsOf(warm.runs)}` : undefined);
+  row(
+    `full parse+check, ${tprog.lines}-line .m + .p + .h (warm server, ${flagsText}, median of ${warm?.runs.length ?? 0})`,
+    warm ? median(warm.runs) : undefined,
+    'ms',
+    150,
+    warm ? `${warm.diagnostics} diagnostics; ${runsOf(warm.runs)}` : undefined,
+  );
   row(`  of which: PCORE analysis, ${pcore.text.split('\n').length}-line .p (median)`, warm?.pcore ? median(warm.pcore) : undefined, 'ms');
   const plain = fullChecks('warm', []);
-  row(`  the same with V8's default flags (median of ${plain?.runs.length ?? 0})`, plain ? median(plain.runs) : undefined, 'ms', undefined, plain ? runsOf(plain.runs) : undefined);
+  row(
+    `  the same with V8's default flags (median of ${plain?.runs.length ?? 0})`,
+    plain ? median(plain.runs) : undefined,
+    'ms',
+    undefined,
+    plain ? runsOf(plain.runs) : undefined,
+  );
   const cold = [0, 1, 2].map(() => fullChecks('cold', SERVER_NODE_FLAGS)?.runs[0]).filter((x): x is number => x !== undefined);
-  row(`  first full check in a fresh process (cold JIT, ${flagsText}, median of ${cold.length})`, cold.length ? median(cold) : undefined, 'ms', undefined, runsOf(cold));
+  row(
+    `  first full check in a fresh process (cold JIT, ${flagsText}, median of ${cold.length})`,
+    cold.length ? median(cold) : undefined,
+    'ms',
+    undefined,
+    runsOf(cold),
+  );
   // the generated program repeats statements (56 PCORE class blocks cycle), which the parse cache and
   // the per-unit memo share; a hand-written program repeats far less
-  row(`  same program, every statement distinct (warm server, ${flagsText}, median of ${warm?.distinct?.length ?? 0})`, warm?.distinct ? median(warm.distinct) : undefined, 'ms', undefined, warm?.distinct ? `${warm.distinctDiagnostics} diagnostics; ${runsOf(warm.distinct)}` : undefined);
+  row(
+    `  same program, every statement distinct (warm server, ${flagsText}, median of ${warm?.distinct?.length ?? 0})`,
+    warm?.distinct ? median(warm.distinct) : undefined,
+    'ms',
+    undefined,
+    warm?.distinct ? `${warm.distinctDiagnostics} diagnostics; ${runsOf(warm.distinct)}` : undefined,
+  );
 
   // re-check after one-character edits, same Project (parse cache of the document, cached .p)
   const project = new Project({ fs, loadPcore: loadPcoreView });
   let text = tprog.text;
   project.analyze(paths.m, text);
   const lines = text.split('\n');
-  const editable = lines.map((l, i) => [l, i] as const).filter(([l]) => /\[0:7\]/.test(l)).map(([, i]) => i);
+  const editable = lines
+    .map((l, i) => [l, i] as const)
+    .filter(([l]) => /\[0:7\]/.test(l))
+    .map(([, i]) => i);
   const r = rng(7);
   // one character on a statement line somewhere in the file, one statement re-parsed: replaced
   // (`[0:7]` ↔ `[0:6]`, later text stays) or inserted/deleted (`[0:7]` ↔ `[0:07]`, later text moves)
@@ -205,8 +248,20 @@ async function main(): Promise<void> {
     (i % 2 === 1 ? recheckInsert : recheck).push(ms);
     total += ms;
   }
-  row(`re-check after a one-character edit, same Project (median of ${recheck.length})`, median(recheck), 'ms', 30, `p95 ${percentile(recheck, 0.95).toFixed(0)} ms`);
-  row(`re-check after inserting or deleting a character (later text moves; median of ${recheckInsert.length})`, median(recheckInsert), 'ms', 30, `p95 ${percentile(recheckInsert, 0.95).toFixed(0)} ms`);
+  row(
+    `re-check after a one-character edit, same Project (median of ${recheck.length})`,
+    median(recheck),
+    'ms',
+    30,
+    `p95 ${percentile(recheck, 0.95).toFixed(0)} ms`,
+  );
+  row(
+    `re-check after inserting or deleting a character (later text moves; median of ${recheckInsert.length})`,
+    median(recheckInsert),
+    'ms',
+    30,
+    `p95 ${percentile(recheckInsert, 0.95).toFixed(0)} ms`,
+  );
   const a = project.analyze(paths.m, text)!;
   const offsets = statementOffsets(text, REQUESTS, 11);
   const hov = offsets.map((o) => timeIt(() => hover(a, o))[1]);
@@ -234,7 +289,13 @@ async function main(): Promise<void> {
     const t0 = performance.now();
     const uri = await lsp.open(paths.m, TPROG, text);
     const diag = await lsp.diagnostics(uri, undefined, 600_000);
-    row('didOpen → publishDiagnostics of the large file', performance.now() - t0, 'ms', undefined, `${diag.diagnostics.length} diagnostics; includes the server's 0 ms open debounce`);
+    row(
+      'didOpen → publishDiagnostics of the large file',
+      performance.now() - t0,
+      'ms',
+      undefined,
+      `${diag.diagnostics.length} diagnostics; includes the server's 0 ms open debounce`,
+    );
     const docLines = text.split('\n');
     const hoverMs: number[] = [];
     let answered = 0;
@@ -251,7 +312,10 @@ async function main(): Promise<void> {
     let hints = 0;
     for (const [s, e] of windows(text, REQUESTS, 13)) {
       const t = performance.now();
-      const res = await lsp.conn.sendRequest(InlayHintRequest.type, { textDocument: { uri }, range: { start: { line: s, character: 0 }, end: { line: e, character: 0 } } });
+      const res = await lsp.conn.sendRequest(InlayHintRequest.type, {
+        textDocument: { uri },
+        range: { start: { line: s, character: 0 }, end: { line: e, character: 0 } },
+      });
       inlayMs.push(performance.now() - t);
       hints += res?.length ?? 0;
     }
@@ -267,7 +331,13 @@ async function main(): Promise<void> {
       await lsp.conn.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line, character: col + 1 } });
       typing.push(performance.now() - t);
     }
-    row(`edit + hover over LSP (re-check included, median of ${typing.length})`, median(typing), 'ms', undefined, `p95 ${percentile(typing, 0.95).toFixed(0)} ms`);
+    row(
+      `edit + hover over LSP (re-check included, median of ${typing.length})`,
+      median(typing),
+      'ms',
+      undefined,
+      `p95 ${percentile(typing, 0.95).toFixed(0)} ms`,
+    );
     const status = await lsp.conn.sendRequest(ServerStatusRequest);
     row('  server-side duration of the last re-check (tensorLens/serverStatus lastCheckMs)', status.lastCheckMs, 'ms');
     const rss = lsp.rssKiB();
@@ -283,14 +353,24 @@ async function main(): Promise<void> {
   try {
     const dist = join(ROOT, 'dist');
     const walk = (d: string): string[] => readdirSync(d).flatMap((f) => (statSync(join(d, f)).isDirectory() ? walk(join(d, f)) : [join(d, f)]));
-    for (const f of walk(dist).filter((f) => f.endsWith('.js')).sort()) row(`bundle ${relative(ROOT, f)}`, statSync(f).size / 1024, 'KiB', undefined, `.map ${fmt((statSync(f + '.map', { throwIfNoEntry: false })?.size ?? 0) / 1024, 'KiB')}`);
+    for (const f of walk(dist)
+      .filter((f) => f.endsWith('.js'))
+      .sort())
+      row(
+        `bundle ${relative(ROOT, f)}`,
+        statSync(f).size / 1024,
+        'KiB',
+        undefined,
+        `.map ${fmt((statSync(f + '.map', { throwIfNoEntry: false })?.size ?? 0) / 1024, 'KiB')}`,
+      );
   } catch {
     console.log(`  no dist/: run \`npm run build\` (${SERVER_JS})`);
   }
 
   rmSync(dir, { recursive: true, force: true });
   printTable();
-  if (process.env.BENCH_JSON) writeFileSync(process.env.BENCH_JSON, JSON.stringify({ date: new Date().toISOString(), node: process.version, lines: tprog.lines, rows }, null, 1));
+  if (process.env.BENCH_JSON)
+    writeFileSync(process.env.BENCH_JSON, JSON.stringify({ date: new Date().toISOString(), node: process.version, lines: tprog.lines, rows }, null, 1));
 }
 
 /** Offsets on statement lines: on `<=`, on a member name, on a macro, on a tensor variable. */
@@ -331,7 +411,13 @@ function printTable(): void {
     const measured = r.measured === undefined ? 'n/a' : fmt(r.measured, r.unit);
     if (r.target === undefined) return [r.metric, '-', measured, '-', 'info'];
     const ratio = r.measured === undefined ? undefined : r.measured / r.target;
-    return [r.metric, `< ${fmt(r.target, r.unit)}`, measured, ratio === undefined ? '-' : `${ratio.toFixed(2)}×`, ratio === undefined ? 'n/a' : ratio < 1 ? 'PASS' : 'FAIL'];
+    return [
+      r.metric,
+      `< ${fmt(r.target, r.unit)}`,
+      measured,
+      ratio === undefined ? '-' : `${ratio.toFixed(2)}×`,
+      ratio === undefined ? 'n/a' : ratio < 1 ? 'PASS' : 'FAIL',
+    ];
   });
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
@@ -339,8 +425,14 @@ function printTable(): void {
   for (const b of body) console.log(line(b));
   const targets = rows.filter((r) => r.target !== undefined && r.measured !== undefined);
   const failed = targets.filter((r) => r.measured! >= r.target!);
-  console.log(`\nload average at the end: ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${availableParallelism()} CPUs (a load above the CPU count inflates every number).`);
-  console.log(`${targets.length - failed.length} of ${targets.length} targets met${failed.length ? `; FAIL: ${failed.map((r) => r.metric).join('; ')}` : ''}. (The benchmark does not fail the build.)`);
+  console.log(
+    `\nload average at the end: ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')} on ${availableParallelism()} CPUs (a load above the CPU count inflates every number).`,
+  );
+  console.log(
+    `${targets.length - failed.length} of ${targets.length} targets met${failed.length ? `; FAIL: ${failed.map((r) => r.metric).join('; ')}` : ''}. (The benchmark does not fail the build.)`,
+  );
 }
 
 if (process.env.BENCH_FULL_CHILD) {

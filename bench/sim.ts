@@ -75,13 +75,31 @@ export async function benchSim(): Promise<Row[]> {
   const src = side(stmt, 'src', { p: 0, q: 32 * MiB });
   const tEngine = best(() => runTransfer({ m, process: 0 }, dst, src, 0, false));
   const tCopy = best(() => m.mem.set(m.mem.subarray(0, 16 * MiB), 48 * MiB));
-  rows.push({ name: '16 MiB contiguous MEM→MEM transfer vs typed-array copy', target: '≤ 3×', measured: `${tEngine.toFixed(1)} ms vs ${tCopy.toFixed(1)} ms`, ratio: tEngine / tCopy, pass: tEngine / tCopy <= 3 });
+  rows.push({
+    name: '16 MiB contiguous MEM→MEM transfer vs typed-array copy',
+    target: '≤ 3×',
+    measured: `${tEngine.toFixed(1)} ms vs ${tCopy.toFixed(1)} ms`,
+    ratio: tEngine / tCopy,
+    pass: tEngine / tCopy <= 3,
+  });
   // 2. strided gather with padding: a 3-D window whose last index runs past the row (read as padding)
   const g = gatherRate(m, 'DTYPE(UINT8)MEM(q)[0:1310719] <= DTYPE(UINT8)MEM(p,256,256,256)[0:255][0:255][250:269];');
-  rows.push({ name: `strided gather with padding (${g.st.elements} elements, ${g.st.padded} padded)`, target: '≥ 100 M el/s', measured: g.measured, ratio: g.rate / 100, pass: g.rate >= 100 });
+  rows.push({
+    name: `strided gather with padding (${g.st.elements} elements, ${g.st.padded} padded)`,
+    target: '≥ 100 M el/s',
+    measured: g.measured,
+    ratio: g.rate / 100,
+    pass: g.rate >= 100,
+  });
   // 2b. the same window gathered into PCORE-style 16-bit elements with a scatter (strided destination)
   const g2 = gatherRate(m, 'DTYPE(INT16)MEM(q,256,2048)[0:255][0:2:2047] <= DTYPE(INT16)MEM(p,1024,256)[0:1023][60:315];');
-  rows.push({ name: `INT16 scatter ← gather with padding (${g2.st.elements} elements, ${g2.st.padded} padded, ${g2.st.skipped} skipped)`, target: '≥ 100 M el/s', measured: g2.measured, ratio: g2.rate / 100, pass: g2.rate >= 100 });
+  rows.push({
+    name: `INT16 scatter ← gather with padding (${g2.st.elements} elements, ${g2.st.padded} padded, ${g2.st.skipped} skipped)`,
+    target: '≥ 100 M el/s',
+    measured: g2.measured,
+    ratio: g2.rate / 100,
+    pass: g2.rate >= 100,
+  });
   // 3. trace memory: rewrite 16 MiB 100 times with changing values
   const h = new SpaceHistory('MEM', m.mem);
   const wstmt = 'DTYPE(UINT8)MEM(q)[0:16777215] <= DTYPE(UINT8)MEM(p)[0:16777215];';
@@ -96,7 +114,13 @@ export async function benchSim(): Promise<Row[]> {
   }
   const tt = performance.now() - t0;
   const touched = 100 * 16 * MiB;
-  rows.push({ name: `trace memory, 16 MiB rewritten 100 times (${tt.toFixed(0)} ms)`, target: '< 4× touched bytes', measured: `${(h.bytesKept / MiB).toFixed(1)} MiB kept for ${(touched / MiB).toFixed(0)} MiB written`, ratio: h.bytesKept / touched / 4, pass: h.bytesKept < 4 * touched });
+  rows.push({
+    name: `trace memory, 16 MiB rewritten 100 times (${tt.toFixed(0)} ms)`,
+    target: '< 4× touched bytes',
+    measured: `${(h.bytesKept / MiB).toFixed(1)} MiB kept for ${(touched / MiB).toFixed(0)} MiB written`,
+    ratio: h.bytesKept / touched / 4,
+    pass: h.bytesKept < 4 * touched,
+  });
   return rows;
 }
 

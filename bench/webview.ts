@@ -15,10 +15,15 @@ import { diffBuffers } from '../core/inspect/diff';
 import { launchChromium, startServer } from '../test/webview/server';
 import type { Row } from './rows';
 
-
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
-const row = (name: string, targetMs: number, ms: number): Row => ({ name, target: `< ${targetMs} ms`, measured: `${ms < 10 ? ms.toFixed(2) : ms.toFixed(1)} ms`, ratio: Math.round((ms / targetMs) * 1000) / 1000, pass: ms < targetMs });
+const row = (name: string, targetMs: number, ms: number): Row => ({
+  name,
+  target: `< ${targetMs} ms`,
+  measured: `${ms < 10 ? ms.toFixed(2) : ms.toFixed(1)} ms`,
+  ratio: Math.round((ms / targetMs) * 1000) / 1000,
+  pass: ms < targetMs,
+});
 
 async function until(page: import('playwright-core').Page, expr: string, timeout = 30000): Promise<void> {
   const end = Date.now() + timeout;
@@ -57,16 +62,20 @@ export async function benchWebview(): Promise<Row[]> {
     for (let i = 0; i < 5; i++) {
       await page.goto(`${server.url}/inspector?state=fresh`);
       await until(page, '!!document.body.dataset.firstPaint');
-      paints.push((await page.evaluate(`performance.getEntriesByName('tl-first-data-paint')[0].startTime - performance.getEntriesByName('tl-start')[0].startTime`)) as number);
+      paints.push(
+        (await page.evaluate(
+          `performance.getEntriesByName('tl-first-data-paint')[0].startTime - performance.getEntriesByName('tl-start')[0].startTime`,
+        )) as number,
+      );
     }
     rows.push(row('inspector: first paint of a 64 MiB memory (median of 5 loads)', 300, median(paints)));
 
     // 2. scrolling frames: wheel (3 rows) and scrollbar jumps, render + style + layout per frame; best p95 of 3 runs
     await until(page, 'window.tensorLens.inspector.debugInfo().stepsLoaded');
     const scrollP95 = async (): Promise<number> => {
-    const p95s: number[] = [];
-    for (let run = 0; run < 3; run++) {
-    const frames = (await page.evaluate(`(async () => {
+      const p95s: number[] = [];
+      for (let run = 0; run < 3; run++) {
+        const frames = (await page.evaluate(`(async () => {
       const insp = window.tensorLens.inspector;
       const sc = document.getElementById('tl-grid');
       const out = [];
@@ -83,9 +92,9 @@ export async function benchWebview(): Promise<Row[]> {
       }
       return out;
     })()`)) as number[];
-    p95s.push(pct(frames.slice(10), 0.95));
-    }
-    return Math.min(...p95s);
+        p95s.push(pct(frames.slice(10), 0.95));
+      }
+      return Math.min(...p95s);
     };
     rows.push(row('inspector: scroll frame time p95 (render + style + layout, best of 3 × 200 frames)', 16, await scrollP95()));
     // the same with 4096 overlapping strided overlays (a long trace's tensor ranges: ~1000 on every row)
@@ -127,7 +136,11 @@ export async function benchWebview(): Promise<Row[]> {
 if (process.argv[1] && /bench[\\/]webview\.ts$/.test(process.argv[1])) {
   benchWebview().then(
     (rows) => {
-      console.log(`load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${availableParallelism()} CPUs`);
+      console.log(
+        `load average ${loadavg()
+          .map((x) => x.toFixed(1))
+          .join(' ')} on ${availableParallelism()} CPUs`,
+      );
       for (const r of rows) console.log(`${r.pass ? 'PASS' : 'FAIL'} ${r.name.padEnd(92)} ${r.measured.padStart(9)}  (target ${r.target}, ratio ${r.ratio})`);
       process.exit(rows.every((r) => r.pass) ? 0 : 1);
     },

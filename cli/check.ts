@@ -57,7 +57,15 @@ export function runCheck(argv: string[], out: (s: string) => void): number {
     const text = nodeFs.read(f);
     const shown = f.startsWith(cwd + '/') ? f.slice(cwd.length + 1) : f;
     let diags: Diagnostic[];
-    if (text === undefined) diags = [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, severity: 'error', code: 'io', message: 'cannot read this file (missing, not a file, or larger than 256 MiB)' }];
+    if (text === undefined)
+      diags = [
+        {
+          range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+          severity: 'error',
+          code: 'io',
+          message: 'cannot read this file (missing, not a file, or larger than 256 MiB)',
+        },
+      ];
     else if (isPcorePath(f)) diags = (project.pcore(f, text) as PcoreView).program.diagnostics;
     else {
       if (pcoreOverride) project.pcoreOverride.set(f, resolve(pcoreOverride));
@@ -66,7 +74,16 @@ export function runCheck(argv: string[], out: (s: string) => void): number {
     diags.sort((x, y) => x.range.start.line - y.range.start.line || x.range.start.character - y.range.start.character);
     for (const d of diags) {
       if (d.severity === 'hint' && !args.flags.has('hints')) continue;
-      results.push({ file: shown, line: d.range.start.line + 1, column: d.range.start.character + 1, endLine: d.range.end.line + 1, endColumn: d.range.end.character + 1, severity: d.severity, code: d.code, message: d.message });
+      results.push({
+        file: shown,
+        line: d.range.start.line + 1,
+        column: d.range.start.character + 1,
+        endLine: d.range.end.line + 1,
+        endColumn: d.range.end.character + 1,
+        severity: d.severity,
+        code: d.code,
+        message: d.message,
+      });
     }
   }
   if (args.flags.has('json')) out(JSON.stringify(results, null, 2));
@@ -74,7 +91,9 @@ export function runCheck(argv: string[], out: (s: string) => void): number {
   const errors = results.filter((r) => r.severity === 'error').length;
   if (args.flags.has('summary') && !args.flags.has('json')) {
     const warnings = results.filter((r) => r.severity === 'warning').length;
-    out(`${files.length} file${files.length === 1 ? '' : 's'} checked: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`);
+    out(
+      `${files.length} file${files.length === 1 ? '' : 's'} checked: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`,
+    );
   }
   return errors > 0 && !args.flags.has('exit-zero') ? 1 : 0;
 }

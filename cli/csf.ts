@@ -103,7 +103,8 @@ export function runCsf(argv: string[], out: (s: string) => void): number {
 
 function validate(argv: string[], out: (s: string) => void): number {
   const args = parseArgs(argv, { flags: ['json', 'all', 'allow-trailing', 'drop-empty-sentinel'], options: ['max-order'] });
-  if (args.positionals.length !== 1) throw new UsageError('usage: csf validate <file.csfbin> [--json] [--all] [--allow-trailing] [--drop-empty-sentinel] [--max-order N]');
+  if (args.positionals.length !== 1)
+    throw new UsageError('usage: csf validate <file.csfbin> [--json] [--all] [--allow-trailing] [--drop-empty-sentinel] [--max-order N]');
   const file = args.positionals[0];
   needFile(file);
   const v = new CsfValidator({
@@ -157,7 +158,12 @@ function show(argv: string[], out: (s: string) => void): number {
     for (let e = 0; e < Math.min(fb.indices.length, MAX_ENTRIES); e++) entries.push([fb.indices[e], formatF32(fb.values[e])]);
     fibers.push({ fiber: k, coord: fb.coord, start: fb.start, end: fb.end, entries });
   }
-  const sections = { header: [0, f.entriesOffset - 1], entries: [f.entriesOffset, f.pointersOffset - 5], pointerCount: [f.pointersOffset - 4, f.pointersOffset - 1], pointers: [f.pointersOffset, f.byteLength - 1] };
+  const sections = {
+    header: [0, f.entriesOffset - 1],
+    entries: [f.entriesOffset, f.pointersOffset - 5],
+    pointerCount: [f.pointersOffset - 4, f.pointersOffset - 1],
+    pointers: [f.pointersOffset, f.byteLength - 1],
+  };
   if (json) {
     out(
       JSON.stringify(
@@ -179,11 +185,15 @@ function show(argv: string[], out: (s: string) => void): number {
   out(`${path}: ${bytes.length} bytes, ${full.ok ? 'valid' : 'INVALID'}`);
   out(`  ${describe(f)}`);
   const range = ([a, b]: number[]) => (b < a ? 'none' : a === b ? `${a}` : `${a}..${b}`);
-  out(`  bytes: header ${range(sections.header)}, entries ${range(sections.entries)}, pointer count ${range(sections.pointerCount)}, pointers ${range(sections.pointers)}`);
+  out(
+    `  bytes: header ${range(sections.header)}, entries ${range(sections.entries)}, pointer count ${range(sections.pointerCount)}, pointers ${range(sections.pointers)}`,
+  );
   for (const x of fibers) {
     const n = x.end - x.start;
     const list = x.entries.map(([i, v]) => `${i}: ${v}`).join(', ') + (n > x.entries.length ? `, … (${n - x.entries.length} more)` : '');
-    out(`  fiber ${x.fiber} x[${[...x.coord, ':'].join(', ')}]  ${n === 0 ? 'empty' : `${n} entr${n === 1 ? 'y' : 'ies'} (${x.start}..${x.end - 1})${list ? ': ' + list : ''}`}`);
+    out(
+      `  fiber ${x.fiber} x[${[...x.coord, ':'].join(', ')}]  ${n === 0 ? 'empty' : `${n} entr${n === 1 ? 'y' : 'ies'} (${x.start}..${x.end - 1})${list ? ': ' + list : ''}`}`,
+    );
   }
   if (f.fibers > fibers.length) out(`  … ${f.fibers - fibers.length} more fibers (--fibers N shows more)`);
   for (const x of full.issues) out(formatIssue(path, x));
@@ -246,11 +256,15 @@ function toNpy(argv: string[], out: (s: string) => void): number {
 
 function contract(argv: string[], out: (s: string) => void): number {
   const args = parseArgs(argv, { flags: ['json', 'exact'], options: ['meta-capacity', 'main-capacity'] });
-  if (args.positionals.length !== 3) throw new UsageError('usage: csf contract <lhs.csfbin> <rhs.csfbin> <out.csfbin> [--json] [--exact] [--meta-capacity N] [--main-capacity N]');
+  if (args.positionals.length !== 3)
+    throw new UsageError('usage: csf contract <lhs.csfbin> <rhs.csfbin> <out.csfbin> [--json] [--exact] [--meta-capacity N] [--main-capacity N]');
   const [lhs, rhs, dst] = args.positionals;
   needFile(lhs);
   needFile(rhs);
-  const mem = new AcceleratorMemory({ metaCapacity: positiveInt(args.options.get('meta-capacity')?.[0], 'meta-capacity'), mainCapacity: positiveInt(args.options.get('main-capacity')?.[0], 'main-capacity') });
+  const mem = new AcceleratorMemory({
+    metaCapacity: positiveInt(args.options.get('meta-capacity')?.[0], 'meta-capacity'),
+    mainCapacity: positiveInt(args.options.get('main-capacity')?.[0], 'main-capacity'),
+  });
   const json = args.flags.has('json');
   const loaded: LoadedTensor[] = [];
   for (const [path, name] of [
@@ -275,11 +289,25 @@ function contract(argv: string[], out: (s: string) => void): number {
     return 1;
   }
   if (!write(dst, x.bytes, out)) return 1;
-  const place = (t: LoadedTensor) => ({ t: t.t, order: t.order, shape: t.shape, nnz: t.nnz, fibers: t.fibers, meta: [t.t, t.metaEnd - 1], main: [t.mainBase, t.mainEnd - 1] });
+  const place = (t: LoadedTensor) => ({
+    t: t.t,
+    order: t.order,
+    shape: t.shape,
+    nnz: t.nnz,
+    fibers: t.fibers,
+    meta: [t.t, t.metaEnd - 1],
+    main: [t.mainBase, t.mainEnd - 1],
+  });
   if (json) {
     out(
       JSON.stringify(
-        { lhs: { file: lhs, ...place(loaded[0]) }, rhs: { file: rhs, ...place(loaded[1]) }, result: { file: dst, bytes: x.bytes.length, ...place(c.tensor) }, multiplyAdds: c.multiplyAdds, warnings: c.warnings.map(jsonIssue) },
+        {
+          lhs: { file: lhs, ...place(loaded[0]) },
+          rhs: { file: rhs, ...place(loaded[1]) },
+          result: { file: dst, bytes: x.bytes.length, ...place(c.tensor) },
+          multiplyAdds: c.multiplyAdds,
+          warnings: c.warnings.map(jsonIssue),
+        },
         null,
         2,
       ),
@@ -287,10 +315,13 @@ function contract(argv: string[], out: (s: string) => void): number {
     return 0;
   }
   for (const w of c.warnings) out(formatIssue(`${lhs} × ${rhs}`, w));
-  const words = (t: LoadedTensor) => `metadata ${t.t}..${t.metaEnd - 1} (t = ${t.t}), main ${t.mainEnd > t.mainBase ? `${t.mainBase}..${t.mainEnd - 1}` : 'none'}`;
+  const words = (t: LoadedTensor) =>
+    `metadata ${t.t}..${t.metaEnd - 1} (t = ${t.t}), main ${t.mainEnd > t.mainBase ? `${t.mainBase}..${t.mainEnd - 1}` : 'none'}`;
   out(`lhs ${lhs}: order ${loaded[0].order}, shape ${formatShape(loaded[0].shape)}, nnz ${loaded[0].nnz}: ${words(loaded[0])}`);
   out(`rhs ${rhs}: order ${loaded[1].order}, shape ${formatShape(loaded[1].shape)}, nnz ${loaded[1].nnz}: ${words(loaded[1])}`);
-  out(`result: order ${c.tensor.order}, shape ${formatShape(c.tensor.shape)}, dense (${c.tensor.nnz} entries): ${words(c.tensor)}; ${c.multiplyAdds} multiply-add${c.multiplyAdds === 1 ? '' : 's'}`);
+  out(
+    `result: order ${c.tensor.order}, shape ${formatShape(c.tensor.shape)}, dense (${c.tensor.nnz} entries): ${words(c.tensor)}; ${c.multiplyAdds} multiply-add${c.multiplyAdds === 1 ? '' : 's'}`,
+  );
   out(`${dst}: wrote ${x.bytes.length} bytes`);
   return 0;
 }

@@ -21,7 +21,8 @@ export const MAP_USAGE = `usage: tensor-lens map <spec.tlayout> [--tensor NAME] 
 function parseNumber(s: string, what: string): number {
   const f = parseLayout(`probe address ${s}`).stmts[0];
   const v = f?.kind === 'probe' ? f.address?.value : undefined;
-  if (!v || v.kind !== 'num' || !Number.isSafeInteger(v.value) || parseLayout(`probe address ${s}`).errors.length) throw new UsageError(`${what} must be a number such as 0x1000, 4096 or 0x1000+770 (got ${s})`);
+  if (!v || v.kind !== 'num' || !Number.isSafeInteger(v.value) || parseLayout(`probe address ${s}`).errors.length)
+    throw new UsageError(`${what} must be a number such as 0x1000, 4096 or 0x1000+770 (got ${s})`);
   return v.value;
 }
 
@@ -46,18 +47,33 @@ function parseCoord(s: string, t: TensorInfo): number[] {
 const stepsText = (steps: Step[], indent = '  ') => steps.map((x) => `${indent}${x.name}: ${x.value}`);
 
 function forwardText(name: string, f: ForwardBase): string[] {
-  const head = Number.isNaN(f.address) ? `${name}${list(f.coord)} → not stored (implicit zero)` : `${name}${list(f.coord)} → ${f.unit ? `${f.unit.label}: ` : ''}${hex(f.address)} (${f.address})`;
+  const head = Number.isNaN(f.address)
+    ? `${name}${list(f.coord)} → not stored (implicit zero)`
+    : `${name}${list(f.coord)} → ${f.unit ? `${f.unit.label}: ` : ''}${hex(f.address)} (${f.address})`;
   return [head, ...stepsText(f.steps)];
 }
 
 function inverseText(name: string, r: InverseResult): string[] {
   const where = r.unit ? ` in ${r.unit.label}` : '';
-  const head = r.kind === 'element' ? `${hex(r.address)}${where} → ${name}${list(r.coord ?? [])}${r.byteInElement ? `, byte ${r.byteInElement}` : ''}` : r.kind === 'outside' ? `${hex(r.address)}${where} is outside ${name}` : `${hex(r.address)}${where} → ${name}: ${r.kind}${r.coord ? ` (copy of ${list(r.coord)})` : ''}`;
+  const head =
+    r.kind === 'element'
+      ? `${hex(r.address)}${where} → ${name}${list(r.coord ?? [])}${r.byteInElement ? `, byte ${r.byteInElement}` : ''}`
+      : r.kind === 'outside'
+        ? `${hex(r.address)}${where} is outside ${name}`
+        : `${hex(r.address)}${where} → ${name}: ${r.kind}${r.coord ? ` (copy of ${list(r.coord)})` : ''}`;
   return [head, ...(r.reason ? [`  ${r.reason}`] : []), ...stepsText(r.steps)];
 }
 
 function tensorJson(t: TensorInfo) {
-  return { name: t.name, dtype: t.dtype, shape: t.shape, dimNames: t.dimNames.some((d) => d) ? t.dimNames : undefined, model: t.family, summary: t.summary ? { ...t.summary, facts: Object.fromEntries(t.summary.facts.map((f) => [f.name, f.value])) } : undefined, problem: t.summary ? undefined : t.problem };
+  return {
+    name: t.name,
+    dtype: t.dtype,
+    shape: t.shape,
+    dimNames: t.dimNames.some((d) => d) ? t.dimNames : undefined,
+    model: t.family,
+    summary: t.summary ? { ...t.summary, facts: Object.fromEntries(t.summary.facts.map((f) => [f.name, f.value])) } : undefined,
+    problem: t.summary ? undefined : t.problem,
+  };
 }
 
 function summaryText(t: TensorInfo): string[] {
@@ -67,7 +83,11 @@ function summaryText(t: TensorInfo): string[] {
     .filter(([, v]) => v > 0)
     .map(([k, v]) => `${k} ${v.toLocaleString('en-US')}`)
     .join(', ');
-  return [`tensor ${t.name}: ${t.dtype}${shape} (${t.family})`, ...stepsText(t.summary.facts), `  byte breakdown: ${br} = ${t.summary.bytes.toLocaleString('en-US')} B`];
+  return [
+    `tensor ${t.name}: ${t.dtype}${shape} (${t.family})`,
+    ...stepsText(t.summary.facts),
+    `  byte breakdown: ${br} = ${t.summary.bytes.toLocaleString('en-US')} B`,
+  ];
 }
 
 export function runMap(argv: string[], out: (s: string) => void): number {
@@ -102,7 +122,14 @@ export function runMap(argv: string[], out: (s: string) => void): number {
   const a: LayoutAnalysis = analyzeLayout(text, abs);
   const errors = a.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length) {
-    const results = errors.map((d) => ({ file: path, line: d.range.start.line + 1, column: d.range.start.character + 1, severity: d.severity, code: d.code, message: d.message }));
+    const results = errors.map((d) => ({
+      file: path,
+      line: d.range.start.line + 1,
+      column: d.range.start.character + 1,
+      severity: d.severity,
+      code: d.code,
+      message: d.message,
+    }));
     if (json) out(JSON.stringify({ file: path, errors: results }, null, 2));
     else for (const r of results) out(`${r.file}:${r.line}:${r.column}: error: ${r.message} [${r.code}]`);
     return 1;
@@ -145,21 +172,32 @@ export function runMap(argv: string[], out: (s: string) => void): number {
 
   if (addressS !== undefined) {
     const address = parseNumber(addressS, '--address');
-    const unitText: string | number[] | undefined = bankS ?? spaceS ?? (coreS !== undefined ? coreS.replace(/[()\s]/g, '').split(',').map(Number) : undefined);
+    const unitText: string | number[] | undefined =
+      bankS ??
+      spaceS ??
+      (coreS !== undefined
+        ? coreS
+            .replace(/[()\s]/g, '')
+            .split(',')
+            .map(Number)
+        : undefined);
     if (Array.isArray(unitText) && unitText.some((v) => !Number.isInteger(v))) throw new UsageError(`--core is x,y (got ${coreS})`);
     const unitOf = (t: TensorInfo, strict: boolean): number | undefined | null => {
       const m = t.model!;
       if (unitText === undefined) {
         if (m.unitCount() > 1 && m.kind !== 'sparse') {
-          if (strict) throw new UsageError(`'${t.name}' is spread over ${m.unitCount()} ${m.unitKind === 'core' ? 'cores: add --core x,y' : 'banks: add --bank N'}`);
+          if (strict)
+            throw new UsageError(`'${t.name}' is spread over ${m.unitCount()} ${m.unitKind === 'core' ? 'cores: add --core x,y' : 'banks: add --bank N'}`);
           return null;
         }
         return undefined;
       }
-      const kindOk = (bankS !== undefined && m.unitKind === 'bank') || (coreS !== undefined && m.unitKind === 'core') || (spaceS !== undefined && m.kind === 'sparse');
+      const kindOk =
+        (bankS !== undefined && m.unitKind === 'bank') || (coreS !== undefined && m.unitKind === 'core') || (spaceS !== undefined && m.kind === 'sparse');
       const i = kindOk && m.unitIndex ? m.unitIndex(unitText) : undefined;
       if (i === undefined) {
-        if (strict) throw new UsageError(`'${t.name}' has no ${bankS !== undefined ? `bank ${bankS}` : coreS !== undefined ? `core ${coreS}` : `space ${spaceS}`}`);
+        if (strict)
+          throw new UsageError(`'${t.name}' has no ${bankS !== undefined ? `bank ${bankS}` : coreS !== undefined ? `core ${coreS}` : `space ${spaceS}`}`);
         return null;
       }
       return i;
@@ -181,7 +219,10 @@ export function runMap(argv: string[], out: (s: string) => void): number {
       if (r.kind !== 'outside') hits.push({ tensor: t.name, result: r });
     }
     if (json) out(JSON.stringify({ address, hits }, null, 2));
-    else if (!hits.length) out(`${hex(address)}: no tensor holds it${unitText === undefined && a.tensors.some((t) => t.model && t.model.unitCount() > 1 && t.model.kind !== 'sparse') ? ' (banked tensors need --bank or --core)' : ''}`);
+    else if (!hits.length)
+      out(
+        `${hex(address)}: no tensor holds it${unitText === undefined && a.tensors.some((t) => t.model && t.model.unitCount() > 1 && t.model.kind !== 'sparse') ? ' (banked tensors need --bank or --core)' : ''}`,
+      );
     else for (const h of hits) for (const l of inverseText(h.tensor, h.result)) out(l);
     return 0;
   }
@@ -194,8 +235,21 @@ export function runMap(argv: string[], out: (s: string) => void): number {
           file: path,
           targets: a.targets.map((t) => ({ family: t.family, name: t.name })),
           tensors: tensors.map(tensorJson),
-          probes: tensorName === undefined ? a.probes.map((p) => ({ text: a.text.slice(p.stmt.span.start, p.stmt.span.end), kind: p.kind, tensor: p.tensor?.name, forward: p.forward, inverse: p.inverse, hits: p.hits?.map((h) => ({ tensor: h.tensor.name, result: h.result })), error: p.error })) : undefined,
-          warnings: a.diagnostics.filter((d) => d.severity === 'warning').map((d) => ({ line: d.range.start.line + 1, column: d.range.start.character + 1, code: d.code, message: d.message })),
+          probes:
+            tensorName === undefined
+              ? a.probes.map((p) => ({
+                  text: a.text.slice(p.stmt.span.start, p.stmt.span.end),
+                  kind: p.kind,
+                  tensor: p.tensor?.name,
+                  forward: p.forward,
+                  inverse: p.inverse,
+                  hits: p.hits?.map((h) => ({ tensor: h.tensor.name, result: h.result })),
+                  error: p.error,
+                }))
+              : undefined,
+          warnings: a.diagnostics
+            .filter((d) => d.severity === 'warning')
+            .map((d) => ({ line: d.range.start.line + 1, column: d.range.start.character + 1, code: d.code, message: d.message })),
         },
         null,
         2,
@@ -203,14 +257,20 @@ export function runMap(argv: string[], out: (s: string) => void): number {
     );
     return 0;
   }
-  for (const d of a.diagnostics.filter((x) => x.severity === 'warning')) out(`${path}:${d.range.start.line + 1}:${d.range.start.character + 1}: warning: ${d.message} [${d.code}]`);
+  for (const d of a.diagnostics.filter((x) => x.severity === 'warning'))
+    out(`${path}:${d.range.start.line + 1}:${d.range.start.character + 1}: warning: ${d.message} [${d.code}]`);
   for (const t of tensors) for (const l of summaryText(t)) out(l);
   if (tensorName === undefined)
     for (const p of a.probes) {
       const src = a.text.slice(p.stmt.span.start, p.stmt.span.end).replace(/\s+/g, ' ');
       if (p.forward) out([`${src}:`, ...forwardText(p.tensor!.name, p.forward).map((l, i) => (i ? '  ' + l : '  ' + l))].join('\n'));
       else if (p.inverse) out([`${src}:`, ...inverseText(p.tensor!.name, p.inverse).map((l) => '  ' + l)].join('\n'));
-      else if (p.hits) out([`${src}:`, ...(p.hits.length ? p.hits.flatMap((h) => inverseText(h.tensor.name, h.result)) : ['no tensor holds it']).map((l) => '  ' + l)].join('\n'));
+      else if (p.hits)
+        out(
+          [`${src}:`, ...(p.hits.length ? p.hits.flatMap((h) => inverseText(h.tensor.name, h.result)) : ['no tensor holds it']).map((l) => '  ' + l)].join(
+            '\n',
+          ),
+        );
     }
   return 0;
 }

@@ -27,9 +27,11 @@ export function runConfigOf(args: Parsed): RunConfig {
   if (args.positionals.length !== 1) throw new UsageError('run needs exactly one program');
   const one = (name: string) => args.options.get(name)?.[0];
   const dialect = one('dialect');
-  if (dialect !== undefined && !(DIALECTS as readonly string[]).includes(dialect)) throw new UsageError(`--dialect must be auto, ztachip or guide (got ${dialect})`);
+  if (dialect !== undefined && !(DIALECTS as readonly string[]).includes(dialect))
+    throw new UsageError(`--dialect must be auto, ztachip or guide (got ${dialect})`);
   const memBytes = one('mem-bytes') !== undefined ? num(one('mem-bytes')!, '--mem-bytes') : undefined;
-  if (memBytes !== undefined && (memBytes < MIN_MEM_BYTES || memBytes > MAX_MEM_BYTES)) throw new UsageError(`--mem-bytes must be between ${MIN_MEM_BYTES} and 2^31`);
+  if (memBytes !== undefined && (memBytes < MIN_MEM_BYTES || memBytes > MAX_MEM_BYTES))
+    throw new UsageError(`--mem-bytes must be between ${MIN_MEM_BYTES} and 2^31`);
   try {
     return {
       program: args.positionals[0],
@@ -49,7 +51,10 @@ export function runConfigOf(args: Parsed): RunConfig {
 }
 
 export async function runRun(argv: string[], out: (s: string) => void, err: (s: string) => void): Promise<number> {
-  const args = parseArgs(argv, { flags: ['json', 'trace', 'help'], options: ['entry', 'arg', 'load', 'dump', 'include', 'dialect', 'pcore', 'mem-bytes', 'steps'] });
+  const args = parseArgs(argv, {
+    flags: ['json', 'trace', 'help'],
+    options: ['entry', 'arg', 'load', 'dump', 'include', 'dialect', 'pcore', 'mem-bytes', 'steps'],
+  });
   if (args.flags.has('help')) {
     out(RUN_USAGE);
     return 0;
@@ -89,7 +94,11 @@ export async function runRun(argv: string[], out: (s: string) => void, err: (s: 
     );
   } else {
     if (r.output) out(r.output.replace(/\n$/, ''));
-    if (args.flags.has('trace')) for (const s of r.trace) out(`step ${s.step} ${rel(s.file)}:${s.line} pid ${s.process} ${s.kind}${s.kernel ? ' ' + s.kernel : ''} ${s.elements} el${s.padded ? `, ${s.padded} padded` : ''}${s.skipped ? `, ${s.skipped} skipped` : ''}`);
+    if (args.flags.has('trace'))
+      for (const s of r.trace)
+        out(
+          `step ${s.step} ${rel(s.file)}:${s.line} pid ${s.process} ${s.kind}${s.kernel ? ' ' + s.kernel : ''} ${s.elements} el${s.padded ? `, ${s.padded} padded` : ''}${s.skipped ? `, ${s.skipped} skipped` : ''}`,
+        );
     for (const d of r.dumps) {
       if (d.file) out(`${d.space}:${d.where}: wrote ${d.file}`);
       else out(`${d.space}:${d.where}:${d.dtype} = ${d.values!.join(' ')}`);

@@ -60,7 +60,15 @@ export class Breakpoints {
       }
       const line = lines.find((l) => l >= req.line) ?? lines[lines.length - 1];
       const ids = mine.filter((s) => s.loc.line === line).map((s) => s.id);
-      const bp: Bp = { id, line, stmts: ids, condition: req.condition || undefined, hitCondition: req.hitCondition || undefined, logMessage: req.logMessage || undefined, hits: 0 };
+      const bp: Bp = {
+        id,
+        line,
+        stmts: ids,
+        condition: req.condition || undefined,
+        hitCondition: req.hitCondition || undefined,
+        logMessage: req.logMessage || undefined,
+        hits: 0,
+      };
       if (bp.condition) {
         try {
           for (const s of ids) this.view.compile(stmts[s].ec, s, bp.condition);
@@ -132,7 +140,12 @@ export class Breakpoints {
     }
     if (!target) return none(`${a.name}: cannot watch this`);
     const unit = target.space.startsWith('PCORE') || target.space === 'SPU' ? 'words' : 'bytes';
-    return { dataId: `${target.space}:${target.lo}:${target.len}:${target.what}`, description: `${target.what} (${target.len} ${unit} of ${target.space} at ${target.lo})`, accessTypes: ['write'], canPersist: true };
+    return {
+      dataId: `${target.space}:${target.lo}:${target.len}:${target.what}`,
+      description: `${target.what} (${target.len} ${unit} of ${target.space} at ${target.lo})`,
+      accessTypes: ['write'],
+      canPersist: true,
+    };
   }
 
   /** Replaces the data breakpoints; true when any has a copy to compare (every statement must then look). */
@@ -183,11 +196,18 @@ export function hitMatches(cond: string, hits: number): boolean {
   if (!m) return true;
   const n = Number(m[2]);
   switch (m[1]) {
-    case '>': return hits > n;
-    case '>=': case undefined: return hits >= n;
-    case '<': return hits < n;
-    case '<=': return hits <= n;
-    case '%': return n > 0 && hits % n === 0;
-    default: return hits === n;
+    case '>':
+      return hits > n;
+    case '>=':
+    case undefined:
+      return hits >= n;
+    case '<':
+      return hits < n;
+    case '<=':
+      return hits <= n;
+    case '%':
+      return n > 0 && hits % n === 0;
+    default:
+      return hits === n;
   }
 }

@@ -76,8 +76,28 @@ export type TargetCommand = keyof TargetRequestArgs;
 
 /** Every command the target answers (the adapter forwards exactly these). */
 export const TARGET_COMMANDS: ReadonlySet<string> = new Set<TargetCommand>([
-  'setBreakpoints', 'setExceptionBreakpoints', 'configurationDone', 'stackTrace', 'scopes', 'variables', 'evaluate', 'setVariable', 'setExpression',
-  'continue', 'next', 'stepIn', 'stepOut', 'readMemory', 'writeMemory', 'dataBreakpointInfo', 'setDataBreakpoints', 'exceptionInfo', 'tensorTrace', 'stopPoints', 'memoryStops', 'memoryAtStop',
+  'setBreakpoints',
+  'setExceptionBreakpoints',
+  'configurationDone',
+  'stackTrace',
+  'scopes',
+  'variables',
+  'evaluate',
+  'setVariable',
+  'setExpression',
+  'continue',
+  'next',
+  'stepIn',
+  'stepOut',
+  'readMemory',
+  'writeMemory',
+  'dataBreakpointInfo',
+  'setDataBreakpoints',
+  'exceptionInfo',
+  'tensorTrace',
+  'stopPoints',
+  'memoryStops',
+  'memoryAtStop',
 ]);
 
 export function isTargetCommand(command: string): command is TargetCommand {

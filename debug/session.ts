@@ -13,13 +13,24 @@ import { DebugSession, Event, ExitedEvent, InitializedEvent, OutputEvent, Respon
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { toDumpConfig, toLoadConfig } from '../core/sim/runConfigText';
 import type { DumpConfig, LoadConfig } from '../core/sim/runConfig';
-import { CTL, MSG, PAUSE, SHARED_INTS, WAKE, type FromTarget, type LaunchArgs, type TargetProcess, type TargetSpawner, isTargetCommand, type ToTarget } from './protocol';
+import {
+  CTL,
+  MSG,
+  PAUSE,
+  SHARED_INTS,
+  WAKE,
+  type FromTarget,
+  type LaunchArgs,
+  type TargetProcess,
+  type TargetSpawner,
+  isTargetCommand,
+  type ToTarget,
+} from './protocol';
 
 export interface SessionOptions {
   /** Starts the debug target worker (nodeWorker.ts). */
   spawn: TargetSpawner;
 }
-
 
 export class TensorLensDebugSession extends DebugSession {
   private target?: TargetProcess;
@@ -45,7 +56,12 @@ export class TensorLensDebugSession extends DebugSession {
       if (request.command === 'stackTrace') {
         r.body = { stackFrames: [], totalFrames: 0 };
         this.sendResponse(r);
-      } else if (request.command === 'setBreakpoints' || request.command === 'setExceptionBreakpoints' || request.command === 'setDataBreakpoints' || request.command === 'configurationDone') {
+      } else if (
+        request.command === 'setBreakpoints' ||
+        request.command === 'setExceptionBreakpoints' ||
+        request.command === 'setDataBreakpoints' ||
+        request.command === 'configurationDone'
+      ) {
         r.body = request.command === 'setBreakpoints' || request.command === 'setDataBreakpoints' ? { breakpoints: [] } : undefined;
         this.sendResponse(r);
       } else this.sendErrorResponse(r, 1, this.ended ? 'the program has ended' : 'the program is not running');
@@ -79,12 +95,22 @@ export class TensorLensDebugSession extends DebugSession {
       supportsExceptionInfoRequest: true,
       supportsValueFormattingOptions: true,
       supportsDelayedStackTraceLoading: true,
-      exceptionBreakpointFilters: [{ filter: 'faults', label: 'Run-time faults', description: 'Stop where the simulator reports a fault (bad address, division by zero, budget exhausted, …).', default: true }],
+      exceptionBreakpointFilters: [
+        {
+          filter: 'faults',
+          label: 'Run-time faults',
+          description: 'Stop where the simulator reports a fault (bad address, division by zero, budget exhausted, …).',
+          default: true,
+        },
+      ],
     };
     this.sendResponse(response);
   }
 
-  protected override async launchRequest(response: DebugProtocol.LaunchResponse, args: DebugProtocol.LaunchRequestArguments & Partial<LaunchArgs>): Promise<void> {
+  protected override async launchRequest(
+    response: DebugProtocol.LaunchResponse,
+    args: DebugProtocol.LaunchRequestArguments & Partial<LaunchArgs>,
+  ): Promise<void> {
     if (typeof args.program !== 'string' || !args.program) {
       this.sendErrorResponse(response, 1, 'launch: "program" (the tensor program to debug) is required');
       return;
@@ -198,7 +224,12 @@ export class TensorLensDebugSession extends DebugSession {
   }
 
   protected override threadsRequest(response: DebugProtocol.ThreadsResponse): void {
-    response.body = { threads: [{ id: 1, name: 'pid 0' }, { id: 2, name: 'pid 1' }] };
+    response.body = {
+      threads: [
+        { id: 1, name: 'pid 0' },
+        { id: 2, name: 'pid 1' },
+      ],
+    };
     this.sendResponse(response);
   }
 

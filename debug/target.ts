@@ -141,7 +141,10 @@ export class DebugTarget {
     for (const w of r.warnings) this.output(warningText(w, w.file) + '\n', 'console');
     const s = r.summary;
     if (r.error) {
-      this.output(`${r.error.file}:${r.error.line}:${r.error.column}: error: ${r.error.message}\n${r.error.stack.map((f) => `    at ${f}\n`).join('')}`, 'stderr');
+      this.output(
+        `${r.error.file}:${r.error.line}:${r.error.column}: error: ${r.error.message}\n${r.error.stack.map((f) => `    at ${f}\n`).join('')}`,
+        'stderr',
+      );
     }
     this.output(`[run] ${r.entry}: ${s.statements} tensor statements, ${s.steps} steps, ${s.bytesMoved} bytes moved\n`, 'console');
     // the last records for trace views (the session cannot be asked once it has ended)
@@ -185,7 +188,8 @@ export class DebugTarget {
     const s = this.step;
     if (s) {
       let done: boolean;
-      if (hid !== s.hart) done = !view.inDual; // the stepped process has finished its part
+      if (hid !== s.hart)
+        done = !view.inDual; // the stepped process has finished its part
       else {
         const n = view.depth(hid);
         done = s.kind === 'in' || (s.kind === 'over' ? n <= s.depth : n < s.depth);
@@ -234,7 +238,10 @@ export class DebugTarget {
     if (this.launch.trace !== false && this.traceLines < MAX_TRACE_LINES) {
       this.traceLines++;
       const w = s.written ? ` → ${s.written.space}[${s.written.lo}..${s.written.hi}]` : '';
-      this.output(`[tensor #${s.step}] pid ${s.process} ${baseName(s.file)}:${s.line} ${s.kind} ${s.elements} el${w}  ${s.text}\n${this.traceLines === MAX_TRACE_LINES ? '[tensor] (further statements are not printed; the tensorTrace request lists them all)\n' : ''}`, 'console');
+      this.output(
+        `[tensor #${s.step}] pid ${s.process} ${baseName(s.file)}:${s.line} ${s.kind} ${s.elements} el${w}  ${s.text}\n${this.traceLines === MAX_TRACE_LINES ? '[tensor] (further statements are not printed; the tensorTrace request lists them all)\n' : ''}`,
+        'console',
+      );
     }
     const bps = this.bps!;
     if (bps.data.length === 0 || this.view!.evaluating) return;
@@ -294,7 +301,14 @@ export class DebugTarget {
     const top = view.frames(hid)[0];
     const loc = this.xfer?.at.loc ?? (top && view.frameLoc(top)) ?? { file: '', line: 0, column: 0 };
     const x = this.xfer ? `, transfer ${this.xfer.t.done}/${this.xfer.t.total} elements` : '';
-    view.stops.mark({ reason, process: hid, file: loc.file, line: loc.line, column: loc.column, text: `${reason} at ${baseName(loc.file)}:${loc.line} (pid ${hid}${x})` });
+    view.stops.mark({
+      reason,
+      process: hid,
+      file: loc.file,
+      line: loc.line,
+      column: loc.column,
+      text: `${reason} at ${baseName(loc.file)}:${loc.line} (pid ${hid}${x})`,
+    });
   }
 
   private serveUntil(done: () => boolean): void {
@@ -398,7 +412,8 @@ export class DebugTarget {
       case 'readMemory': {
         const a = m.args;
         const mem = view.memory;
-        if (!mem) throw new Error(`unknown memory reference '${a.memoryReference}' (use MEM, SCRATCH, SPU, PCORE0, PCORE0S, PCORE1, PCORE1S, optionally :ADDRESS)`);
+        if (!mem)
+          throw new Error(`unknown memory reference '${a.memoryReference}' (use MEM, SCRATCH, SPU, PCORE0, PCORE0S, PCORE1, PCORE1S, optionally :ADDRESS)`);
         const r = mem.read(a.memoryReference, a.offset ?? 0, a.count);
         return { address: hex8(r.addr), data: toBase64(r.data), unreadableBytes: r.unreadable };
       }
@@ -425,7 +440,10 @@ export class DebugTarget {
         if (!st) return { total: 0, oldest: 0, paused: this.paused, sizes: {}, globals: [], stops: [] };
         const from = Math.max(0, Number(m.args.from ?? 0));
         const count = Math.max(0, Math.min(Number(m.args.count ?? 1000), 100_000));
-        const globals = view.globals().filter((g) => !g.name.includes('.')).map((g) => ({ name: g.name, address: g.addr, size: sizeOf(g.t), type: view.typeName(g.t) }));
+        const globals = view
+          .globals()
+          .filter((g) => !g.name.includes('.'))
+          .map((g) => ({ name: g.name, address: g.addr, size: sizeOf(g.t), type: view.typeName(g.t) }));
         return { total: st.count, oldest: st.oldest, paused: this.paused, sizes: st.sizes(), globals, stops: st.records(from, count) };
       }
       case 'memoryAtStop': {

@@ -8,7 +8,21 @@ import type { DebugProtocol } from '@vscode/debugprotocol';
 import { pcoreAddr } from '../core/tprog/explain';
 import { LIMITS } from '../core/tprog/machineConstants';
 import type { MemberInfo } from '../core/tprog/pcoreView';
-import { normalizer, SPACE_NAMES, sizeOf, type CType, type DebugView, type ElementAt, type EvalScope, type FrameRef, type StructT, type SteppedTransfer, type TensorVariable, type TransferAt, type Where } from '../core/sim/debug';
+import {
+  normalizer,
+  SPACE_NAMES,
+  sizeOf,
+  type CType,
+  type DebugView,
+  type ElementAt,
+  type EvalScope,
+  type FrameRef,
+  type StructT,
+  type SteppedTransfer,
+  type TensorVariable,
+  type TransferAt,
+  type Where,
+} from '../core/sim/debug';
 import { baseName, fmtScalar, hex8, memRefOf, spaceRef } from './format';
 
 /** Breakpoint ids and variable handles come from one counter (as DAP clients have always seen them). */
@@ -110,14 +124,21 @@ export class Variables {
   /** The frame of the transfer being stepped through: its progress as the name, at its `>` statement. */
   private xferFrame(): DebugProtocol.StackFrame {
     const { t, at } = this.stop.xfer!;
-    return { id: XFER_FRAME, name: `transfer ${t.done}/${t.total} elements`, line: at.loc.line, column: at.loc.column, source: { name: baseName(at.loc.file), path: at.loc.file } };
+    return {
+      id: XFER_FRAME,
+      name: `transfer ${t.done}/${t.total} elements`,
+      line: at.loc.line,
+      column: at.loc.column,
+      source: { name: baseName(at.loc.file), path: at.loc.file },
+    };
   }
 
   scopes(frameId: number): DebugProtocol.ScopesResponse['body'] {
     const f = this.frameOf(frameId);
     const hid = f?.hid ?? this.stop.stoppedHart;
     const scopes: DebugProtocol.Scope[] = [];
-    if (frameId === XFER_FRAME && this.stop.xfer) scopes.push({ name: 'Transfer', presentationHint: 'locals', variablesReference: this.handle({ k: 'xfer' }), expensive: false });
+    if (frameId === XFER_FRAME && this.stop.xfer)
+      scopes.push({ name: 'Transfer', presentationHint: 'locals', variablesReference: this.handle({ k: 'xfer' }), expensive: false });
     if (f) scopes.push({ name: 'Locals', presentationHint: 'locals', variablesReference: this.handle({ k: 'locals', f }), expensive: false });
     scopes.push({ name: 'Globals', variablesReference: this.handle({ k: 'globals' }), expensive: false });
     scopes.push({ name: 'Tensor variables', variablesReference: this.handle({ k: 'tensor', hid }), expensive: false });
@@ -140,7 +161,14 @@ export class Variables {
     const { t, value } = this.view.evaluate(s, expr);
     const agg = t.k === 'arr' || t.k === 'struct';
     const v = this.variable('', t, agg ? { a: value } : { v: value }, expr, s.f, hex);
-    return { result: v.value, type: v.type, variablesReference: v.variablesReference, indexedVariables: v.indexedVariables, namedVariables: v.namedVariables, memoryReference: v.memoryReference };
+    return {
+      result: v.value,
+      type: v.type,
+      variablesReference: v.variablesReference,
+      indexedVariables: v.indexedVariables,
+      namedVariables: v.namedVariables,
+      memoryReference: v.memoryReference,
+    };
   }
 
   // ----------------------------------------------------------------- variables
@@ -260,7 +288,9 @@ export class Variables {
     const paren = /^[\w.[\]]+$/.test(r.expr) ? r.expr : `(${r.expr})`;
     if (t.k === 'struct') {
       const sep = r.k === 'deref' ? '->' : '.';
-      return t.fields.map((fl) => this.variable(fl.name || '<anonymous>', fl.t, { a: r.a + fl.off }, r.expr && fl.name ? `${paren}${sep}${fl.name}` : '', r.f, hex));
+      return t.fields.map((fl) =>
+        this.variable(fl.name || '<anonymous>', fl.t, { a: r.a + fl.off }, r.expr && fl.name ? `${paren}${sep}${fl.name}` : '', r.f, hex),
+      );
     }
     if (r.k === 'deref') return [this.variable(`*${r.expr || 'p'}`, t, { a: r.a }, r.expr ? `*${paren}` : '', r.f, hex)];
     if (t.k === 'arr') {
@@ -317,14 +347,20 @@ export class Variables {
       if (!('a' in w)) throw new Error('internal: struct without an address');
       view.memory!.copy(w.a, v, sizeOf(t));
     } else {
-      if (e.t.k === 'struct' || e.t.k === 'arr' && t.k !== 'ptr') throw new Error(`${a.name}: cannot assign ${view.typeName(e.t)} to ${view.typeName(t)}`);
+      if (e.t.k === 'struct' || (e.t.k === 'arr' && t.k !== 'ptr')) throw new Error(`${a.name}: cannot assign ${view.typeName(e.t)} to ${view.typeName(t)}`);
       const norm = normalizer(t);
       const x = norm ? norm(t.k === 'int' ? Math.trunc(v) : v) : v;
       if ('a' in w) view.memory!.store(t, w.a, x);
       else if (target.slot !== undefined) view.setSlot(s, target.slot, x);
     }
     const nv = this.variable(a.name, t, 'a' in w ? w : { v: s.fr[target.slot!] }, target.expr, s.f, !!a.format?.hex);
-    return { value: nv.value, type: nv.type, variablesReference: nv.variablesReference, indexedVariables: nv.indexedVariables, namedVariables: nv.namedVariables };
+    return {
+      value: nv.value,
+      type: nv.type,
+      variablesReference: nv.variablesReference,
+      indexedVariables: nv.indexedVariables,
+      namedVariables: nv.namedVariables,
+    };
   }
 
   // ----------------------------------------------------------------- tensor variables, PCORE variables, the machine, a transfer
@@ -340,10 +376,15 @@ export class Variables {
       { name: 'dtype', value: d.dtype ?? '(default)', variablesReference: 0 },
       { name: 'elements', value: String(d.total ?? '?'), variablesReference: 0 },
     ];
-    if (d.member) items.push({ name: 'member', value: `${d.member.fullName} (${d.member.type}, word offset ${d.member.offset ?? '?'})`, variablesReference: 0 });
+    if (d.member)
+      items.push({ name: 'member', value: `${d.member.fullName} (${d.member.type}, word offset ${d.member.offset ?? '?'})`, variablesReference: 0 });
     if (d.pad !== undefined) items.push({ name: 'pad', value: String(d.pad), variablesReference: 0 });
     if (d.repeat) items.push({ name: 'repeat', value: 'true', variablesReference: 0 });
-    const levels = d.levels.map((l, i) => ({ name: `[${i}] ${l.label}`, value: `begin ${l.begin ?? '?'}, step ${l.step ?? '?'}, count ${l.count ?? '?'}, stride ${l.stride ?? '?'}${l.checkHigh ? '' : ', unchecked'}`, variablesReference: 0 }));
+    const levels = d.levels.map((l, i) => ({
+      name: `[${i}] ${l.label}`,
+      value: `begin ${l.begin ?? '?'}, step ${l.step ?? '?'}, count ${l.count ?? '?'}, stride ${l.stride ?? '?'}${l.checkHigh ? '' : ', unchecked'}`,
+      variablesReference: 0,
+    }));
     items.push({ name: 'levels', value: dims || '(none)', variablesReference: levels.length ? this.handle({ k: 'list', items: levels }) : 0 });
     items.push({ name: 'defined at', value: `line ${s.info.unit.buf.firstLine + 1}`, variablesReference: 0 });
     return { name, value, type: 'tensor variable', variablesReference: this.handle({ k: 'list', items }), evaluateName: name };
@@ -357,7 +398,15 @@ export class Variables {
     if (!this.view.hasPcore) return [];
     const fmt = (w: number) => (hex ? '0x' + (w & 0xfff).toString(16).padStart(3, '0') : String(w));
     if (r.k === 'pcore') {
-      return this.view.pcoreMembers().map((mem) => ({ name: mem.fullName, value: `${mem.type} [${mem.len}] ${mem.storage}, word ${mem.offset}`, type: mem.type, variablesReference: this.handle({ k: 'pmem', hid: r.hid, m: mem }), indexedVariables: LIMITS.numPcore }));
+      return this.view
+        .pcoreMembers()
+        .map((mem) => ({
+          name: mem.fullName,
+          value: `${mem.type} [${mem.len}] ${mem.storage}, word ${mem.offset}`,
+          type: mem.type,
+          variablesReference: this.handle({ k: 'pmem', hid: r.hid, m: mem }),
+          indexedVariables: LIMITS.numPcore,
+        }));
     }
     const mem = r.m;
     const shared = mem.storage === 'shared';
@@ -365,14 +414,27 @@ export class Variables {
     const leaf = (base: number, name: string): DebugProtocol.Variable => {
       const ws = Array.from(page.subarray(base, base + mem.len));
       const items = ws.map((w, k) => ({ name: `[${k}]`, value: fmt(w), variablesReference: 0 }));
-      return { name, value: `{${ws.slice(0, 8).map(fmt).join(', ')}${ws.length > 8 ? ', …' : ''}}`, type: `${mem.type} [${mem.len}]`, variablesReference: this.handle({ k: 'list', items }), indexedVariables: ws.length, memoryReference: `PCORE${r.hid}${shared ? 'S' : ''}:${base * 2}` };
+      return {
+        name,
+        value: `{${ws.slice(0, 8).map(fmt).join(', ')}${ws.length > 8 ? ', …' : ''}}`,
+        type: `${mem.type} [${mem.len}]`,
+        variablesReference: this.handle({ k: 'list', items }),
+        indexedVariables: ws.length,
+        memoryReference: `PCORE${r.hid}${shared ? 'S' : ''}:${base * 2}`,
+      };
     };
     const off = mem.offset ?? 0;
     if (r.pcore === undefined) {
       const out: DebugProtocol.Variable[] = [];
       for (let p = 0; p < LIMITS.numPcore; p++) {
         if (shared) out.push(leaf(p * LIMITS.pcoreWordsPerProcess + off, `pcore ${p}`));
-        else out.push({ name: `pcore ${p}`, value: `${LIMITS.numThread} threads`, variablesReference: this.handle({ ...r, pcore: p }), indexedVariables: LIMITS.numThread });
+        else
+          out.push({
+            name: `pcore ${p}`,
+            value: `${LIMITS.numThread} threads`,
+            variablesReference: this.handle({ ...r, pcore: p }),
+            indexedVariables: LIMITS.numThread,
+          });
       }
       return out;
     }
@@ -403,7 +465,12 @@ export class Variables {
   private xferVars({ t, at }: SteppedXfer): DebugProtocol.Variable[] {
     const n = t.nextBatch();
     const st = t.stats;
-    const v = (name: string, value: string, memoryReference?: string): DebugProtocol.Variable => ({ name, value, variablesReference: 0, ...(memoryReference ? { memoryReference } : {}) });
+    const v = (name: string, value: string, memoryReference?: string): DebugProtocol.Variable => ({
+      name,
+      value,
+      variablesReference: 0,
+      ...(memoryReference ? { memoryReference } : {}),
+    });
     const out = [
       v('statement', at.text),
       v('done', `${t.done} of ${t.total} elements`),
@@ -414,7 +481,15 @@ export class Variables {
     ];
     const w = st.written;
     const words = w && (w.space.startsWith('PCORE') || w.space === 'SPU');
-    out.push(w ? v('written so far', `${w.count} ${words ? 'words' : 'bytes'} within ${w.space} ${words ? w.lo : hex8(w.lo)}..${words ? w.hi : hex8(w.hi)}`, memRefOf(w.space, w.lo)) : v('written so far', 'nothing'));
+    out.push(
+      w
+        ? v(
+            'written so far',
+            `${w.count} ${words ? 'words' : 'bytes'} within ${w.space} ${words ? w.lo : hex8(w.lo)}..${words ? w.hi : hex8(w.hi)}`,
+            memRefOf(w.space, w.lo),
+          )
+        : v('written so far', 'nothing'),
+    );
     out.push(v('padded', String(st.padded)), v('skipped', String(st.skipped)));
     return out;
   }

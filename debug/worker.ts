@@ -44,4 +44,6 @@ const io: TargetIO = {
 };
 
 // the adapter terminates this worker after `end`
-void runTarget(data.launch, ch, io).catch((e: unknown) => ch.post({ t: 'launchError', message: `debug target failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}` }));
+void runTarget(data.launch, ch, io).catch((e: unknown) =>
+  ch.post({ t: 'launchError', message: `debug target failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}` }),
+);

@@ -31,7 +31,10 @@ require('tsx/cjs/api').register();
 const { runCampaign } = require('../test/unit/fuzz-runner.ts');
 
 function option(name, fallback) {
-  const flag = `--${name.toLowerCase().replace(/^fuzz_/, '').replace(/_/g, '-')}`;
+  const flag = `--${name
+    .toLowerCase()
+    .replace(/^fuzz_/, '')
+    .replace(/_/g, '-')}`;
   const i = process.argv.indexOf(flag);
   if (i >= 0 && process.argv[i + 1] !== undefined) return process.argv[i + 1];
   return process.env[name] ?? fallback;
@@ -40,7 +43,10 @@ function option(name, fallback) {
 const KINDS = ['tprog', 'tprog-bytes', 'tprog-soup', 'pcore', 'tlayout', 'csfbin'];
 const runs = Number(option('FUZZ_RUNS', 2000));
 const timeS = Number(option('FUZZ_TIME', 60));
-const kinds = String(option('FUZZ_KINDS', KINDS.join(','))).split(',').map((k) => k.trim()).filter(Boolean);
+const kinds = String(option('FUZZ_KINDS', KINDS.join(',')))
+  .split(',')
+  .map((k) => k.trim())
+  .filter(Boolean);
 const seed0 = Number(option('FUZZ_SEED', Math.floor(Math.random() * 2 ** 31)));
 const limitMs = Number(option('FUZZ_LIMIT_MS', 2000));
 const hangMs = Number(option('FUZZ_HANG_MS', 30000));
@@ -50,10 +56,13 @@ const maxMutations = Number(option('FUZZ_MAX_MUTATIONS', 6));
 const out = option('FUZZ_OUT', join(tmpdir(), `tensor-lens-fuzz-${new Date().toISOString().replace(/[:.]/g, '-')}`));
 
 for (const k of kinds) if (!KINDS.includes(k)) throw new Error(`unknown kind ${k} (known: ${KINDS.join(', ')})`);
-console.log(`fuzz: kinds ${kinds.join(', ')}; up to ${runs} inputs or ${timeS} s per kind; seed ${seed0}; per-call limit ${limitMs} ms; hang after ${hangMs} ms; ${parallel} at once`);
+console.log(
+  `fuzz: kinds ${kinds.join(', ')}; up to ${runs} inputs or ${timeS} s per kind; seed ${seed0}; per-call limit ${limitMs} ms; hang after ${hangMs} ms; ${parallel} at once`,
+);
 
 const t0 = Date.now();
-const signature = (f) => `${f.kind} ${f.violations.map((v) => `${v.where.replace(/@\d+|\(.*\)/g, '')}: ${v.problem.split('\n')[0].replace(/\d+(\.\d+)?/g, 'N')}`).sort()[0]}`;
+const signature = (f) =>
+  `${f.kind} ${f.violations.map((v) => `${v.where.replace(/@\d+|\(.*\)/g, '')}: ${v.problem.split('\n')[0].replace(/\d+(\.\d+)?/g, 'N')}`).sort()[0]}`;
 const unique = new Map();
 let saved = 0;
 function record(f, hang) {
@@ -64,7 +73,9 @@ function record(f, hang) {
   mkdirSync(out, { recursive: true });
   const file = join(out, `${String(++saved).padStart(3, '0')}-${f.kind}${hang ? '-hang' : ''}.json`);
   writeFileSync(file, JSON.stringify(f, null, 1));
-  console.log(`\n!! ${hang ? 'HANG' : 'FAILURE'} [${f.kind}] ${f.violations[0].where}: ${f.violations[0].problem.split('\n').slice(0, 4).join(' | ')}\n   input ${f.input.path} (${f.input.text.length} chars) saved to ${file}`);
+  console.log(
+    `\n!! ${hang ? 'HANG' : 'FAILURE'} [${f.kind}] ${f.violations[0].where}: ${f.violations[0].problem.split('\n').slice(0, 4).join(' | ')}\n   input ${f.input.path} (${f.input.text.length} chars) saved to ${file}`,
+  );
 }
 
 const reports = [];
@@ -85,7 +96,9 @@ async function lane() {
       onFailure: record,
     });
     reports.push(r);
-    console.log(`  ${q.kind}: done, ${r.tried} inputs in ${(r.ms / 1000).toFixed(1)} s, ${r.failures.length} failing, ${r.hangs.length} hangs (seeds ${r.seeds.join(', ')})`);
+    console.log(
+      `  ${q.kind}: done, ${r.tried} inputs in ${(r.ms / 1000).toFixed(1)} s, ${r.failures.length} failing, ${r.hangs.length} hangs (seeds ${r.seeds.join(', ')})`,
+    );
   }
 }
 await Promise.all(Array.from({ length: Math.min(parallel, kinds.length) }, lane));
@@ -96,7 +109,9 @@ let tried = 0;
 let failures = 0;
 for (const r of reports.sort((a, b) => KINDS.indexOf(a.kind) - KINDS.indexOf(b.kind))) {
   const slow = Object.entries(r.stats).sort((a, b) => b[1].max - a[1].max)[0];
-  console.log(`${pad(r.kind, 13)}${pad(r.tried, 9)}${pad(r.failures.length, 10)}${pad(r.hangs.length, 7)}${slow ? `${slow[0]} ${slow[1].max.toFixed(0)} ms` : '-'}`);
+  console.log(
+    `${pad(r.kind, 13)}${pad(r.tried, 9)}${pad(r.failures.length, 10)}${pad(r.hangs.length, 7)}${slow ? `${slow[0]} ${slow[1].max.toFixed(0)} ms` : '-'}`,
+  );
   tried += r.tried;
   failures += r.failures.length + r.hangs.length;
 }

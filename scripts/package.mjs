@@ -42,12 +42,31 @@ run(process.execPath, [
 const entries = await listVsixAsync(OUT);
 const files = entries.filter((e) => e.name.startsWith('extension/')).map((e) => e.name.slice('extension/'.length));
 const forbidden = files.filter((f) => /\.map$|\.ts$|^node_modules\/|^test\/|^bench\/|^core\/|^client\/|^server\/|^scripts\/|^\.ci\//.test(f));
-const required = ['package.json', 'dist/client/node.js', 'dist/client/browser.js', 'dist/server/node.js', 'dist/server/browser.js', 'dist/server/simWorker.js', 'dist/debug/worker.js', 'dist/media/inspector.js', 'dist/wasm/tree-sitter-c.wasm', 'dist/wasm/web-tree-sitter.wasm', 'media/icon/icon.png', 'syntaxes/tprog.tmLanguage.json', 'examples/test/test.m'];
+const required = [
+  'package.json',
+  'dist/client/node.js',
+  'dist/client/browser.js',
+  'dist/server/node.js',
+  'dist/server/browser.js',
+  'dist/server/simWorker.js',
+  'dist/debug/worker.js',
+  'dist/media/inspector.js',
+  'dist/wasm/tree-sitter-c.wasm',
+  'dist/wasm/web-tree-sitter.wasm',
+  'media/icon/icon.png',
+  'syntaxes/tprog.tmLanguage.json',
+  'examples/test/test.m',
+];
 const missing = required.filter((f) => !files.includes(f));
 const size = statSync(OUT).size;
 const unpacked = entries.reduce((s, e) => s + e.size, 0);
-console.log(`[package] ${OUT}: ${(size / 1024).toFixed(0)} KiB (${(unpacked / 1024).toFixed(0)} KiB unpacked), ${files.length} files, in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-const biggest = entries.filter((e) => e.name.startsWith('extension/')).sort((a, b) => b.size - a.size).slice(0, 6);
+console.log(
+  `[package] ${OUT}: ${(size / 1024).toFixed(0)} KiB (${(unpacked / 1024).toFixed(0)} KiB unpacked), ${files.length} files, in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+);
+const biggest = entries
+  .filter((e) => e.name.startsWith('extension/'))
+  .sort((a, b) => b.size - a.size)
+  .slice(0, 6);
 for (const e of biggest) console.log(`[package]   ${(e.size / 1024).toFixed(0).padStart(6)} KiB  ${e.name.slice('extension/'.length)}`);
 let bad = false;
 if (forbidden.length) {

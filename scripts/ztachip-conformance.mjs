@@ -54,7 +54,10 @@ function parseArgs(argv) {
       if (!/^\d+$/.test(s)) throw new Error(`${a} ${s}: a positive integer expected`);
       return Number(s);
     };
-    if (a === '--only') o.only = val().split(',').map((s) => (s.startsWith('test_') ? s : `test_${s}`));
+    if (a === '--only')
+      o.only = val()
+        .split(',')
+        .map((s) => (s.startsWith('test_') ? s : `test_${s}`));
     else if (a === '--keep') o.keep = true;
     else if (a === '--verbose') o.verbose = true;
     else if (a === '--mem-bytes') o.memBytes = num(val());
@@ -200,9 +203,11 @@ function main() {
 
   const passed = results.filter((r) => r.check.pass).length;
   const combos = results.reduce((acc, r) => acc + (r.check.count ?? 1), 0);
-  const combosPassed = results.reduce((acc, r) => acc + (r.check.pass ? r.check.count ?? 1 : r.check.passedCount ?? 0), 0);
+  const combosPassed = results.reduce((acc, r) => acc + (r.check.pass ? (r.check.count ?? 1) : (r.check.passedCount ?? 0)), 0);
   console.log('');
-  console.log(`total: ${passed}/${results.length} checks passed` + (combos !== results.length ? ` (${combosPassed}/${combos} counting each test_color combination)` : ''));
+  console.log(
+    `total: ${passed}/${results.length} checks passed` + (combos !== results.length ? ` (${combosPassed}/${combos} counting each test_color combination)` : ''),
+  );
   for (const fam of families) {
     const rs = results.filter((r) => r.family === fam.family);
     const p = rs.filter((r) => r.check.pass).length;

@@ -44,7 +44,11 @@ export interface TensorLensApi {
 
 function settings() {
   const c = vscode.workspace.getConfiguration('tensorLens');
-  return { dialect: c.get<string>('dialect', 'auto'), includePaths: c.get<string[]>('includePaths', []), detectLanguage: c.get<boolean>('detectLanguage', true) };
+  return {
+    dialect: c.get<string>('dialect', 'auto'),
+    includePaths: c.get<string[]>('includePaths', []),
+    detectLanguage: c.get<boolean>('detectLanguage', true),
+  };
 }
 
 /** Switches a `.m`/`.p` document to our languages when it is a ztachip file (never other files). */
@@ -72,7 +76,11 @@ export async function activateWith(context: vscode.ExtensionContext, factory: Cl
   const health = new ServerHealth(output);
   const client = factory({
     ...health.clientOptions(),
-    documentSelector: ['file', 'untitled', 'vscode-vfs', 'vscode-test-web'].flatMap((scheme) => [{ scheme, language: TPROG }, { scheme, language: PCORE }, { scheme, language: LAYOUT }]),
+    documentSelector: ['file', 'untitled', 'vscode-vfs', 'vscode-test-web'].flatMap((scheme) => [
+      { scheme, language: TPROG },
+      { scheme, language: PCORE },
+      { scheme, language: LAYOUT },
+    ]),
     // .csfbin files read by layout specs: the server re-checks the specs when one changes on disk
     synchronize: { configurationSection: 'tensorLens', fileEvents: vscode.workspace.createFileSystemWatcher('**/*.csfbin') },
     initializationOptions: { dialect: s.dialect, includePaths: s.includePaths },
@@ -111,7 +119,9 @@ export async function activateWith(context: vscode.ExtensionContext, factory: Cl
         return undefined;
       }
       if (!vscode.workspace.isTrusted) {
-        void vscode.window.showWarningMessage('Tensor Lens: running a program needs a trusted workspace (a run reads the files its run configuration names and writes its dumps). Checking and hovers work in Restricted Mode.');
+        void vscode.window.showWarningMessage(
+          'Tensor Lens: running a program needs a trusted workspace (a run reads the files its run configuration names and writes its dumps). Checking and hovers work in Restricted Mode.',
+        );
         return undefined;
       }
       await ready;
@@ -124,32 +134,41 @@ export async function activateWith(context: vscode.ExtensionContext, factory: Cl
       const { program: _program, ...config } = resolved.config;
       const params: RunParams = { uri: target.toString(), ...config };
       const name = target.path.split('/').pop();
-      const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Running ${name}${params.entry ? ' (' + params.entry + ')' : ''}`, cancellable: true }, async (progress, token) => {
-        const sub = client.onNotification(RunProgressNotification, (p) => {
-          if (p.uri === params.uri) progress.report({ message: `${p.statements.toLocaleString()} tensor statements` });
-        });
-        try {
-          return await client.sendRequest(RunRequest, params, token);
-        } finally {
-          sub.dispose();
-        }
-      });
+      const result = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `Running ${name}${params.entry ? ' (' + params.entry + ')' : ''}`, cancellable: true },
+        async (progress, token) => {
+          const sub = client.onNotification(RunProgressNotification, (p) => {
+            if (p.uri === params.uri) progress.report({ message: `${p.statements.toLocaleString()} tensor statements` });
+          });
+          try {
+            return await client.sendRequest(RunRequest, params, token);
+          } finally {
+            sub.dispose();
+          }
+        },
+      );
       lastRun = result;
       lastRunName = name ?? '';
       const s = result.summary;
-      output.appendLine(`[run] ${name} ${result.entry}: ${s.statements} tensor statements, ${s.steps} steps, ${s.bytesMoved} bytes moved, ${s.laneOps} lane-ops, ${s.timeMs} ms${result.warnings?.length ? `, ${result.warnings.length} warning${result.warnings.length === 1 ? '' : 's'}` : ''}`);
+      output.appendLine(
+        `[run] ${name} ${result.entry}: ${s.statements} tensor statements, ${s.steps} steps, ${s.bytesMoved} bytes moved, ${s.laneOps} lane-ops, ${s.timeMs} ms${result.warnings?.length ? `, ${result.warnings.length} warning${result.warnings.length === 1 ? '' : 's'}` : ''}`,
+      );
       if (result.output) output.appendLine(result.output.replace(/\n$/, ''));
       for (const w of result.warnings ?? []) output.appendLine(`  ${warningText(w, vscode.Uri.parse(w.uri).fsPath)}`);
-      for (const d of result.dumps) output.appendLine(d.file ? `  ${d.space}:${d.where} → ${d.file}` : `  ${d.space}:${d.where}:${d.dtype} = ${d.values?.join(' ')}`);
+      for (const d of result.dumps)
+        output.appendLine(d.file ? `  ${d.space}:${d.where} → ${d.file}` : `  ${d.space}:${d.where}:${d.dtype} = ${d.values?.join(' ')}`);
       if (result.error) {
         output.appendLine(`  error: ${result.error.message} (${result.error.uri}:${result.error.line}:${result.error.column})`);
         for (const f of result.error.stack) output.appendLine(`    at ${f}`);
-        if (result.error.kind !== 'cancelled') void vscode.window.showErrorMessage(`Run failed: ${result.error.message}`, 'Show Output').then((b) => b && output.show(true));
+        if (result.error.kind !== 'cancelled')
+          void vscode.window.showErrorMessage(`Run failed: ${result.error.message}`, 'Show Output').then((b) => b && output.show(true));
       } else {
-        void vscode.window.showInformationMessage(`${name}: ${s.statements} tensor statements, ${s.bytesMoved} bytes moved in ${s.timeMs} ms`, 'Show Output', 'Inspect Memory').then((b) => {
-          if (b === 'Show Output') output.show(true);
-          else if (b === 'Inspect Memory') void vscode.commands.executeCommand('tensorLens.openMemoryInspector');
-        });
+        void vscode.window
+          .showInformationMessage(`${name}: ${s.statements} tensor statements, ${s.bytesMoved} bytes moved in ${s.timeMs} ms`, 'Show Output', 'Inspect Memory')
+          .then((b) => {
+            if (b === 'Show Output') output.show(true);
+            else if (b === 'Inspect Memory') void vscode.commands.executeCommand('tensorLens.openMemoryInspector');
+          });
         if (inspector.visible || vscode.workspace.getConfiguration('tensorLens').get<boolean>('openInspectorAfterRun', true)) {
           inspector.show(result, lastRunName, true).catch((e: unknown) => output.error(`[inspector] ${e instanceof Error ? e.message : String(e)}`));
         }
@@ -169,7 +188,9 @@ export async function activateWith(context: vscode.ExtensionContext, factory: Cl
     vscode.commands.registerCommand('tensorLens.showServerStatus', async () => {
       await ready;
       const st = await client.sendRequest(ServerStatusRequest);
-      void vscode.window.showInformationMessage(`Tensor Lens server ${st.version}: ${st.documents} documents, last check ${st.lastCheckMs} ms, dialect ${st.dialect}`);
+      void vscode.window.showInformationMessage(
+        `Tensor Lens server ${st.version}: ${st.documents} documents, last check ${st.lastCheckMs} ms, dialect ${st.dialect}`,
+      );
     }),
     vscode.commands.registerCommand('tensorLens.restartServer', async () => {
       await health.restart(client);

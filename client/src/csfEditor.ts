@@ -41,7 +41,6 @@ class CsfDocument implements vscode.CustomDocument {
   }
 }
 
-
 class CsfEditorProvider implements vscode.CustomReadonlyEditorProvider<CsfDocument> {
   /** The document of the most recently active viewer. */
   active: vscode.Uri | undefined;
@@ -124,14 +123,21 @@ export function registerCsfEditor(context: vscode.ExtensionContext, inspector: I
     });
     await inspector.showSource(title, source);
     const t = r.tensor;
-    return { ok: true, title, message: `Loaded ${name}: tensor pointer ${t.t} (metadata words ${t.t}..${t.metaEnd - 1}), entries at main addresses ${t.mainBase}..${t.mainEnd - 1}.` };
+    return {
+      ok: true,
+      title,
+      message: `Loaded ${name}: tensor pointer ${t.t} (metadata words ${t.t}..${t.metaEnd - 1}), entries at main addresses ${t.mainBase}..${t.mainEnd - 1}.`,
+    };
   };
   const provider = new CsfEditorProvider(context.extensionUri, output, showInMemory);
   context.subscriptions.push(
     vscode.window.registerCustomEditorProvider(CSF_VIEW_TYPE, provider, { supportsMultipleEditorsPerDocument: true }),
     vscode.commands.registerCommand(CSF_SHOW_IN_MEMORY_COMMAND, async (arg?: vscode.Uri | string) => {
       const tab = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
-      const uri = typeof arg === 'string' ? vscode.Uri.parse(arg) : (arg ?? (tab instanceof vscode.TabInputCustom && tab.viewType === CSF_VIEW_TYPE ? tab.uri : provider.active));
+      const uri =
+        typeof arg === 'string'
+          ? vscode.Uri.parse(arg)
+          : (arg ?? (tab instanceof vscode.TabInputCustom && tab.viewType === CSF_VIEW_TYPE ? tab.uri : provider.active));
       if (!uri) {
         void vscode.window.showWarningMessage('Open a .csfbin file first.');
         return undefined;
@@ -141,7 +147,15 @@ export function registerCsfEditor(context: vscode.ExtensionContext, inspector: I
       return r.title;
     }),
     vscode.commands.registerCommand(CSF_DEBUG_STATE_COMMAND, () =>
-      [...provider.hosts].map(({ uri, host, view }) => ({ uri: uri.toString(), source: view.source.kind, size: view.size, header: view.header, rows: view.rowCount, served: { ...host.served }, validation: host.validationState })),
+      [...provider.hosts].map(({ uri, host, view }) => ({
+        uri: uri.toString(),
+        source: view.source.kind,
+        size: view.size,
+        header: view.header,
+        rows: view.rowCount,
+        served: { ...host.served },
+        validation: host.validationState,
+      })),
     ),
   );
 }

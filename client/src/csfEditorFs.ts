@@ -15,7 +15,10 @@ interface FileHandle {
 /** A ByteSource over the file at `path`, or undefined when Node's fs is not available here. */
 export async function openNodeFileSource(path: string): Promise<ByteSource | undefined> {
   const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  const fs = typeof proc?.getBuiltinModule === 'function' ? (proc.getBuiltinModule('fs') as { promises?: { open(p: string, flags: string): Promise<FileHandle> } } | undefined) : undefined;
+  const fs =
+    typeof proc?.getBuiltinModule === 'function'
+      ? (proc.getBuiltinModule('fs') as { promises?: { open(p: string, flags: string): Promise<FileHandle> } } | undefined)
+      : undefined;
   if (!fs?.promises) return undefined;
   const fh = await fs.promises.open(path, 'r');
   try {

@@ -54,7 +54,11 @@ class TraceView implements vscode.TreeDataProvider<TraceStep> {
     const w = r.written ? ` → ${r.written.space}[${r.written.lo}..${r.written.hi}]` : '';
     item.description = `pid ${r.process} · line ${r.line} · ${r.kind} · ${r.elements} el${w}`;
     item.tooltip = `${r.text}\n${r.file}:${r.line}\n${this.total} statements executed`;
-    item.command = { command: 'vscode.open', title: 'Show statement', arguments: [vscode.Uri.file(r.file), { selection: new vscode.Range(r.line - 1, Math.max(0, r.column - 1), r.line - 1, Math.max(0, r.column - 1)) }] };
+    item.command = {
+      command: 'vscode.open',
+      title: 'Show statement',
+      arguments: [vscode.Uri.file(r.file), { selection: new vscode.Range(r.line - 1, Math.max(0, r.column - 1), r.line - 1, Math.max(0, r.column - 1)) }],
+    };
     return item;
   }
 
@@ -110,7 +114,10 @@ class DebugInspector {
   }
 
   private bind(session: vscode.DebugSession, title: string): { source: DebugSource; title: string } {
-    const b = { title, source: createDebugSource({ title: `${title} — debugging`, request: (command, args) => Promise.resolve(session.customRequest(command, args)) }) };
+    const b = {
+      title,
+      source: createDebugSource({ title: `${title} — debugging`, request: (command, args) => Promise.resolve(session.customRequest(command, args)) }),
+    };
     this.bound.set(session.id, b);
     return b;
   }

@@ -25,12 +25,10 @@ export const SHOW_TERM_COMMAND = 'tensorLens.inspector.showTerm';
 /** Another panel on the run the last used panel shows. */
 export const NEW_VIEW_COMMAND = 'tensorLens.inspector.newView';
 
-
 /** A trace `file` is a path or a URI. */
 function fileUri(file: string): vscode.Uri {
   return /^[a-z][\w+.-]+:/i.test(file) && !/^[a-z]:[\\/]/i.test(file) ? vscode.Uri.parse(file) : vscode.Uri.file(file);
 }
-
 
 interface View {
   key: string;
@@ -77,7 +75,10 @@ export class InspectorPanel {
         const ed = vscode.window.activeTextEditor;
         if (!ed) return false;
         const ok = await this.highlightAt(ed.document, ed.selection.active);
-        if (!ok) void vscode.window.showInformationMessage(this.views.size ? 'The last run did not execute a transfer term here.' : 'Run the program first (Tensor Lens: Run Program) to see its memory.');
+        if (!ok)
+          void vscode.window.showInformationMessage(
+            this.views.size ? 'The last run did not execute a transfer term here.' : 'Run the program first (Tensor Lens: Run Program) to see its memory.',
+          );
         return ok;
       }),
       vscode.window.onDidChangeTextEditorSelection((e) => {
@@ -90,15 +91,12 @@ export class InspectorPanel {
         clearTimeout(this.highlightTimer);
         this.highlightTimer = setTimeout(() => void this.highlightAt(doc, pos), 120);
       }),
-      vscode.languages.registerHoverProvider(
-        [{ language: 'tensor-program' }],
-        {
-          provideHover: (doc, pos) => {
-            if (this.views.size) void this.highlightAt(doc, pos);
-            return undefined;
-          },
+      vscode.languages.registerHoverProvider([{ language: 'tensor-program' }], {
+        provideHover: (doc, pos) => {
+          if (this.views.size) void this.highlightAt(doc, pos);
+          return undefined;
         },
-      ),
+      }),
     );
   }
 
@@ -183,7 +181,12 @@ export class InspectorPanel {
       return title;
     }
     const media = vscode.Uri.joinPath(this.extensionUri, 'dist', 'media');
-    const panel = vscode.window.createWebviewPanel(INSPECTOR_VIEW_TYPE, title, { viewColumn: vscode.ViewColumn.Beside, preserveFocus }, { enableScripts: true, localResourceRoots: [media], retainContextWhenHidden: true });
+    const panel = vscode.window.createWebviewPanel(
+      INSPECTOR_VIEW_TYPE,
+      title,
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus },
+      { enableScripts: true, localResourceRoots: [media], retainContextWhenHidden: true },
+    );
     view = this.attach(panel, title, source);
     view.name = name;
     view.run = run;
@@ -206,7 +209,12 @@ export class InspectorPanel {
         return title;
       }
       const media = vscode.Uri.joinPath(this.extensionUri, 'dist', 'media');
-      const panel = vscode.window.createWebviewPanel(INSPECTOR_VIEW_TYPE, title, { viewColumn: vscode.ViewColumn.Beside, preserveFocus }, { enableScripts: true, localResourceRoots: [media], retainContextWhenHidden: true });
+      const panel = vscode.window.createWebviewPanel(
+        INSPECTOR_VIEW_TYPE,
+        title,
+        { viewColumn: vscode.ViewColumn.Beside, preserveFocus },
+        { enableScripts: true, localResourceRoots: [media], retainContextWhenHidden: true },
+      );
       this.attach(panel, title, source);
       return title;
     });
@@ -216,7 +224,15 @@ export class InspectorPanel {
 
   /** Wires a panel (new or restored) to a source and loads the page. */
   private attach(panel: vscode.WebviewPanel, key: string, source: InspectorSource): View {
-    const view: View = { key, name: '', panel, host: new WebviewHost(source, (m) => panel.webview.postMessage(m)), trace: [], overlays: [], used: ++this.clock };
+    const view: View = {
+      key,
+      name: '',
+      panel,
+      host: new WebviewHost(source, (m) => panel.webview.postMessage(m)),
+      trace: [],
+      overlays: [],
+      used: ++this.clock,
+    };
     this.views.set(key, view);
     panel.onDidDispose(() => {
       if (this.views.get(key) === view) this.views.delete(key);
@@ -286,7 +302,10 @@ export class InspectorPanel {
   private follow(s: TraceStep | undefined): void {
     clearTimeout(this.followTimer);
     if (!s || !s.file) return;
-    this.followTimer = setTimeout(() => void this.reveal({ file: s.file, line: Math.max(1, s.line), column: Math.max(1, s.column), endLine: Math.max(1, s.line, s.endLine) }, true), 150);
+    this.followTimer = setTimeout(
+      () => void this.reveal({ file: s.file, line: Math.max(1, s.line), column: Math.max(1, s.column), endLine: Math.max(1, s.line, s.endLine) }, true),
+      150,
+    );
   }
 
   private async reveal(loc: SourceLoc, preserveFocus?: boolean): Promise<void> {
@@ -298,7 +317,11 @@ export class InspectorPanel {
       const last = Math.min(doc.lineCount - 1, Math.max(line, (loc.endLine ?? loc.line) - 1));
       const end = doc.lineAt(last).range.end;
       this.quietUntil = Date.now() + 600;
-      await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, preserveFocus: !!preserveFocus, selection: new vscode.Range(pos, end.isBefore(pos) ? pos : end) });
+      await vscode.window.showTextDocument(doc, {
+        viewColumn: vscode.ViewColumn.One,
+        preserveFocus: !!preserveFocus,
+        selection: new vscode.Range(pos, end.isBefore(pos) ? pos : end),
+      });
       this.quietUntil = Date.now() + 300;
     } catch (e) {
       this.output.warn(`[inspector] cannot open ${loc.file}: ${e instanceof Error ? e.message : String(e)}`);

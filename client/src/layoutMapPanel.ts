@@ -25,8 +25,6 @@ export const LAYOUT_MAP_VIEW_TYPE = 'tensorLens.layoutMap';
 /** Longest map id the webview protocol carries (S.str(256)). */
 const MAX_ID = 256;
 
-
-
 /** Map id of a tensor: it is what the webview saves in its state, so the serializer can reopen the tensor. */
 export function mapIdOf(uri: string, tensor: string): string | undefined {
   const id = `tlayout:${tensor}@${uri}`;
@@ -140,7 +138,14 @@ class LayoutMapPanel {
   /** What the panel shows (tests). */
   debugState() {
     const m = this.provider?.map;
-    return { id: this.id, title: this.panel.title, visible: this.panel.visible, problem: this.problem, requests: { ...this.requests }, map: m && { title: m.title, summary: m.summary, model: m.model, shape: m.shape, panels: m.panels.length, cols: m.cols, rows: m.rows } };
+    return {
+      id: this.id,
+      title: this.panel.title,
+      visible: this.panel.visible,
+      problem: this.problem,
+      requests: { ...this.requests },
+      map: m && { title: m.title, summary: m.summary, model: m.model, shape: m.shape, panels: m.panels.length, cols: m.cols, rows: m.rows },
+    };
   }
 
   /** Where the picture draws a coordinate (tests: the answer the page gets for "go to coordinate"). */
@@ -235,7 +240,12 @@ export function registerLayoutMap(context: vscode.ExtensionContext, output: vsco
         return { viewType: LAYOUT_MAP_VIEW_TYPE, title: existing.panel.title, problem: existing.problem };
       }
       const media = vscode.Uri.joinPath(context.extensionUri, 'dist', 'media');
-      const panel = vscode.window.createWebviewPanel(LAYOUT_MAP_VIEW_TYPE, `Layout: ${target.tensor}`, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, { enableScripts: true, localResourceRoots: [media], retainContextWhenHidden: true });
+      const panel = vscode.window.createWebviewPanel(
+        LAYOUT_MAP_VIEW_TYPE,
+        `Layout: ${target.tensor}`,
+        { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+        { enableScripts: true, localResourceRoots: [media], retainContextWhenHidden: true },
+      );
       const p = await adopt(panel, target.uri, target.tensor, id);
       return { viewType: LAYOUT_MAP_VIEW_TYPE, title: panel.title, problem: p.problem };
     }),

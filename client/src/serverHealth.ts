@@ -5,7 +5,16 @@
  * `initializationFailedHandler` retries a failed `initialize` a couple of times, then gives up the same way.
  */
 import * as vscode from 'vscode';
-import { CloseAction, ErrorAction, State, type BaseLanguageClient, type CloseHandlerResult, type ErrorHandler, type ErrorHandlerResult, type InitializationFailedHandler } from 'vscode-languageclient';
+import {
+  CloseAction,
+  ErrorAction,
+  State,
+  type BaseLanguageClient,
+  type CloseHandlerResult,
+  type ErrorHandler,
+  type ErrorHandlerResult,
+  type InitializationFailedHandler,
+} from 'vscode-languageclient';
 
 export const RESTART_COMMAND = 'tensorLens.restartServer';
 const RESTART_TITLE = 'Restart Language Server';
@@ -63,7 +72,9 @@ export class ServerHealth implements vscode.Disposable {
       if (!this.restarting) return;
       this.restarting = false;
       this.report('restarted', 'the Tensor Lens language server was restarted');
-      void vscode.window.showWarningMessage('Tensor Lens: the language server stopped unexpectedly and was restarted.', 'Show Output').then((b) => b && this.output.show(true));
+      void vscode.window
+        .showWarningMessage('Tensor Lens: the language server stopped unexpectedly and was restarted.', 'Show Output')
+        .then((b) => b && this.output.show(true));
     });
   }
 
@@ -119,7 +130,10 @@ export class ServerHealth implements vscode.Disposable {
     this.initFailures++;
     const why = e instanceof Error ? e.message : String(e);
     if (this.initFailures <= this.maxInitRetries) {
-      this.report('init-failed', `the Tensor Lens language server failed to initialize (${why}); trying again (${this.initFailures} of ${this.maxInitRetries})`);
+      this.report(
+        'init-failed',
+        `the Tensor Lens language server failed to initialize (${why}); trying again (${this.initFailures} of ${this.maxInitRetries})`,
+      );
       return true;
     }
     this.initFailures = 0;

@@ -72,8 +72,24 @@ function tokenize(src: string): Tok[] | undefined {
 }
 
 const C_TYPES = new Set([
-  'int', 'unsigned', 'signed', 'char', 'short', 'long', 'bool', 'void',
-  'int8_t', 'int16_t', 'int32_t', 'int64_t', 'uint8_t', 'uint16_t', 'uint32_t', 'uint64_t', 'size_t', 'uintptr_t',
+  'int',
+  'unsigned',
+  'signed',
+  'char',
+  'short',
+  'long',
+  'bool',
+  'void',
+  'int8_t',
+  'int16_t',
+  'int32_t',
+  'int64_t',
+  'uint8_t',
+  'uint16_t',
+  'uint32_t',
+  'uint64_t',
+  'size_t',
+  'uintptr_t',
 ]);
 
 class Evaluator {

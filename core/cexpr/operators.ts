@@ -20,29 +20,45 @@ export function binaryOp(op: string, l: number, r: number, domain: CValueDomain)
   const int = domain === 'int';
   const isInt = int || (Number.isInteger(l) && Number.isInteger(r));
   switch (op) {
-    case '+': return isInt ? toInt32(l + r) : l + r;
-    case '-': return isInt ? toInt32(l - r) : l - r;
-    case '*': return isInt ? Math.imul(l, r) : l * r;
+    case '+':
+      return isInt ? toInt32(l + r) : l + r;
+    case '-':
+      return isInt ? toInt32(l - r) : l - r;
+    case '*':
+      return isInt ? Math.imul(l, r) : l * r;
     case '/':
       if (r === 0) return undefined;
       return isInt ? toInt32(Math.trunc(l / r)) : l / r;
     case '%':
       if (r === 0 || !isInt) return undefined;
       return toInt32(l % r);
-    case '<<': return isInt ? toInt32(l << (r & 31)) : undefined;
-    case '>>': return isInt ? toInt32(l >> (r & 31)) : undefined;
-    case '&': return isInt ? l & r : undefined;
-    case '|': return isInt ? l | r : undefined;
-    case '^': return isInt ? l ^ r : undefined;
-    case '==': return l === r ? 1 : 0;
-    case '!=': return l !== r ? 1 : 0;
-    case '<': return l < r ? 1 : 0;
-    case '<=': return l <= r ? 1 : 0;
-    case '>': return l > r ? 1 : 0;
-    case '>=': return l >= r ? 1 : 0;
+    case '<<':
+      return isInt ? toInt32(l << (r & 31)) : undefined;
+    case '>>':
+      return isInt ? toInt32(l >> (r & 31)) : undefined;
+    case '&':
+      return isInt ? l & r : undefined;
+    case '|':
+      return isInt ? l | r : undefined;
+    case '^':
+      return isInt ? l ^ r : undefined;
+    case '==':
+      return l === r ? 1 : 0;
+    case '!=':
+      return l !== r ? 1 : 0;
+    case '<':
+      return l < r ? 1 : 0;
+    case '<=':
+      return l <= r ? 1 : 0;
+    case '>':
+      return l > r ? 1 : 0;
+    case '>=':
+      return l >= r ? 1 : 0;
     // 'int' keeps JavaScript truthiness (a NaN a name resolves to is false)
-    case '&&': return (int ? l && r : l !== 0 && r !== 0) ? 1 : 0;
-    case '||': return (int ? l || r : l !== 0 || r !== 0) ? 1 : 0;
+    case '&&':
+      return (int ? l && r : l !== 0 && r !== 0) ? 1 : 0;
+    case '||':
+      return (int ? l || r : l !== 0 || r !== 0) ? 1 : 0;
   }
   return undefined;
 }
@@ -51,10 +67,14 @@ export function binaryOp(op: string, l: number, r: number, domain: CValueDomain)
 export function unaryOp(op: string, v: number, domain: CValueDomain): number | undefined {
   const int = domain === 'int';
   switch (op) {
-    case '-': return int || Number.isInteger(v) ? toInt32(-v) : -v;
-    case '+': return v;
-    case '!': return (int ? !v : v === 0) ? 1 : 0;
-    case '~': return ~toInt32(v);
+    case '-':
+      return int || Number.isInteger(v) ? toInt32(-v) : -v;
+    case '+':
+      return v;
+    case '!':
+      return (int ? !v : v === 0) ? 1 : 0;
+    case '~':
+      return ~toInt32(v);
   }
   return undefined;
 }

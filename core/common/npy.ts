@@ -62,7 +62,20 @@ const ARRAYS: Record<NpyDtype, TypedArrayConstructor> = {
 export const NPY_ELEMENT_BYTES: Record<NpyDtype, number> = { u1: 1, i1: 1, u2: 2, i2: 2, u4: 4, i4: 4, f4: 4, f8: 8 };
 
 /** NumPy's names of the dtype codes (for messages). */
-export const NPY_DTYPE_NAMES: Record<string, string> = { f2: 'float16', f4: 'float32', f8: 'float64', i1: 'int8', i2: 'int16', i4: 'int32', i8: 'int64', u1: 'uint8', u2: 'uint16', u4: 'uint32', u8: 'uint64', b1: 'bool' };
+export const NPY_DTYPE_NAMES: Record<string, string> = {
+  f2: 'float16',
+  f4: 'float32',
+  f8: 'float64',
+  i1: 'int8',
+  i2: 'int16',
+  i4: 'int32',
+  i8: 'int64',
+  u1: 'uint8',
+  u2: 'uint16',
+  u4: 'uint32',
+  u8: 'uint64',
+  b1: 'bool',
+};
 
 const MAGIC = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]; // \x93NUMPY
 
@@ -174,25 +187,36 @@ export interface NpyHeader {
 
 /** Reads the magic, version and header dictionary (with its three keys). Never throws. */
 export function readNpyHeader(bytes: Uint8Array): { ok: true; header: NpyHeader } | { ok: false; problem: NpyProblem } {
-  const problem = (code: NpyProblem['code'], offset: number, length: number, message: string) => ({ ok: false as const, problem: { code, offset, length, message } });
+  const problem = (code: NpyProblem['code'], offset: number, length: number, message: string) => ({
+    ok: false as const,
+    problem: { code, offset, length, message },
+  });
   if (bytes.length < 10 || MAGIC.some((b, k) => bytes[k] !== b)) {
     const found = Array.from(bytes.subarray(0, 6), (b) => b.toString(16).padStart(2, '0')).join(' ');
-    return problem('bad-magic', 0, Math.min(6, bytes.length), `expected the .npy magic 93 4e 55 4d 50 59 ("\\x93NUMPY") followed by a version and a header length, found ${bytes.length < 10 ? `${bytes.length} bytes` : found}`);
+    return problem(
+      'bad-magic',
+      0,
+      Math.min(6, bytes.length),
+      `expected the .npy magic 93 4e 55 4d 50 59 ("\\x93NUMPY") followed by a version and a header length, found ${bytes.length < 10 ? `${bytes.length} bytes` : found}`,
+    );
   }
   const major = bytes[6];
   const minor = bytes[7];
   if (major < 1 || major > 3 || minor !== 0) return problem('unsupported-version', 6, 2, `expected format version 1.0, 2.0 or 3.0, found ${major}.${minor}`);
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const lenSize = major === 1 ? 2 : 4;
-  if (bytes.length < 8 + lenSize) return problem('truncated', 8, bytes.length - 8, `expected a ${lenSize}-byte header length at offset 8, found ${bytes.length - 8} bytes`);
+  if (bytes.length < 8 + lenSize)
+    return problem('truncated', 8, bytes.length - 8, `expected a ${lenSize}-byte header length at offset 8, found ${bytes.length - 8} bytes`);
   const hlen = major === 1 ? dv.getUint16(8, true) : dv.getUint32(8, true);
   const hstart = 8 + lenSize;
   const dataStart = hstart + hlen;
-  if (bytes.length < dataStart) return problem('truncated', hstart, bytes.length - hstart, `expected a header of ${hlen} bytes at offset ${hstart}, found ${bytes.length - hstart}`);
+  if (bytes.length < dataStart)
+    return problem('truncated', hstart, bytes.length - hstart, `expected a header of ${hlen} bytes at offset ${hstart}, found ${bytes.length - hstart}`);
   let text = '';
   for (let k = hstart; k < dataStart; k++) {
     const b = bytes[k];
-    if (b >= 0x80 && major < 3) return problem('bad-header', k, 1, `expected an ASCII header (version ${major}.0), found byte 0x${b.toString(16)} at offset ${k}`);
+    if (b >= 0x80 && major < 3)
+      return problem('bad-header', k, 1, `expected an ASCII header (version ${major}.0), found byte 0x${b.toString(16)} at offset ${k}`);
     text += String.fromCharCode(b);
   }
   const parsed = parsePyLiteral(text.replace(/\s+$/, ''));
@@ -203,7 +227,10 @@ export function readNpyHeader(bytes: Uint8Array): { ok: true; header: NpyHeader 
   const shapeV = d.get('shape');
   const items = shapeV && typeof shapeV === 'object' && 'tuple' in shapeV ? shapeV.tuple : Array.isArray(shapeV) ? shapeV : undefined;
   const shape = !items || items.some((x) => typeof x !== 'number' || !Number.isSafeInteger(x) || x < 0) ? undefined : (items as number[]);
-  return { ok: true, header: { major, headerOffset: hstart, headerLength: hlen, descr: d.get('descr')!, fortranOrder: d.get('fortran_order')!, shape, dataOffset: dataStart } };
+  return {
+    ok: true,
+    header: { major, headerOffset: hstart, headerLength: hlen, descr: d.get('descr')!, fortranOrder: d.get('fortran_order')!, shape, dataOffset: dataStart },
+  };
 }
 
 /** Copies `n` little-endian elements of `el` bytes from `src` into `dst` (native order), swapping on a big-endian host. */
@@ -248,7 +275,14 @@ export function decodeNpy(bytes: Uint8Array): NpyDecoded {
   const size = n * NPY_ELEMENT_BYTES[dtype];
   const off = h.dataOffset;
   if (bytes.length < off + size) throw new NpyError(`truncated data: ${size} bytes expected, ${bytes.length - off} present`, off);
-  return { dtype, shape, data: npyData(bytes, dtype, off, n), fortranOrder: h.fortranOrder === true, dataOffset: off, dataBytes: bytes.subarray(off, off + size) };
+  return {
+    dtype,
+    shape,
+    data: npyData(bytes, dtype, off, n),
+    fortranOrder: h.fortranOrder === true,
+    dataOffset: off,
+    dataBytes: bytes.subarray(off, off + size),
+  };
 }
 
 /**
@@ -295,14 +329,30 @@ export function encodeNpy(a: NpyArray): Uint8Array {
   for (let i = 0; i < n; i++) {
     const v = data[i];
     switch (dtype) {
-      case 'u1': dv.setUint8(at + i, v); break;
-      case 'i1': dv.setInt8(at + i, v); break;
-      case 'u2': dv.setUint16(at + 2 * i, v, true); break;
-      case 'i2': dv.setInt16(at + 2 * i, v, true); break;
-      case 'u4': dv.setUint32(at + 4 * i, v, true); break;
-      case 'i4': dv.setInt32(at + 4 * i, v, true); break;
-      case 'f4': dv.setFloat32(at + 4 * i, v, true); break;
-      case 'f8': dv.setFloat64(at + 8 * i, v, true); break;
+      case 'u1':
+        dv.setUint8(at + i, v);
+        break;
+      case 'i1':
+        dv.setInt8(at + i, v);
+        break;
+      case 'u2':
+        dv.setUint16(at + 2 * i, v, true);
+        break;
+      case 'i2':
+        dv.setInt16(at + 2 * i, v, true);
+        break;
+      case 'u4':
+        dv.setUint32(at + 4 * i, v, true);
+        break;
+      case 'i4':
+        dv.setInt32(at + 4 * i, v, true);
+        break;
+      case 'f4':
+        dv.setFloat32(at + 4 * i, v, true);
+        break;
+      case 'f8':
+        dv.setFloat64(at + 8 * i, v, true);
+        break;
     }
   }
   return out;

@@ -40,7 +40,10 @@ export interface ElementLocation {
 const bad = (code: CsfIssue['code'], message: string): { ok: false; issues: CsfIssue[] } => ({ ok: false, issues: [{ code, severity: 'error', message }] });
 
 function residentOrError(mem: AcceleratorMemory, t: number): LoadedTensor | { ok: false; issues: CsfIssue[] } {
-  return mem.tensorAt(t) ?? bad('csf.bad-address', `no tensor is loaded at metadata address ${t} (tensor pointers: ${mem.tensors.map((x) => x.t).join(', ') || 'none'})`);
+  return (
+    mem.tensorAt(t) ??
+    bad('csf.bad-address', `no tensor is loaded at metadata address ${t} (tensor pointers: ${mem.tensors.map((x) => x.t).join(', ') || 'none'})`)
+  );
 }
 
 /** Binary search of index j among main entries [lo, hi): the entry, or ~insertion point when absent. */
@@ -66,7 +69,8 @@ export function locateElement(mem: AcceleratorMemory, t: number, coord: readonly
   const leading = coord.slice(0, n - 1);
   const f = fiberOfCoord(r.shape, leading);
   const j = coord[n - 1];
-  if (f < 0 || !Number.isInteger(j) || j < 0 || j >= r.shape[n - 1]) return bad('csf.bad-coordinate', `coordinates [${coord.join(', ')}] are outside the shape ${formatShape(r.shape)}`);
+  if (f < 0 || !Number.isInteger(j) || j < 0 || j >= r.shape[n - 1])
+    return bad('csf.bad-coordinate', `coordinates [${coord.join(', ')}] are outside the shape ${formatShape(r.shape)}`);
   const pa = t + 1 + n + f;
   const start = mem.metaWord(pa);
   const end = mem.metaWord(pa + 1);
@@ -130,7 +134,15 @@ export interface MetaAddressInfo {
 
 /** Main entry address → owning tensor, fiber, coordinates and contents. */
 export function resolveMainAddress(mem: AcceleratorMemory, address: number, byteInEntry = 0): MainAddressInfo {
-  const info: MainAddressInfo = { bank: 'main', address, byteInEntry, field: byteInEntry < 4 ? 'index' : 'value', index: mem.mainIndex(address), value: mem.mainValue(address), bits: mem.mainBits(address) };
+  const info: MainAddressInfo = {
+    bank: 'main',
+    address,
+    byteInEntry,
+    field: byteInEntry < 4 ? 'index' : 'value',
+    index: mem.mainIndex(address),
+    value: mem.mainValue(address),
+    bits: mem.mainBits(address),
+  };
   const r = mem.tensorOfMain(address);
   if (!r) return info;
   info.tensor = r;
@@ -203,7 +215,15 @@ export function locateInFile(file: CsfFile, coord: readonly number[]): FileEleme
         break;
       }
   }
-  return { fiber: f, leading, pointerOffset: file.pointerOffset(f), present: e >= 0, entry, offset: file.entryOffset(entry), value: e >= 0 ? file.entryValue(e) : 0 };
+  return {
+    fiber: f,
+    leading,
+    pointerOffset: file.pointerOffset(f),
+    present: e >= 0,
+    entry,
+    offset: file.entryOffset(entry),
+    value: e >= 0 ? file.entryValue(e) : 0,
+  };
 }
 
 /** What a byte of a file is. */
@@ -227,7 +247,14 @@ export function describeFileOffset(file: CsfFile, offset: number): FileByteInfo 
     const fiber = file.fiberOfEntry(entry);
     const leading = fiberCoord(file.shape, fiber);
     const idx = file.entryIndex(entry);
-    return { section: 'entry', entry, field: (offset - file.entriesOffset) % 8 < 4 ? 'index' : 'value', fiber, leading, coord: idx < file.shape[n - 1] ? [...leading, idx] : undefined };
+    return {
+      section: 'entry',
+      entry,
+      field: (offset - file.entriesOffset) % 8 < 4 ? 'index' : 'value',
+      fiber,
+      leading,
+      coord: idx < file.shape[n - 1] ? [...leading, idx] : undefined,
+    };
   }
   if (offset < file.pointersOffset) return { section: 'pointer-count' };
   if (offset < file.byteLength) {

@@ -151,7 +151,8 @@ export class CsfFile implements CsfHeader {
     if (coord.length !== n) throw new RangeError(`expected ${n} coordinates, got ${coord.length}`);
     const f = fiberOfCoord(this.shape, coord.slice(0, n - 1));
     const j = coord[n - 1];
-    if (f < 0 || !Number.isInteger(j) || j < 0 || j >= this.shape[n - 1]) throw new RangeError(`coordinates [${coord.join(', ')}] are outside the shape ${formatShape(this.shape)}`);
+    if (f < 0 || !Number.isInteger(j) || j < 0 || j >= this.shape[n - 1])
+      throw new RangeError(`coordinates [${coord.join(', ')}] are outside the shape ${formatShape(this.shape)}`);
     let lo = this.pointer(f);
     let hi = this.pointer(f + 1) - 1;
     while (lo <= hi) {
@@ -277,8 +278,10 @@ export function checkTensor(t: CsfTensor, opts: WriteOptions = {}): CsfIssue[] {
   if (n < 1) return err('csf.bad-shape', 'a tensor must have order at least 1, found order 0');
   if (n > maxOrder) return err('csf.bad-shape', `order must be at most ${maxOrder}, found ${n}`);
   for (let k = 0; k < n; k++)
-    if (!Number.isInteger(shape[k]) || shape[k] < 0 || shape[k] > 0xffffffff) return err('csf.bad-shape', `shape[${k}] must be an integer in 0..4294967295, found ${shape[k]}`);
-  if (shape[n - 1] > MAX_LAST_EXTENT) return err('csf.bad-shape', `the last extent must be at most 2^31 (indices are written as signed 32-bit by the Python tools), found ${shape[n - 1]}`);
+    if (!Number.isInteger(shape[k]) || shape[k] < 0 || shape[k] > 0xffffffff)
+      return err('csf.bad-shape', `shape[${k}] must be an integer in 0..4294967295, found ${shape[k]}`);
+  if (shape[n - 1] > MAX_LAST_EXTENT)
+    return err('csf.bad-shape', `the last extent must be at most 2^31 (indices are written as signed 32-bit by the Python tools), found ${shape[n - 1]}`);
   const F = fiberCount(shape);
   if (F === undefined) return err('csf.count-overflow', `shape ${formatShape(shape)} has more than 4294967294 fibers`);
   if (ptr.length !== F + 1) return err('csf.bad-tensor', `expected ${F + 1} pointers for ${F} fibers, found ${ptr.length}`);
@@ -287,7 +290,8 @@ export function checkTensor(t: CsfTensor, opts: WriteOptions = {}): CsfIssue[] {
   if (nnz > 0xffffffff) return err('csf.bad-tensor', `nnz must fit a u32, found ${nnz}`);
   if (ptr[0] !== 0) return err('csf.first-pointer-nonzero', `ptr[0] must be 0, found ${ptr[0]}`);
   if (ptr[F] !== nnz) return err('csf.last-pointer-mismatch', `ptr[${F}] must equal nnz = ${nnz}, found ${ptr[F]}`);
-  for (let i = 0; i < F; i++) if (ptr[i + 1] < ptr[i]) return err('csf.non-monotone-pointers', `pointers must not decrease: ptr[${i + 1}] = ${ptr[i + 1]} < ptr[${i}] = ${ptr[i]}`);
+  for (let i = 0; i < F; i++)
+    if (ptr[i + 1] < ptr[i]) return err('csf.non-monotone-pointers', `pointers must not decrease: ptr[${i + 1}] = ${ptr[i + 1]} < ptr[${i}] = ${ptr[i]}`);
   const last = shape[n - 1];
   for (let f = 0; f < F; f++) {
     let prev = -1;
@@ -345,7 +349,8 @@ export function encodeCsf(t: CsfTensor, opts?: WriteOptions): Uint8Array {
  */
 export function csfFromFibers(shape: number[], fibers: ReadonlyArray<ReadonlyArray<readonly [number, number]>>, opts?: WriteOptions): CsfTensor {
   const F = fiberCount(shape) ?? -1;
-  if (fibers.length !== F) throw new CsfError({ code: 'csf.bad-tensor', severity: 'error', message: `shape ${formatShape(shape)} has ${F} fibers, ${fibers.length} given` });
+  if (fibers.length !== F)
+    throw new CsfError({ code: 'csf.bad-tensor', severity: 'error', message: `shape ${formatShape(shape)} has ${F} fibers, ${fibers.length} given` });
   const nnz = fibers.reduce((s, f) => s + f.length, 0);
   const ptr = new Uint32Array(F + 1);
   const indices = new Uint32Array(nnz);
@@ -356,9 +361,19 @@ export function csfFromFibers(shape: number[], fibers: ReadonlyArray<ReadonlyArr
     ptr[f] = o;
     const sorted = [...fibers[f]].sort((a, b) => a[0] - b[0]);
     for (const [i, v] of sorted) {
-      if (!Number.isInteger(i) || i < 0 || i > 0xfffffffe) throw new CsfError({ code: 'csf.index-out-of-range', severity: 'error', message: `fiber ${f} has index ${i}, expected a whole number in 0..${shape[shape.length - 1] - 1}` });
+      if (!Number.isInteger(i) || i < 0 || i > 0xfffffffe)
+        throw new CsfError({
+          code: 'csf.index-out-of-range',
+          severity: 'error',
+          message: `fiber ${f} has index ${i}, expected a whole number in 0..${shape[shape.length - 1] - 1}`,
+        });
       const r = Math.fround(v);
-      if (Number.isFinite(v) && !Number.isFinite(r)) throw new CsfError({ code: 'csf.value-overflow', severity: 'error', message: `fiber ${f}, index ${i}: value ${v} overflows float32 (largest finite is 3.4028234663852886e38)` });
+      if (Number.isFinite(v) && !Number.isFinite(r))
+        throw new CsfError({
+          code: 'csf.value-overflow',
+          severity: 'error',
+          message: `fiber ${f}, index ${i}: value ${v} overflows float32 (largest finite is 3.4028234663852886e38)`,
+        });
       indices[o] = i;
       values[o++] = r;
     }

@@ -137,13 +137,22 @@ export function planContraction(
   const ka = aShape[p - 1];
   const kb = bShape[q - 1];
   if (ka !== kb)
-    return err('csf.contract-extent-mismatch', `the final extents must be equal: lhs shape ${formatShape(aShape)} ends in ${ka}, rhs shape ${formatShape(bShape)} ends in ${kb}`);
+    return err(
+      'csf.contract-extent-mismatch',
+      `the final extents must be equal: lhs shape ${formatShape(aShape)} ends in ${ka}, rhs shape ${formatShape(bShape)} ends in ${kb}`,
+    );
   if (p === 1 && q === 1)
-    return err('csf.contract-scalar-result', `contracting two order-1 tensors (shapes ${formatShape(aShape)} and ${formatShape(bShape)}) gives a scalar (order 0), which a .csfbin file cannot hold; the simulator fails on it too`);
+    return err(
+      'csf.contract-scalar-result',
+      `contracting two order-1 tensors (shapes ${formatShape(aShape)} and ${formatShape(bShape)}) gives a scalar (order 0), which a .csfbin file cannot hold; the simulator fails on it too`,
+    );
   const shape = [...aShape.slice(0, p - 1), ...bShape.slice(0, q - 1)];
   const maxOrder = opts.maxOrder ?? DEFAULT_MAX_ORDER;
   if (shape.length > maxOrder)
-    return err('csf.contract-order-too-large', `the result would have order ${p} + ${q} − 2 = ${shape.length} (shape ${formatShape(shape)}), more than the maximum ${maxOrder}`);
+    return err(
+      'csf.contract-order-too-large',
+      `the result would have order ${p} + ${q} − 2 = ${shape.length} (shape ${formatShape(shape)}), more than the maximum ${maxOrder}`,
+    );
   const fibers = fiberCount(shape);
   if (fibers === undefined) return err('csf.count-overflow', `the result shape ${formatShape(shape)} has too many fibers`);
   const elements = elementCount(shape);
@@ -158,8 +167,15 @@ export function planContraction(
       `the result (shape ${formatShape(shape)}, ${plural(fibers, 'fiber')}) needs ${metaC} metadata words after the ${metaUsed} taken by the operands, ${metaUsed + metaC} in all, but the metadata memory holds ${metaCap} words`,
     );
   if (mainUsed + elements > mainCap)
-    return err('csf.main-capacity', `the dense result (shape ${formatShape(shape)}) needs ${elements} main-memory entries after the ${mainUsed} taken by the operands, ${mainUsed + elements} in all, but the main memory holds ${mainCap} entries`);
-  if (elements > MAX_RESULT_ELEMENTS) return err('csf.main-capacity', `the dense result (shape ${formatShape(shape)}) has ${elements} elements, more than the ${MAX_RESULT_ELEMENTS} this tool materialises`);
+    return err(
+      'csf.main-capacity',
+      `the dense result (shape ${formatShape(shape)}) needs ${elements} main-memory entries after the ${mainUsed} taken by the operands, ${mainUsed + elements} in all, but the main memory holds ${mainCap} entries`,
+    );
+  if (elements > MAX_RESULT_ELEMENTS)
+    return err(
+      'csf.main-capacity',
+      `the dense result (shape ${formatShape(shape)}) has ${elements} elements, more than the ${MAX_RESULT_ELEMENTS} this tool materialises`,
+    );
   const warnings: CsfIssue[] = [];
   if (p === 1 || q === 1)
     warnings.push({
@@ -287,7 +303,11 @@ function denseTensor(shape: number[], bits: Uint32Array): CsfTensor {
 export function contractCsf(a: CsfTensor, b: CsfTensor, opts: ContractOptions = {}): Result<Contraction> {
   const p = a.shape.length;
   const q = b.shape.length;
-  const plan = planContraction(a.shape, b.shape, { ...opts, metaUsed: 2 + p + (a.ptr.length - 1) + 2 + q + (b.ptr.length - 1), mainUsed: a.indices.length + b.indices.length });
+  const plan = planContraction(a.shape, b.shape, {
+    ...opts,
+    metaUsed: 2 + p + (a.ptr.length - 1) + 2 + q + (b.ptr.length - 1),
+    mainUsed: a.indices.length + b.indices.length,
+  });
   if (!plan.ok) return plan;
   const { bits, multiplyAdds } = contractValues(a, b, opts.emptyFiberQuirk ?? true);
   return { ok: true, tensor: denseTensor(plan.shape, bits), multiplyAdds, warnings: plan.warnings };
@@ -299,14 +319,25 @@ export function contractCsf(a: CsfTensor, b: CsfTensor, opts: ContractOptions = 
  * densely, one after another, from the next free main entry, and each element (j, value) is stored at
  * meta[fiber pointer] + j. Returns C as a resident tensor; on error the memories are unchanged.
  */
-export function contractInMemory(mem: AcceleratorMemory, tA: number, tB: number, opts: Omit<ContractOptions, 'metaCapacity' | 'mainCapacity'> & { name?: string } = {}): Result<{ tensor: LoadedTensor; multiplyAdds: number; warnings: CsfIssue[] }> {
+export function contractInMemory(
+  mem: AcceleratorMemory,
+  tA: number,
+  tB: number,
+  opts: Omit<ContractOptions, 'metaCapacity' | 'mainCapacity'> & { name?: string } = {},
+): Result<{ tensor: LoadedTensor; multiplyAdds: number; warnings: CsfIssue[] }> {
   const ra = tensorFromMemory(mem, tA);
   if (!ra.ok) return ra;
   const rb = tensorFromMemory(mem, tB);
   if (!rb.ok) return rb;
   const a = ra.tensor;
   const b = rb.tensor;
-  const plan = planContraction(a.shape, b.shape, { ...opts, metaCapacity: mem.metaCapacity, mainCapacity: mem.mainCapacity, metaUsed: mem.metaTop, mainUsed: mem.mainTop });
+  const plan = planContraction(a.shape, b.shape, {
+    ...opts,
+    metaCapacity: mem.metaCapacity,
+    mainCapacity: mem.mainCapacity,
+    metaUsed: mem.metaTop,
+    mainUsed: mem.mainTop,
+  });
   if (!plan.ok) return plan;
   const { shape, fibers: F } = plan;
   const n = shape.length;

@@ -20,7 +20,8 @@ export const MAX_DENSE_ELEMENTS = 2 ** 28;
 export function denseToCsf(data: Float32Array, shape: number[], opts: DenseToCsfOptions = {}): CsfTensor {
   const total = elementCount(shape);
   if (shape.length === 0) throw new CsfError({ code: 'csf.bad-shape', severity: 'error', message: 'a tensor must have order at least 1, found order 0' });
-  if (data.length !== total) throw new CsfError({ code: 'csf.bad-shape', severity: 'error', message: `shape ${formatShape(shape)} has ${total} elements, the data has ${data.length}` });
+  if (data.length !== total)
+    throw new CsfError({ code: 'csf.bad-shape', severity: 'error', message: `shape ${formatShape(shape)} has ${total} elements, the data has ${data.length}` });
   const F = fiberCount(shape);
   if (F === undefined) throw new CsfError({ code: 'csf.count-overflow', severity: 'error', message: `shape ${formatShape(shape)} has too many fibers` });
   const L = shape[shape.length - 1];
@@ -53,7 +54,11 @@ export function denseToCsf(data: Float32Array, shape: number[], opts: DenseToCsf
 export function csfToDense(t: CsfTensor): Float32Array {
   const total = elementCount(t.shape);
   if (total > MAX_DENSE_ELEMENTS)
-    throw new CsfError({ code: 'npy.too-large', severity: 'error', message: `shape ${formatShape(t.shape)} has ${total} elements, more than the ${MAX_DENSE_ELEMENTS} a dense array may hold here` });
+    throw new CsfError({
+      code: 'npy.too-large',
+      severity: 'error',
+      message: `shape ${formatShape(t.shape)} has ${total} elements, more than the ${MAX_DENSE_ELEMENTS} a dense array may hold here`,
+    });
   const out = new Float32Array(total);
   const dst = new Uint32Array(out.buffer);
   const L = t.shape[t.shape.length - 1];

@@ -107,7 +107,11 @@ export class AcceleratorMemory {
         message: `${what} needs ${plural(mainEntries, 'main-memory entry', 'main-memory entries')} at ${this.mainTop}..${this.mainTop + mainEntries - 1}, but the main memory holds ${this.mainCapacity} entries (${this.mainCapacity - this.mainTop} free)`,
       };
     if (this.mainTop + mainEntries > U32_MAX)
-      return { code: 'csf.pointer-overflow', severity: 'error', message: `${what} would end at main address ${this.mainTop + mainEntries}, which does not fit a 32-bit pointer` };
+      return {
+        code: 'csf.pointer-overflow',
+        severity: 'error',
+        message: `${what} would end at main address ${this.mainTop + mainEntries}, which does not fit a 32-bit pointer`,
+      };
     return undefined;
   }
 
@@ -189,12 +193,22 @@ export class AcceleratorMemory {
 
   /** The resident tensor owning metadata word `addr`. */
   tensorOfMeta(addr: number): LoadedTensor | undefined {
-    return findOwner(this.tensors, addr, (x) => x.t, (x) => x.metaEnd);
+    return findOwner(
+      this.tensors,
+      addr,
+      (x) => x.t,
+      (x) => x.metaEnd,
+    );
   }
 
   /** The resident tensor owning main entry `addr`. */
   tensorOfMain(addr: number): LoadedTensor | undefined {
-    return findOwner(this.tensors, addr, (x) => x.mainBase, (x) => x.mainEnd);
+    return findOwner(
+      this.tensors,
+      addr,
+      (x) => x.mainBase,
+      (x) => x.mainEnd,
+    );
   }
 }
 
@@ -239,7 +253,8 @@ export function loadCsf(mem: AcceleratorMemory, src: Uint8Array | CsfFile | CsfT
     shape = [...tensor!.shape];
     nnz = tensor!.indices.length;
     F = tensor!.ptr.length - 1;
-    if (fiberCount(shape) !== F) return { ok: false, issues: [{ code: 'csf.bad-tensor', severity: 'error', message: `shape ${formatShape(shape)} does not have ${F} fibers` }] };
+    if (fiberCount(shape) !== F)
+      return { ok: false, issues: [{ code: 'csf.bad-tensor', severity: 'error', message: `shape ${formatShape(shape)} does not have ${F} fibers` }] };
   }
   const n = shape.length;
   const what = `loading ${opts.name ?? 'the tensor'} (order ${n}, shape ${formatShape(shape)}, ${plural(F, 'fiber')}, nnz ${nnz})`;

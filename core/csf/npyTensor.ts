@@ -12,7 +12,10 @@ export interface NpyFloat32 {
   data: Float32Array;
 }
 
-const issue = (code: CsfIssue['code'], offset: number, length: number, message: string): { ok: false; issues: CsfIssue[] } => ({ ok: false, issues: [{ code, severity: 'error', offset, length, message }] });
+const issue = (code: CsfIssue['code'], offset: number, length: number, message: string): { ok: false; issues: CsfIssue[] } => ({
+  ok: false,
+  issues: [{ code, severity: 'error', offset, length, message }],
+});
 
 /** Reads a `.npy` file holding a little-endian float32 array of order ≥ 1 in C order. Never throws. */
 export function readNpy(bytes: Uint8Array): Result<NpyFloat32> {
@@ -23,9 +26,20 @@ export function readNpy(bytes: Uint8Array): Result<NpyFloat32> {
   if (descr !== '<f4') {
     const name = NPY_DTYPE_NAMES[descr.slice(1)] ?? descr;
     const why = descr.slice(1) === 'f4' ? (descr[0] === '>' ? 'big-endian float32' : `float32 with byte order '${descr[0]}'`) : name;
-    return issue('npy.unsupported-dtype', hstart, hlen, `expected dtype '<f4' (little-endian float32), found '${descr}' (${why}); convert with numpy: a.astype('<f4')`);
+    return issue(
+      'npy.unsupported-dtype',
+      hstart,
+      hlen,
+      `expected dtype '<f4' (little-endian float32), found '${descr}' (${why}); convert with numpy: a.astype('<f4')`,
+    );
   }
-  if (fortran !== false) return issue('npy.fortran-order', hstart, hlen, `expected fortran_order False (C order), found ${fortran === true ? 'True' : String(fortran)}; convert with numpy: np.ascontiguousarray(a)`);
+  if (fortran !== false)
+    return issue(
+      'npy.fortran-order',
+      hstart,
+      hlen,
+      `expected fortran_order False (C order), found ${fortran === true ? 'True' : String(fortran)}; convert with numpy: np.ascontiguousarray(a)`,
+    );
   if (!shape) return issue('npy.bad-header', hstart, hlen, 'expected the shape to be a tuple of non-negative integers');
   if (shape.length === 0) return issue('npy.scalar', hstart, hlen, 'expected an array of order at least 1, found a 0-d (scalar) array with shape ()');
   const count = elementCount(shape);

@@ -72,7 +72,10 @@ const enum Phase {
 class U32List {
   data: Uint32Array;
   length = 0;
-  constructor(private readonly max: number, initial = 64) {
+  constructor(
+    private readonly max: number,
+    initial = 64,
+  ) {
     this.data = new Uint32Array(Math.max(1, Math.min(initial, max)));
   }
   push(v: number): void {
@@ -290,9 +293,17 @@ export class CsfValidator {
     switch (this.phase) {
       case Phase.Order:
         this.order = w;
-        if (w === 0) return this.setFatal({ code: 'csf.bad-order', rule: 'V2', severity: 'error', offset: 0, length: 4, message: 'order must be at least 1, found 0' });
+        if (w === 0)
+          return this.setFatal({ code: 'csf.bad-order', rule: 'V2', severity: 'error', offset: 0, length: 4, message: 'order must be at least 1, found 0' });
         if (w > this.maxOrder)
-          return this.setFatal({ code: 'csf.order-too-large', rule: 'V3', severity: 'error', offset: 0, length: 4, message: `order must be at most ${this.maxOrder} (the simulator's MAX_ORDER), found ${w}` });
+          return this.setFatal({
+            code: 'csf.order-too-large',
+            rule: 'V3',
+            severity: 'error',
+            offset: 0,
+            length: 4,
+            message: `order must be at most ${this.maxOrder} (the simulator's MAX_ORDER), found ${w}`,
+          });
         this.phase = Phase.Shape;
         return;
       case Phase.Shape: {
@@ -366,7 +377,14 @@ export class CsfValidator {
     const ends = `the file ends at offset ${total}`;
     switch (this.phase) {
       case Phase.Order:
-        return { code: 'csf.truncated-header', rule: 'V1', severity: 'error', offset: 0, length: total, message: `expected 4 bytes for the order (u32) at offset 0, found ${plural(total, 'byte')}` };
+        return {
+          code: 'csf.truncated-header',
+          rule: 'V1',
+          severity: 'error',
+          offset: 0,
+          length: total,
+          message: `expected 4 bytes for the order (u32) at offset 0, found ${plural(total, 'byte')}`,
+        };
       case Phase.Shape: {
         const need = 4 * this.order;
         return {
@@ -380,7 +398,14 @@ export class CsfValidator {
       }
       case Phase.Nnz: {
         const at = 4 + 4 * this.order;
-        return { code: 'csf.truncated-header', rule: 'V6', severity: 'error', offset: at, length: total - at, message: `expected 4 bytes for nnz (u32) at offset ${at}, found ${plural(total - at, 'byte')} (${ends})` };
+        return {
+          code: 'csf.truncated-header',
+          rule: 'V6',
+          severity: 'error',
+          offset: at,
+          length: total - at,
+          message: `expected 4 bytes for nnz (u32) at offset ${at}, found ${plural(total - at, 'byte')} (${ends})`,
+        };
       }
       case Phase.Entries:
       case Phase.SkipEntries:
@@ -461,7 +486,14 @@ export class CsfValidator {
     const po = this.pointersOffset;
     const F = this.fibers;
     if (this.ptr0 !== 0)
-      issues.push({ code: 'csf.first-pointer-nonzero', rule: 'V10', severity: 'error', offset: po, length: 4, message: `ptr[0] must be 0 (pointers count entries from the first one), found ${this.ptr0}` });
+      issues.push({
+        code: 'csf.first-pointer-nonzero',
+        rule: 'V10',
+        severity: 'error',
+        offset: po,
+        length: 4,
+        message: `ptr[0] must be 0 (pointers count entries from the first one), found ${this.ptr0}`,
+      });
     if (this.lastPtr !== this.nnz)
       issues.push({
         code: 'csf.last-pointer-mismatch',
@@ -550,7 +582,14 @@ export class CsfValidator {
         k: 2,
         issue:
           idx === prev
-            ? { code: 'csf.duplicate-index', rule: 'V15', severity: 'error', offset: eo + 8 * e, length: 4, message: `${this.where(ptrs, e)} repeats index ${idx}: expected an index greater than ${prev}, as indices within a fiber must strictly increase` }
+            ? {
+                code: 'csf.duplicate-index',
+                rule: 'V15',
+                severity: 'error',
+                offset: eo + 8 * e,
+                length: 4,
+                message: `${this.where(ptrs, e)} repeats index ${idx}: expected an index greater than ${prev}, as indices within a fiber must strictly increase`,
+              }
             : {
                 code: 'csf.unsorted-index',
                 rule: 'V15',

@@ -133,13 +133,26 @@ export class CsfView {
         `expected the pointer count P = F + 1 = ${F + 1} (${plural(F, 'fiber')} of shape ${formatShape(shape)} plus the end pointer) after ${plural(nnz, 'entry', 'entries')}, found ${P}`,
       );
     if (size < this.pointersOffset + 4 * P)
-      return issue('csf.truncated-pointers', 'V8', this.pointersOffset, size - this.pointersOffset, `expected ${4 * P} bytes for the ${plural(P, 'pointer')} (u32) at offset ${this.pointersOffset}, found ${plural(size - this.pointersOffset, 'byte')}`);
+      return issue(
+        'csf.truncated-pointers',
+        'V8',
+        this.pointersOffset,
+        size - this.pointersOffset,
+        `expected ${4 * P} bytes for the ${plural(P, 'pointer')} (u32) at offset ${this.pointersOffset}, found ${plural(size - this.pointersOffset, 'byte')}`,
+      );
     const ptr = words(await this.source.read(this.pointersOffset, 4 * P));
     const po = this.pointersOffset;
     if (ptr[0] !== 0) return issue('csf.first-pointer-nonzero', 'V10', po, 4, `ptr[0] must be 0 (pointers count entries from the first one), found ${ptr[0]}`);
     if (ptr[F] !== nnz) return issue('csf.last-pointer-mismatch', 'V11', po + 4 * F, 4, `the end pointer ptr[${F}] must equal nnz = ${nnz}, found ${ptr[F]}`);
     for (let i = 1; i <= F; i++)
-      if (ptr[i] < ptr[i - 1]) return issue('csf.non-monotone-pointers', 'V12', po + 4 * i, 4, `pointers must not decrease: expected ptr[${i}] ≥ ptr[${i - 1}] = ${ptr[i - 1]}, found ${ptr[i]}`);
+      if (ptr[i] < ptr[i - 1])
+        return issue(
+          'csf.non-monotone-pointers',
+          'V12',
+          po + 4 * i,
+          4,
+          `pointers must not decrease: expected ptr[${i}] ≥ ptr[${i - 1}] = ${ptr[i - 1]}, found ${ptr[i]}`,
+        );
     this.pointers = ptr;
   }
 
@@ -231,11 +244,13 @@ export class CsfView {
    * Full validation (V1–V15), streaming the file in chunks. `progress` is called after each chunk;
    * `cancelled()` true stops early (the result then says nothing about the rest).
    */
-  async validate(opts: { maxIssues?: number; chunkBytes?: number; progress?: (checked: number, total: number) => void; cancelled?: () => boolean } = {}): Promise<CsfValidation> {
+  async validate(
+    opts: { maxIssues?: number; chunkBytes?: number; progress?: (checked: number, total: number) => void; cancelled?: () => boolean } = {},
+  ): Promise<CsfValidation> {
     const v = new CsfValidator({ maxOrder: this.maxOrder, maxIssues: opts.maxIssues ?? 100 });
     const chunk = Math.max(4096, opts.chunkBytes ?? 4 << 20);
     const size = this.size;
-    for (let at = 0; at < size; ) {
+    for (let at = 0; at < size;) {
       if (opts.cancelled?.()) break;
       const b = await this.source.read(at, Math.min(chunk, size - at));
       if (b.byteLength === 0) break;

@@ -94,7 +94,8 @@ export class CsfViewHost {
     if (why) {
       this.opts.log?.('warn', `csfbin viewer message ignored: ${why}`);
       const m = msg as { type?: unknown; id?: unknown };
-      if (m && typeof m === 'object' && m.type === 'request' && Number.isSafeInteger(m.id) && (m.id as number) >= 0) this.post({ type: 'response', id: m.id as number, ok: false, error: why });
+      if (m && typeof m === 'object' && m.type === 'request' && Number.isSafeInteger(m.id) && (m.id as number) >= 0)
+        this.post({ type: 'response', id: m.id as number, ok: false, error: why });
       return;
     }
     const m = msg as CsfWebviewToHost;

@@ -55,9 +55,29 @@ export function csfOverlays(mem: AcceleratorMemory, space: string): Overlay[] {
     const what = `order ${t.order}, shape ${formatShape(t.shape)}, ${t.fibers} fibers, nnz ${t.nnz}`;
     if (space === CSF_MAIN_SPACE) {
       if (t.nnz > 0)
-        out.push({ id: `${name}:entries`, name: `${name} entries`, space, offset: 8 * t.mainBase, length: 8 * t.nnz, kind: 'tensor', color, detail: `entries ${t.mainBase}..${t.mainEnd - 1} (u32 index, f32 value each) of ${what}` });
+        out.push({
+          id: `${name}:entries`,
+          name: `${name} entries`,
+          space,
+          offset: 8 * t.mainBase,
+          length: 8 * t.nnz,
+          kind: 'tensor',
+          color,
+          detail: `entries ${t.mainBase}..${t.mainEnd - 1} (u32 index, f32 value each) of ${what}`,
+        });
     } else if (space === CSF_META_SPACE) {
-      out.push({ id: `${name}:header`, name: `${name} order+shape`, space, offset: 4 * t.t, length: 4 * (1 + t.order), kind: 'tensor', type: 'u32', elemBytes: 4, color, detail: `tensor pointer ${t.t}: order then shape (${what})` });
+      out.push({
+        id: `${name}:header`,
+        name: `${name} order+shape`,
+        space,
+        offset: 4 * t.t,
+        length: 4 * (1 + t.order),
+        kind: 'tensor',
+        type: 'u32',
+        elemBytes: 4,
+        color,
+        detail: `tensor pointer ${t.t}: order then shape (${what})`,
+      });
       out.push({
         id: `${name}:pointers`,
         name: `${name} fiber pointers`,
@@ -105,7 +125,9 @@ export function createCsfSource(mem: AcceleratorMemory, o: CsfSourceOptions): In
     const m = /^\s*(fiber|ptr|entry)\s*\[?\s*(\d+)\s*\]?\s*$/i.exec(text);
     if (!m || !first) {
       const want = text.trim().toLowerCase();
-      const o = [...csfOverlays(mem, CSF_MAIN_SPACE), ...csfOverlays(mem, CSF_META_SPACE)].find((x) => x.name.toLowerCase() === want || x.id.toLowerCase() === want);
+      const o = [...csfOverlays(mem, CSF_MAIN_SPACE), ...csfOverlays(mem, CSF_META_SPACE)].find(
+        (x) => x.name.toLowerCase() === want || x.id.toLowerCase() === want,
+      );
       return o ? { space: o.space, offset: o.offset, length: o.length, label: o.name } : undefined;
     }
     const n = Number(m[2]);

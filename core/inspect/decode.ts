@@ -12,7 +12,18 @@ export const RADIXES: readonly Radix[] = ['hex', 'dec', 'oct', 'bin'];
 export const ELEM_BYTES: Record<ElemType, number> = { u8: 1, i8: 1, u16: 2, i16: 2, w12: 2, f16: 2, bf16: 2, u32: 4, i32: 4, f32: 4 };
 /** Significant bits of the raw pattern (what hex/oct/bin show). */
 export const ELEM_BITS: Record<ElemType, number> = { u8: 8, i8: 8, u16: 16, i16: 16, w12: 12, f16: 16, bf16: 16, u32: 32, i32: 32, f32: 32 };
-export const ELEM_LABEL: Record<ElemType, string> = { u8: 'u8', i8: 'i8', u16: 'u16', i16: 'i16', w12: '12-bit word', f16: 'fp16', bf16: 'bf16', u32: 'u32', i32: 'i32', f32: 'fp32' };
+export const ELEM_LABEL: Record<ElemType, string> = {
+  u8: 'u8',
+  i8: 'i8',
+  u16: 'u16',
+  i16: 'i16',
+  w12: '12-bit word',
+  f16: 'fp16',
+  bf16: 'bf16',
+  u32: 'u32',
+  i32: 'i32',
+  f32: 'fp32',
+};
 export const isFloatType = (t: ElemType): boolean => t === 'f16' || t === 'bf16' || t === 'f32';
 export const isSignedType = (t: ElemType): boolean => t === 'i8' || t === 'i16' || t === 'i32' || t === 'w12';
 
@@ -135,7 +146,8 @@ export function decode(b: Uint8Array, off: number, t: ElemType, bigEndian = fals
 // Formatting
 
 const RADIX_BASE: Record<Radix, number> = { hex: 16, dec: 10, oct: 8, bin: 2 };
-const digitsFor = (bits: number, r: Radix): number => (r === 'hex' ? Math.ceil(bits / 4) : r === 'oct' ? Math.ceil(bits / 3) : r === 'bin' ? bits : Math.ceil(bits * Math.log10(2)));
+const digitsFor = (bits: number, r: Radix): number =>
+  r === 'hex' ? Math.ceil(bits / 4) : r === 'oct' ? Math.ceil(bits / 3) : r === 'bin' ? bits : Math.ceil(bits * Math.log10(2));
 
 /** A byte as shown in the data column: `0f`, `015`, `017`, `00001111`. */
 export function formatByte(v: number, r: Radix = 'hex'): string {
@@ -152,7 +164,12 @@ export function formatFloat(v: number, t: 'f16' | 'bf16' | 'f32'): string {
   if (v === -Infinity) return '-Inf';
   if (v === 0) return Object.is(v, -0) ? '-0' : '0';
   const maxP = t === 'f32' ? 9 : t === 'f16' ? 5 : 4;
-  const same = t === 'f32' ? (x: number) => Math.fround(x) === v : t === 'f16' ? (x: number) => floatToHalf(x) === floatToHalf(v) : (x: number) => floatToBf16(x) === floatToBf16(v);
+  const same =
+    t === 'f32'
+      ? (x: number) => Math.fround(x) === v
+      : t === 'f16'
+        ? (x: number) => floatToHalf(x) === floatToHalf(v)
+        : (x: number) => floatToBf16(x) === floatToBf16(v);
   let p = 1;
   while (p < maxP && !same(Number(v.toPrecision(p)))) p++;
   const a = Math.abs(v);

@@ -8,7 +8,18 @@ export type ExportFormat = 'bin' | 'npy' | 'hex';
  * NumPy dtype each element type is written as. fp16 keeps its exact bits as `<f2`; bf16 (no NumPy
  * dtype) is widened to `<f4` exactly; 12-bit words are `<i2` values in −2048..2047.
  */
-export const NPY_DTYPE: Record<ElemType, NpyDtype | 'f2'> = { u8: 'u1', i8: 'i1', u16: 'u2', i16: 'i2', w12: 'i2', f16: 'f2', bf16: 'f4', u32: 'u4', i32: 'i4', f32: 'f4' };
+export const NPY_DTYPE: Record<ElemType, NpyDtype | 'f2'> = {
+  u8: 'u1',
+  i8: 'i1',
+  u16: 'u2',
+  i16: 'i2',
+  w12: 'i2',
+  f16: 'f2',
+  bf16: 'f4',
+  u32: 'u4',
+  i32: 'i4',
+  f32: 'f4',
+};
 
 /** `.npy` bytes of `bytes` read as elements of `type` (a trailing partial element is dropped). */
 export function toNpy(bytes: Uint8Array, type: ElemType, bigEndian = false): Uint8Array {
@@ -61,7 +72,11 @@ export function toHexText(bytes: Uint8Array, address = 0, opts: { width?: number
 }
 
 /** File bytes for an export. */
-export function exportBytes(bytes: Uint8Array, format: ExportFormat, opts: { type?: ElemType; bigEndian?: boolean; address?: number; width?: number; unitBytes?: number } = {}): Uint8Array {
+export function exportBytes(
+  bytes: Uint8Array,
+  format: ExportFormat,
+  opts: { type?: ElemType; bigEndian?: boolean; address?: number; width?: number; unitBytes?: number } = {},
+): Uint8Array {
   if (format === 'bin') return bytes.slice();
   if (format === 'npy') return toNpy(bytes, opts.type ?? 'u8', opts.bigEndian);
   return new TextEncoder().encode(toHexText(bytes, opts.address ?? 0, opts));

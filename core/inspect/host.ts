@@ -98,7 +98,8 @@ export class WebviewHost {
     if (why) {
       this.src.log?.('warn', `webview message ignored: ${why}`);
       const m = msg as { type?: unknown; id?: unknown };
-      if (m && typeof m === 'object' && m.type === 'request' && Number.isSafeInteger(m.id)) this.post({ type: 'response', id: m.id as number, ok: false, error: why });
+      if (m && typeof m === 'object' && m.type === 'request' && Number.isSafeInteger(m.id))
+        this.post({ type: 'response', id: m.id as number, ok: false, error: why });
       return;
     }
     const m = msg as import('../protocol/webview').WebviewToHost;
@@ -234,7 +235,12 @@ export class WebviewHost {
     resolve: (p) => (this.src.resolve ? (this.src.resolve(p.text, p.space) ?? null) : this.resolveOverlay(p.text, p.space)),
     search: async (p) => {
       const info = this.space(p.space);
-      const offset = await findInSource((o, l) => this.bytes(p.space, o, l, p.step), info.bytes, bytesOf(p.pattern), p.from, { backward: p.backward, align: p.align, mask: p.mask ? bytesOf(p.mask) : undefined, wrap: p.wrap });
+      const offset = await findInSource((o, l) => this.bytes(p.space, o, l, p.step), info.bytes, bytesOf(p.pattern), p.from, {
+        backward: p.backward,
+        align: p.align,
+        mask: p.mask ? bytesOf(p.mask) : undefined,
+        wrap: p.wrap,
+      });
       return { offset };
     },
     export: async (p) => {
@@ -278,14 +284,37 @@ export class WebviewHost {
       const w = st.written;
       const covers = !!w && w.space === space && elem >= w.lo && elem <= w.hi;
       // a dense write (every element of its range) certainly wrote the byte, even with the same value
-      if (covers && w!.count >= w!.hi - w!.lo + 1) return { step: st.step, text: st.text, loc: { file: st.file, line: Math.max(1, st.line), column: Math.max(1, st.column), endLine: Math.max(1, st.line, st.endLine) }, exact: true };
+      if (covers && w!.count >= w!.hi - w!.lo + 1)
+        return {
+          step: st.step,
+          text: st.text,
+          loc: { file: st.file, line: Math.max(1, st.line), column: Math.max(1, st.column), endLine: Math.max(1, st.line, st.endLine) },
+          exact: true,
+        };
       if (covers && !covering) covering = st;
       const pages = st.changed[space];
       if (!pages || !pages.includes(page)) continue;
       const [after, before] = await Promise.all([this.bytes(space, offset, 1, s), this.bytes(space, offset, 1, s - 1)]);
-      if (after[0] !== before[0]) return { step: st.step, text: st.text, loc: { file: st.file, line: Math.max(1, st.line), column: Math.max(1, st.column), endLine: Math.max(1, st.line, st.endLine) }, exact: true };
+      if (after[0] !== before[0])
+        return {
+          step: st.step,
+          text: st.text,
+          loc: { file: st.file, line: Math.max(1, st.line), column: Math.max(1, st.column), endLine: Math.max(1, st.line, st.endLine) },
+          exact: true,
+        };
     }
-    if (covering) return { step: covering.step, text: covering.text, loc: { file: covering.file, line: Math.max(1, covering.line), column: Math.max(1, covering.column), endLine: Math.max(1, covering.line, covering.endLine) }, exact: false };
+    if (covering)
+      return {
+        step: covering.step,
+        text: covering.text,
+        loc: {
+          file: covering.file,
+          line: Math.max(1, covering.line),
+          column: Math.max(1, covering.column),
+          endLine: Math.max(1, covering.line, covering.endLine),
+        },
+        exact: false,
+      };
     return undefined;
   }
 

@@ -5,7 +5,16 @@
  * plus the answers to hover (cell/element → coordinate, address) and locate (coordinate → cell).
  */
 import type { LayoutModel, Regions, Slot } from '../layout/model';
-import { type InnerGrid, type LayoutHit, type LayoutMap, type LayoutPanel, type LayoutRegion, type RegionKind, regionKindCode, REGION_KINDS } from '../protocol/webview';
+import {
+  type InnerGrid,
+  type LayoutHit,
+  type LayoutMap,
+  type LayoutPanel,
+  type LayoutRegion,
+  type RegionKind,
+  regionKindCode,
+  REGION_KINDS,
+} from '../protocol/webview';
 import type { LayoutMapProvider } from './host';
 
 export interface LayoutMapOptions {
@@ -20,7 +29,17 @@ export interface LayoutMapOptions {
 }
 
 const KIND_OF_SLOT: Record<Slot['kind'], RegionKind> = { data: 'data', partial: 'partial', padding: 'padding', unused: 'unused' };
-const KIND_OF_BYTE: Record<string, RegionKind> = { element: 'data', padding: 'padding', alignment: 'padding', unused: 'unused', metadata: 'metadata', replica: 'replica', slack: 'unused', gap: 'gap', outside: 'none' };
+const KIND_OF_BYTE: Record<string, RegionKind> = {
+  element: 'data',
+  padding: 'padding',
+  alignment: 'padding',
+  unused: 'unused',
+  metadata: 'metadata',
+  replica: 'replica',
+  slack: 'unused',
+  gap: 'gap',
+  outside: 'none',
+};
 
 const hex = (n: number) => '0x' + n.toString(16);
 const tuple = (c: readonly number[]) => `(${c.join(', ')})`;
@@ -42,7 +61,10 @@ export function layoutMapFromModel(model: LayoutModel, opts: LayoutMapOptions = 
   const k = Math.max(1, Math.ceil(totalSlots / maxCells));
   const cellsOf = units.map((u) => Math.ceil(u.slots / k));
   const maxC = Math.max(1, ...cellsOf);
-  const sumC = Math.max(1, cellsOf.reduce((a, b) => a + b, 0));
+  const sumC = Math.max(
+    1,
+    cellsOf.reduce((a, b) => a + b, 0),
+  );
   const keyOf = (c: readonly number[] | undefined): number => {
     if (!c || numel === 0) return NaN;
     let idx = 0;
@@ -93,7 +115,18 @@ export function layoutMapFromModel(model: LayoutModel, opts: LayoutMapOptions = 
   function panel(u: number, x: number, y: number, w: number): Placed {
     const cells = cellsOf[u];
     const ww = Math.max(1, Math.min(w, Math.max(cells, 1)));
-    return { unit: u, label: units[u].label, x, y, w: ww, h: Math.max(1, Math.ceil(cells / ww)), slots: units[u].slots, slotsPerCell: k, base: units[u].base, cells };
+    return {
+      unit: u,
+      label: units[u].label,
+      x,
+      y,
+      w: ww,
+      h: Math.max(1, Math.ceil(cells / ww)),
+      slots: units[u].slots,
+      slotsPerCell: k,
+      base: units[u].base,
+      cells,
+    };
   }
   const cols = Math.max(1, ...panels.map((p) => p.x + p.w));
   const rows = Math.max(1, ...panels.map((p) => p.y + p.h));
@@ -126,7 +159,8 @@ export function layoutMapFromModel(model: LayoutModel, opts: LayoutMapOptions = 
         const a = R.slot(u, s0);
         const b = s1 > s0 ? R.slot(u, s1) : a;
         let kind: RegionKind = a.kind === b.kind ? KIND_OF_SLOT[a.kind] : 'mixed';
-        if ((kind === 'data' || kind === 'partial') && !a.first && !b.first) kind = metaKind(p.base + s0 * sbOf(u), u) ?? (a.elements === 0 ? 'metadata' : kind);
+        if ((kind === 'data' || kind === 'partial') && !a.first && !b.first)
+          kind = metaKind(p.base + s0 * sbOf(u), u) ?? (a.elements === 0 ? 'metadata' : kind);
         cellKind[c] = regionKindCode(kind);
         cellKey[c] = kind === 'metadata' ? NaN : keyOf(a.first ?? b.first);
       }
@@ -168,7 +202,9 @@ export function layoutMapFromModel(model: LayoutModel, opts: LayoutMapOptions = 
       let prefix = '';
       const frames: LayoutRegion[] = [];
       const flush = (end: number) => {
-        if (end > start && prefix) for (const rect of runRects(p, start, end)) frames.push({ kind: 'frame', ...rect, label: `fiber ${prefix}`, unit: u, addr: { lo: p.base + start * sbOf(u), hi: p.base + end * sbOf(u) } });
+        if (end > start && prefix)
+          for (const rect of runRects(p, start, end))
+            frames.push({ kind: 'frame', ...rect, label: `fiber ${prefix}`, unit: u, addr: { lo: p.base + start * sbOf(u), hi: p.base + end * sbOf(u) } });
       };
       for (let s = 0; s < slots; s++) {
         const f = R.slot(u, s).first;
@@ -186,7 +222,10 @@ export function layoutMapFromModel(model: LayoutModel, opts: LayoutMapOptions = 
   if (!tooMany) regions.unshift(...fills);
 
   const summary = model.summary();
-  const inner: InnerGrid | undefined = k === 1 && R.inner && R.inner.rows * R.inner.cols > 1 ? { name: R.inner.name, rows: R.inner.rows, cols: R.inner.cols, bytesPerElement: R.inner.bytesPerElement, blocks: R.inner.blocks?.map((b) => ({ ...b })) } : undefined;
+  const inner: InnerGrid | undefined =
+    k === 1 && R.inner && R.inner.rows * R.inner.cols > 1
+      ? { name: R.inner.name, rows: R.inner.rows, cols: R.inner.cols, bytesPerElement: R.inner.bytesPerElement, blocks: R.inner.blocks?.map((b) => ({ ...b })) }
+      : undefined;
   const map: LayoutMap = {
     id: opts.id ?? `${model.kind}:${shape.join('x')}:${model.dtype}:${model.base}`,
     title: opts.title ?? `${model.kind} ${tuple(shape)} ${model.dtype}`,
@@ -210,18 +249,22 @@ export function layoutMapFromModel(model: LayoutModel, opts: LayoutMapOptions = 
   const panelAt = (x: number, y: number) => panels.find((p) => x >= p.x && x < p.x + p.w && y >= p.y && y < p.y + p.h);
   const innerOffset = (r: number, c: number): number => {
     const g = R.inner!;
-    for (const b of g.blocks ?? []) if (r >= b.row && r < b.row + b.rows && c >= b.col && c < b.col + b.cols) return b.offset + (r - b.row) * b.cols + (c - b.col);
+    for (const b of g.blocks ?? [])
+      if (r >= b.row && r < b.row + b.rows && c >= b.col && c < b.col + b.cols) return b.offset + (r - b.row) * b.cols + (c - b.col);
     return r * g.cols + c;
   };
   const innerPos = (e: number): { innerRow: number; innerCol: number } => {
     const g = R.inner!;
-    for (const b of g.blocks ?? []) if (e >= b.offset && e < b.offset + b.rows * b.cols) return { innerRow: b.row + Math.floor((e - b.offset) / b.cols), innerCol: b.col + ((e - b.offset) % b.cols) };
+    for (const b of g.blocks ?? [])
+      if (e >= b.offset && e < b.offset + b.rows * b.cols)
+        return { innerRow: b.row + Math.floor((e - b.offset) / b.cols), innerCol: b.col + ((e - b.offset) % b.cols) };
     return { innerRow: Math.floor(e / g.cols), innerCol: e % g.cols };
   };
   const inverseLines = (address: number, u: number) => {
     const inv = model.inverse(address, unitArg(u));
     const lines: string[] = [];
-    if (inv.coord) lines.push(`${inv.kind === 'replica' ? 'replica of ' : ''}element ${tuple(inv.coord)}${inv.byteInElement ? ` byte ${inv.byteInElement}` : ''}`);
+    if (inv.coord)
+      lines.push(`${inv.kind === 'replica' ? 'replica of ' : ''}element ${tuple(inv.coord)}${inv.byteInElement ? ` byte ${inv.byteInElement}` : ''}`);
     else lines.push(inv.kind === 'outside' ? 'not part of the tensor' : inv.kind);
     if (inv.reason) lines.push(inv.reason);
     return { inv, lines };
@@ -237,8 +280,21 @@ export function layoutMapFromModel(model: LayoutModel, opts: LayoutMapOptions = 
     if (k > 1) {
       const s1 = Math.min(p.slots, s0 + k) - 1;
       const a = R.slot(u, s0);
-      const lines = [`${p.label} · ${R.slotName}s ${s0}–${s1} (${k} per cell)`, a.label, `address ${hex(p.base + s0 * sbOf(u))}–${hex(p.base + (s1 + 1) * sbOf(u) - 1)}`];
-      return { kind: REGION_KINDS[kinds[y * cols + x]] as RegionKind, lines, coord: a.first, address: p.base + s0 * sbOf(u), unit: u, unitLabel: p.label, x, y };
+      const lines = [
+        `${p.label} · ${R.slotName}s ${s0}–${s1} (${k} per cell)`,
+        a.label,
+        `address ${hex(p.base + s0 * sbOf(u))}–${hex(p.base + (s1 + 1) * sbOf(u) - 1)}`,
+      ];
+      return {
+        kind: REGION_KINDS[kinds[y * cols + x]] as RegionKind,
+        lines,
+        coord: a.first,
+        address: p.base + s0 * sbOf(u),
+        unit: u,
+        unitLabel: p.label,
+        x,
+        y,
+      };
     }
     const slot = R.slot(u, s0);
     const slotAddr = p.base + s0 * sbOf(u);
@@ -287,7 +343,11 @@ export function layoutMapFromModel(model: LayoutModel, opts: LayoutMapOptions = 
     const { inv, lines } = inverseLines(address, u);
     hit.coord = coord ?? inv.coord;
     hit.kind = coord || inv.kind === 'element' ? 'element' : (KIND_OF_BYTE[inv.kind] ?? 'none');
-    hit.lines = [`${p.label} · ${R.slotName} ${s}${hit.innerRow !== undefined ? ` · row ${hit.innerRow}, col ${hit.innerCol}` : ''}`, ...lines, `address ${hex(address)}`];
+    hit.lines = [
+      `${p.label} · ${R.slotName} ${s}${hit.innerRow !== undefined ? ` · row ${hit.innerRow}, col ${hit.innerCol}` : ''}`,
+      ...lines,
+      `address ${hex(address)}`,
+    ];
     return hit;
   };
 

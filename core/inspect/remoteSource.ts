@@ -84,22 +84,19 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([p, t]).finally(() => clearTimeout(timer));
 }
 
-
 /** An InspectorSource whose reads go to the server; sizes are probed first (unless `probe: false`). */
 export async function createRemoteSource(o: RemoteSourceOptions): Promise<InspectorSource> {
   const sizes: Record<string, number> = { ...(o.sizes ?? {}) };
   if (o.probe !== false) {
     await Promise.all(
-      SPACE_NAMES
-        .filter((id) => sizes[id] === undefined)
-        .map(async (id) => {
-          try {
-            const r = await withTimeout(o.readMemory({ runId: o.runId, space: id, start: 0, length: 0 }), o.timeoutMs ?? REMOTE_READ_TIMEOUT_MS, `size of ${id}`);
-            if (r && r.size > 0) sizes[id] = r.size * (r.unit || unitBytesOf(id));
-          } catch (e) {
-            o.log?.('warn', `size of ${id}: ${e instanceof Error ? e.message : String(e)}`);
-          }
-        }),
+      SPACE_NAMES.filter((id) => sizes[id] === undefined).map(async (id) => {
+        try {
+          const r = await withTimeout(o.readMemory({ runId: o.runId, space: id, start: 0, length: 0 }), o.timeoutMs ?? REMOTE_READ_TIMEOUT_MS, `size of ${id}`);
+          if (r && r.size > 0) sizes[id] = r.size * (r.unit || unitBytesOf(id));
+        } catch (e) {
+          o.log?.('warn', `size of ${id}: ${e instanceof Error ? e.message : String(e)}`);
+        }
+      }),
     );
   }
   const trace = o.trace ?? [];
@@ -122,7 +119,13 @@ export async function createRemoteSource(o: RemoteSourceOptions): Promise<Inspec
     for (let u = u0; u < u1; u += MAX_REMOTE_READ_UNITS) {
       const n = Math.min(MAX_REMOTE_READ_UNITS, u1 - u);
       chunks.push(
-        limit(() => withTimeout(o.readMemory({ runId: o.runId, space, start: u, length: n, ...(stepArg === undefined ? {} : { step: stepArg }) }), timeoutMs, `read ${space} ${u}+${n}`)).then((r) => {
+        limit(() =>
+          withTimeout(
+            o.readMemory({ runId: o.runId, space, start: u, length: n, ...(stepArg === undefined ? {} : { step: stepArg }) }),
+            timeoutMs,
+            `read ${space} ${u}+${n}`,
+          ),
+        ).then((r) => {
           const bytes = fromBase64(r.data);
           out.set(bytes.subarray(0, Math.min(bytes.length, n * unit)), (u - u0) * unit);
         }),

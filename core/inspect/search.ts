@@ -58,7 +58,13 @@ export function findInBuffer(buf: Uint8Array, pattern: Uint8Array, from: number,
  * Search through a space of `size` bytes read in chunks with `read(offset, length)`. With `wrap`, a
  * search that reaches the end continues from the other end up to where it started.
  */
-export async function findInSource(read: (offset: number, length: number) => Uint8Array | Promise<Uint8Array>, size: number, pattern: Uint8Array, from: number, opts: FindOptions & { wrap?: boolean; chunk?: number } = {}): Promise<number> {
+export async function findInSource(
+  read: (offset: number, length: number) => Uint8Array | Promise<Uint8Array>,
+  size: number,
+  pattern: Uint8Array,
+  from: number,
+  opts: FindOptions & { wrap?: boolean; chunk?: number } = {},
+): Promise<number> {
   const chunk = Math.max(opts.chunk ?? 1 << 20, pattern.length * 2);
   const over = pattern.length - 1;
   const start = Math.min(Math.max(0, from), size);

@@ -21,7 +21,6 @@ export interface RunGlobal {
   line?: number;
 }
 
-
 /** Most overlays built from one trace (a long loop touches a new range each iteration). */
 export const MAX_TRACE_OVERLAYS = 4096;
 
@@ -53,7 +52,8 @@ export function splitTransfer(text: string): TermSplit | undefined {
   return undefined;
 }
 
-const PREFIX = /^(?:>\s*|CONCURRENT\b\s*|LATEST\b\s*|(?:DTYPE|REMAP|FOR|SCATTER|PROC)\s*\([^()]*(?:\([^()]*\)[^()]*)*\)\s*|\(\s*(?:unsigned\s+|signed\s+)?(?:char|short|int|int8|int16|uint8|half|float)\s*\)\s*)/i;
+const PREFIX =
+  /^(?:>\s*|CONCURRENT\b\s*|LATEST\b\s*|(?:DTYPE|REMAP|FOR|SCATTER|PROC)\s*\([^()]*(?:\([^()]*\)[^()]*)*\)\s*|\(\s*(?:unsigned\s+|signed\s+)?(?:char|short|int|int8|int16|uint8|half|float)\s*\)\s*)/i;
 
 /** A term's display name: its text without the prefixes (`DTYPE(..)`, `FOR(..)`, casts, `CONCURRENT`). */
 export function termName(term: string): string {
@@ -88,9 +88,22 @@ function elemTypeOf(space: string, dtype: 'INT8' | 'UINT8' | 'INT16'): { type: E
 
 /** C scalar types the inspector can decode, by C type name. */
 const C_TYPES: Record<string, ElemType> = {
-  int8_t: 'i8', char: 'i8', 'signed char': 'i8', uint8_t: 'u8', 'unsigned char': 'u8',
-  int16_t: 'i16', short: 'i16', uint16_t: 'u16', 'unsigned short': 'u16',
-  int32_t: 'i32', int: 'i32', long: 'i32', uint32_t: 'u32', unsigned: 'u32', 'unsigned int': 'u32', float: 'f32',
+  int8_t: 'i8',
+  char: 'i8',
+  'signed char': 'i8',
+  uint8_t: 'u8',
+  'unsigned char': 'u8',
+  int16_t: 'i16',
+  short: 'i16',
+  uint16_t: 'u16',
+  'unsigned short': 'u16',
+  int32_t: 'i32',
+  int: 'i32',
+  long: 'i32',
+  uint32_t: 'u32',
+  unsigned: 'u32',
+  'unsigned int': 'u32',
+  float: 'f32',
 };
 const TYPE_BYTES: Record<ElemType, number> = { u8: 1, i8: 1, u16: 2, i16: 2, w12: 2, f16: 2, bf16: 2, u32: 4, i32: 4, f32: 4 };
 
@@ -238,7 +251,16 @@ export function traceOverlays(trace: readonly TraceStep[], globals: readonly Run
     if (out.length >= max) break;
     if (!(g.address >= 0) || !(g.size > 0)) continue;
     const ts = cTypeShape(g.type);
-    const o: Overlay = { id: `g:${g.name}`, name: g.name, space: 'MEM', offset: g.address, length: g.size, kind: 'global', color: colorOf(g.name), detail: `C ${g.type}` };
+    const o: Overlay = {
+      id: `g:${g.name}`,
+      name: g.name,
+      space: 'MEM',
+      offset: g.address,
+      length: g.size,
+      kind: 'global',
+      color: colorOf(g.name),
+      detail: `C ${g.type}`,
+    };
     if (ts && ts.shape.reduce((a, b) => a * b, 1) * TYPE_BYTES[ts.type] === g.size) {
       o.type = ts.type;
       o.elemBytes = TYPE_BYTES[ts.type];
@@ -255,7 +277,11 @@ export function traceOverlays(trace: readonly TraceStep[], globals: readonly Run
  * term the trace touched several times), else one whose variable is that name (`$out_pc` for
  * `$out_pc[1]`, `inbuf` for a global). `name+N` adds N address units.
  */
-export function resolveName(overlays: readonly Overlay[], text: string, space?: string): { space: string; offset: number; length: number; label: string } | undefined {
+export function resolveName(
+  overlays: readonly Overlay[],
+  text: string,
+  space?: string,
+): { space: string; offset: number; length: number; label: string } | undefined {
   const m = /^\s*(.+?)\s*(?:\+\s*(0x[0-9a-f]+|\d+))?\s*$/i.exec(text);
   if (!m) return undefined;
   const name = m[1].replace(/\s+/g, ' ');
@@ -268,7 +294,10 @@ export function resolveName(overlays: readonly Overlay[], text: string, space?: 
     return list[list.length - 1];
   };
   const bare = name.replace(/^\$/, '');
-  const o = pick((x) => x.name === name) ?? pick((x) => x.kind === 'global' && x.name === bare) ?? pick((x) => baseName(x.name) === name || baseName(x.name) === `$${bare}`);
+  const o =
+    pick((x) => x.name === name) ??
+    pick((x) => x.kind === 'global' && x.name === bare) ??
+    pick((x) => baseName(x.name) === name || baseName(x.name) === `$${bare}`);
   if (!o) return undefined;
   const unit = unitBytesOf(o.space);
   return { space: o.space, offset: o.offset + plus * unit, length: plus ? unit : o.length, label: o.name };
@@ -308,7 +337,13 @@ function sameFile(a: string, b: string): boolean {
  * wrote (left of `<=`) or read (right of it) at the latest execution at or before `atStep` (else its
  * first execution); for a `$name` under the cursor outside a transfer, that variable's latest range.
  */
-export function rangeAtPoint(trace: readonly TraceStep[], overlays: readonly Overlay[], lines: readonly string[], p: EditorPoint, atStep = Number.POSITIVE_INFINITY): { space: string; offset: number; length: number; label: string; step?: number } | undefined {
+export function rangeAtPoint(
+  trace: readonly TraceStep[],
+  overlays: readonly Overlay[],
+  lines: readonly string[],
+  p: EditorPoint,
+  atStep = Number.POSITIVE_INFINITY,
+): { space: string; offset: number; length: number; label: string; step?: number } | undefined {
   let chosen: TraceStep | undefined;
   let first: TraceStep | undefined;
   for (const s of trace) {
@@ -325,7 +360,13 @@ export function rangeAtPoint(trace: readonly TraceStep[], overlays: readonly Ove
       const unit = unitBytesOf(t.space);
       const sp = splitTransfer(s.text);
       const term = sp ? (side === 'dst' ? sp.dst : sp.src) : s.text;
-      return { space: t.space, offset: t.lo * unit, length: (t.hi - t.lo + 1) * unit, label: `${termName(term)} (${side === 'dst' ? 'written' : 'read'} by step ${s.step})`, step: s.step };
+      return {
+        space: t.space,
+        offset: t.lo * unit,
+        length: (t.hi - t.lo + 1) * unit,
+        label: `${termName(term)} (${side === 'dst' ? 'written' : 'read'} by step ${s.step})`,
+        step: s.step,
+      };
     }
   }
   // a $variable under the cursor

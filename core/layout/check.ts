@@ -139,18 +139,40 @@ export const LAYOUT_ARGS: Record<Family, Record<string, string>> = {
   },
 };
 
-const ARG_ALIASES: Record<string, string> = { stride: 'strides', storage_offset: 'offset', indices: 'index', shard_shape: 'shard', core_grid: 'grid', layout_kind: 'layout', memory_layout: 'memory', buffer_type: 'buffer' };
+const ARG_ALIASES: Record<string, string> = {
+  stride: 'strides',
+  storage_offset: 'offset',
+  indices: 'index',
+  shard_shape: 'shard',
+  core_grid: 'grid',
+  layout_kind: 'layout',
+  memory_layout: 'memory',
+  buffer_type: 'buffer',
+};
 
 export const TARGETS: Record<string, { family: TargetInfo['family']; doc: string }> = {
   grayskull: { family: 'tt', doc: TT_ARCHS.grayskull.note },
   wormhole_b0: { family: 'tt', doc: TT_ARCHS.wormhole_b0.note },
   blackhole: { family: 'tt', doc: TT_ARCHS.blackhole.note },
-  custom: { family: 'tt', doc: 'a Tenstorrent-style target with your own banks and alignments; starts from wormhole_b0 values: custom(dram_banks=…, dram_alignment=…, l1_alignment=…, grid=8x8, …)' },
+  custom: {
+    family: 'tt',
+    doc: 'a Tenstorrent-style target with your own banks and alignments; starts from wormhole_b0 values: custom(dram_banks=…, dram_alignment=…, l1_alignment=…, grid=8x8, …)',
+  },
   spyre: { family: 'spyre', doc: 'IBM Spyre: 128-byte sticks; spyre(memory=128GiB) sets the device memory checked for out-of-memory' },
   npu: { family: 'npu', doc: 'NPU Core Memory of 16-byte cells: npu(cell=16, capacity=…) sets the cell size and capacity' },
   host: { family: 'host', doc: 'the host (PyTorch strided storage); no capacity checks' },
 };
-const TARGET_ALIASES: Record<string, string> = { wormhole: 'wormhole_b0', wh: 'wormhole_b0', n150: 'wormhole_b0', n300: 'wormhole_b0', bh: 'blackhole', p150: 'blackhole', p100a: 'blackhole', gs: 'grayskull', e150: 'grayskull' };
+const TARGET_ALIASES: Record<string, string> = {
+  wormhole: 'wormhole_b0',
+  wh: 'wormhole_b0',
+  n150: 'wormhole_b0',
+  n300: 'wormhole_b0',
+  bh: 'blackhole',
+  p150: 'blackhole',
+  p100a: 'blackhole',
+  gs: 'grayskull',
+  e150: 'grayskull',
+};
 
 const MEMORY_WORDS: Record<string, TTMemory> = {
   interleaved: 'INTERLEAVED',
@@ -266,13 +288,26 @@ class Checker {
         key = ARG_ALIASES[a.name.text] ?? a.name.text;
         if (!known.includes(key) && !known.includes(a.name.text)) {
           const guess = closest(a.name.text, known);
-          this.diag(a.name.span, 'error', 'TL003', `${lastPart(call.callee)}() has no argument '${a.name.text}'${guess ? ` (did you mean '${guess}'?)` : ''}; it takes ${known.join(', ')}`, guess ? [{ title: `Change to '${guess}'`, edits: [this.edit(a.name.span, guess)], preferred: true }] : undefined);
+          this.diag(
+            a.name.span,
+            'error',
+            'TL003',
+            `${lastPart(call.callee)}() has no argument '${a.name.text}'${guess ? ` (did you mean '${guess}'?)` : ''}; it takes ${known.join(', ')}`,
+            guess ? [{ title: `Change to '${guess}'`, edits: [this.edit(a.name.span, guess)], preferred: true }] : undefined,
+          );
           continue;
         }
         if (!known.includes(key)) key = a.name.text;
       } else {
         if (pos >= positional.length) {
-          this.diag(a.span, 'error', 'TL003', positional.length ? `${lastPart(call.callee)}() takes at most ${positional.length} positional argument${positional.length > 1 ? 's' : ''} (${positional.join(', ')}); name the others` : `${lastPart(call.callee)}() takes keyword arguments: ${known.join(', ')}`);
+          this.diag(
+            a.span,
+            'error',
+            'TL003',
+            positional.length
+              ? `${lastPart(call.callee)}() takes at most ${positional.length} positional argument${positional.length > 1 ? 's' : ''} (${positional.join(', ')}); name the others`
+              : `${lastPart(call.callee)}() takes keyword arguments: ${known.join(', ')}`,
+          );
           continue;
         }
         key = positional[pos++];
@@ -303,12 +338,23 @@ class Checker {
       const t = TARGETS[name];
       if (!t) {
         const guess = closest(raw, [...Object.keys(TARGETS), ...Object.keys(TARGET_ALIASES)]);
-        this.diag(nameV.span, 'error', 'TL007', `unknown target '${raw}'${guess ? ` (did you mean '${guess}'?)` : ''}; targets: ${Object.keys(TARGETS).join(', ')}`, guess ? [{ title: `Change to '${guess}'`, edits: [this.edit(nameV.span, guess)], preferred: true }] : undefined);
+        this.diag(
+          nameV.span,
+          'error',
+          'TL007',
+          `unknown target '${raw}'${guess ? ` (did you mean '${guess}'?)` : ''}; targets: ${Object.keys(TARGETS).join(', ')}`,
+          guess ? [{ title: `Change to '${guess}'`, edits: [this.edit(nameV.span, guess)], preferred: true }] : undefined,
+        );
         continue;
       }
       const dup = this.targets.find((x) => x.family === t.family);
       if (dup) {
-        this.diag(s.span, 'error', 'TL007', `a second ${t.family === 'tt' ? 'Tenstorrent' : t.family} target: '${dup.name}' is already set on line ${this.lines.position(dup.stmt.span.start).line + 1}`);
+        this.diag(
+          s.span,
+          'error',
+          'TL007',
+          `a second ${t.family === 'tt' ? 'Tenstorrent' : t.family} target: '${dup.name}' is already set on line ${this.lines.position(dup.stmt.span.start).line + 1}`,
+        );
         continue;
       }
       const info: TargetInfo = { family: t.family, name, stmt: s };
@@ -333,7 +379,8 @@ class Checker {
           }
         }
         info.tt = withOverrides(base, o, name);
-        if (info.tt.dramOffsets.length !== info.tt.dramBanks) info.tt.dramOffsets = Array.from({ length: info.tt.dramBanks }, (_, b) => info.tt!.dramOffsets[b] ?? 0);
+        if (info.tt.dramOffsets.length !== info.tt.dramBanks)
+          info.tt.dramOffsets = Array.from({ length: info.tt.dramBanks }, (_, b) => info.tt!.dramOffsets[b] ?? 0);
       } else if (t.family === 'spyre' && v.kind === 'call') {
         const a = this.args(v, ['memory']);
         const m = a.get('memory');
@@ -357,7 +404,8 @@ class Checker {
     if (!s.name) return;
     const info: TensorInfo = { name: s.name.text, stmt: s, range: this.r(s.span), nameRange: this.r(s.name.span), dimNames: [] };
     const dup = this.tensors.find((t) => t.name === info.name);
-    if (dup) this.diag(s.name.span, 'error', 'TL001', `tensor '${info.name}' is already declared on line ${dup.nameRange.start.line + 1}; names must be unique`);
+    if (dup)
+      this.diag(s.name.span, 'error', 'TL001', `tensor '${info.name}' is already declared on line ${dup.nameRange.start.line + 1}; names must be unique`);
     else this.tensors.push(info);
     const fields = new Fields(s);
     fields.set('@name', { span: s.name.span });
@@ -371,7 +419,13 @@ class Checker {
       const d = parseDtype(s.dtype.text);
       if (!d) {
         const guess = closest(lastPart(s.dtype), DTYPE_SPELLINGS);
-        this.diag(s.dtype.span, 'error', 'TL005', `unknown dtype '${s.dtype.text}'${guess ? ` (did you mean '${guess}'?)` : ''}`, guess ? [{ title: `Change to '${guess}'`, edits: [this.edit(s.dtype.span, guess)], preferred: true }] : undefined);
+        this.diag(
+          s.dtype.span,
+          'error',
+          'TL005',
+          `unknown dtype '${s.dtype.text}'${guess ? ` (did you mean '${guess}'?)` : ''}`,
+          guess ? [{ title: `Change to '${guess}'`, edits: [this.edit(s.dtype.span, guess)], preferred: true }] : undefined,
+        );
       } else info.dtype = d;
     }
     // shape
@@ -399,7 +453,13 @@ class Checker {
       if (f === undefined) {
         const nameV = term.kind === 'call' ? term.callee : term.kind === 'name' ? term : undefined;
         const guess = nameV ? closest(lastPart(nameV), Object.keys(MODEL_CALLS)) : undefined;
-        this.diag(term.span, 'error', 'TL002', `unknown layout '${nameV?.text ?? 'value'}'${guess ? ` (did you mean '${guess}'?)` : ''}: a layout is spyre(…), tt(…), cells(…), strided(…), fibers(…) or a pasted SpyreTensorLayout(…) / ttnn.… form`, guess && nameV ? [{ title: `Change to '${guess}'`, edits: [this.edit(nameV.span, guess)], preferred: true }] : undefined);
+        this.diag(
+          term.span,
+          'error',
+          'TL002',
+          `unknown layout '${nameV?.text ?? 'value'}'${guess ? ` (did you mean '${guess}'?)` : ''}: a layout is spyre(…), tt(…), cells(…), strided(…), fibers(…) or a pasted SpyreTensorLayout(…) / ttnn.… form`,
+          guess && nameV ? [{ title: `Change to '${guess}'`, edits: [this.edit(nameV.span, guess)], preferred: true }] : undefined,
+        );
         info.problem = 'unknown layout';
         continue;
       }
@@ -455,7 +515,8 @@ class Checker {
       case 'sparse': {
         const spec = this.sparseSpec(terms, info, fields);
         if (!spec) break;
-        if (at !== undefined && s.at?.value) this.diag(s.at.value.span, 'warning', 'CSF008', 'a fibered tensor is placed with fibers(main=…, meta=…); at is ignored');
+        if (at !== undefined && s.at?.value)
+          this.diag(s.at.value.span, 'warning', 'CSF008', 'a fibered tensor is placed with fibers(main=…, meta=…); at is ignored');
         issues = validateSparse(spec);
         build = () => new SparseLayout(spec, true);
         break;
@@ -471,7 +532,9 @@ class Checker {
       return;
     }
     const off = (p: { line: number; character: number }) => this.lines.offset(p);
-    if (this.diagnostics.some((d) => d.severity === 'error' && d.code.startsWith('TL') && off(d.range.start) >= s.span.start && off(d.range.end) <= s.span.end)) {
+    if (
+      this.diagnostics.some((d) => d.severity === 'error' && d.code.startsWith('TL') && off(d.range.start) >= s.span.start && off(d.range.end) <= s.span.end)
+    ) {
       info.problem = 'the declaration has errors';
       return;
     }
@@ -525,7 +588,22 @@ class Checker {
 
   // ---- Spyre
 
-  spyreSpec(terms: Value[], info: TensorInfo, fields: Fields): { shape: number[]; dtype: DType; layout: SpyreLayoutSpec; hostStrides?: number[]; deviceDtype?: string; elementArrangement?: string; base?: number; memory?: number } | undefined {
+  spyreSpec(
+    terms: Value[],
+    info: TensorInfo,
+    fields: Fields,
+  ):
+    | {
+        shape: number[];
+        dtype: DType;
+        layout: SpyreLayoutSpec;
+        hostStrides?: number[];
+        deviceDtype?: string;
+        elementArrangement?: string;
+        base?: number;
+        memory?: number;
+      }
+    | undefined {
     const keys = Object.keys(LAYOUT_ARGS.spyre);
     const all = new Map<string, Arg>();
     for (const t of terms) {
@@ -551,7 +629,12 @@ class Checker {
     let layout: SpyreLayoutSpec;
     if (ds || dm || sm) {
       if (!ds) {
-        this.diag(all.get(dm ? 'dim_map' : 'stride_map')!.span, 'error', 'SPY001', `${dm ? 'dim_map' : 'stride_map'} needs device_size (one size per device dim)`);
+        this.diag(
+          all.get(dm ? 'dim_map' : 'stride_map')!.span,
+          'error',
+          'SPY001',
+          `${dm ? 'dim_map' : 'stride_map'} needs device_size (one size per device dim)`,
+        );
         return undefined;
       }
       if (order) this.diag(all.get('dim_order')!.span, 'warning', 'SPY008', 'dim_order only shapes the default layout; it is ignored next to device_size');
@@ -562,7 +645,10 @@ class Checker {
           const a = dimMapToStrideMap(ds, dm, info.shape, strides);
           const b = dimMapToStrideMap(ds, dm, info.shape, strides, true);
           const same = (x: number[]) => x.every((v, j) => v === sm[j] || ds[j] === 1);
-          if (!same(a) && !same(b)) this.diag(get('stride_map')!.span, 'error', 'SPY022', `stride_map ${list(sm)} does not match dim_map ${list(dm)}, which gives ${list(a)}`, [{ title: `Use ${list(a)}`, edits: [this.edit(get('stride_map')!.span, list(a))], preferred: true }]);
+          if (!same(a) && !same(b))
+            this.diag(get('stride_map')!.span, 'error', 'SPY022', `stride_map ${list(sm)} does not match dim_map ${list(dm)}, which gives ${list(a)}`, [
+              { title: `Use ${list(a)}`, edits: [this.edit(get('stride_map')!.span, list(a))], preferred: true },
+            ]);
         }
       } else if (sm) layout = { kind: 'stride_map', deviceSize: ds, strideMap: sm };
       else {
@@ -605,7 +691,8 @@ class Checker {
       const b = this.coord(v.to);
       return a && b ? { ranges: [{ x0: a[0], y0: a[1], x1: b[0], y1: b[1] }] } : undefined;
     }
-    if (v.kind === 'dims' && v.values.length === 2) return { ranges: [{ x0: 0, y0: 0, x1: v.values[0] - 1, y1: v.values[1] - 1 }], coreGrid: { x: v.values[0], y: v.values[1] } };
+    if (v.kind === 'dims' && v.values.length === 2)
+      return { ranges: [{ x0: 0, y0: 0, x1: v.values[0] - 1, y1: v.values[1] - 1 }], coreGrid: { x: v.values[0], y: v.values[1] } };
     if (v.kind === 'call') {
       const n = lastPart(v.callee).toLowerCase();
       if (n === 'coregrid') {
@@ -658,7 +745,14 @@ class Checker {
     const key = w?.toLowerCase();
     if (key && table[key]) return table[key];
     const guess = w ? closest(w, Object.keys(table)) : undefined;
-    if (v.kind !== 'error') this.diag(v.span, 'error', 'TL004', `${what} is one of ${[...new Set(Object.keys(table))].join(', ')}${guess ? ` (did you mean '${guess}'?)` : ''}`, guess ? [{ title: `Change to '${guess}'`, edits: [this.edit(v.span, guess)], preferred: true }] : undefined);
+    if (v.kind !== 'error')
+      this.diag(
+        v.span,
+        'error',
+        'TL004',
+        `${what} is one of ${[...new Set(Object.keys(table))].join(', ')}${guess ? ` (did you mean '${guess}'?)` : ''}`,
+        guess ? [{ title: `Change to '${guess}'`, edits: [this.edit(v.span, guess)], preferred: true }] : undefined,
+      );
     return undefined;
   }
 
@@ -666,11 +760,31 @@ class Checker {
     const tgt = this.target('tt');
     if (!tgt) {
       const first = this.file.stmts[0];
-      this.diag(terms[0].span, 'information', 'TL006', 'no Tenstorrent target: assuming wormhole_b0 (12 DRAM banks, alignment 32, 8×8 grid)', [{ title: 'Add `target wormhole_b0`', edits: [this.edit({ start: first?.span.start ?? 0, end: first?.span.start ?? 0 }, 'target wormhole_b0\n')], preferred: true }]);
+      this.diag(terms[0].span, 'information', 'TL006', 'no Tenstorrent target: assuming wormhole_b0 (12 DRAM banks, alignment 32, 8×8 grid)', [
+        {
+          title: 'Add `target wormhole_b0`',
+          edits: [this.edit({ start: first?.span.start ?? 0, end: first?.span.start ?? 0 }, 'target wormhole_b0\n')],
+          preferred: true,
+        },
+      ]);
     }
-    const st: { layout?: 'TILE' | 'ROW_MAJOR'; tile?: [number, number]; transpose?: boolean; buffer?: 'DRAM' | 'L1'; memory?: TTMemory; shard?: number[]; grid?: CoreRange[]; orientation?: TTOrientation; alignment?: number[]; swapped?: boolean } = {};
+    const st: {
+      layout?: 'TILE' | 'ROW_MAJOR';
+      tile?: [number, number];
+      transpose?: boolean;
+      buffer?: 'DRAM' | 'L1';
+      memory?: TTMemory;
+      shard?: number[];
+      grid?: CoreRange[];
+      orientation?: TTOrientation;
+      alignment?: number[];
+      swapped?: boolean;
+    } = {};
     let bad = false;
-    const LAYOUTS = Object.setPrototypeOf({ tile: 'TILE', tile_layout: 'TILE', row_major: 'ROW_MAJOR', row_major_layout: 'ROW_MAJOR' }, null) as Record<string, 'TILE' | 'ROW_MAJOR'>;
+    const LAYOUTS = Object.setPrototypeOf({ tile: 'TILE', tile_layout: 'TILE', row_major: 'ROW_MAJOR', row_major_layout: 'ROW_MAJOR' }, null) as Record<
+      string,
+      'TILE' | 'ROW_MAJOR'
+    >;
     const BUFFERS = Object.setPrototypeOf({ dram: 'DRAM', l1: 'L1', l1_small: 'L1' }, null) as Record<string, 'DRAM' | 'L1'>;
     const ORIENT = Object.setPrototypeOf({ row_major: 'ROW_MAJOR', col_major: 'COL_MAJOR', column_major: 'COL_MAJOR' }, null) as Record<string, TTOrientation>;
     const setLayout = (v: Value) => {
@@ -733,16 +847,33 @@ class Checker {
     };
     const shardSpec = (v: Value, nd: boolean) => {
       if (v.kind !== 'call') {
-        this.diag(v.span, 'error', 'TL004', nd ? 'expected ttnn.NdShardSpec(shard_shape, grid, orientation)' : 'expected ttnn.ShardSpec(grid, shard_shape, orientation)');
+        this.diag(
+          v.span,
+          'error',
+          'TL004',
+          nd ? 'expected ttnn.NdShardSpec(shard_shape, grid, orientation)' : 'expected ttnn.ShardSpec(grid, shard_shape, orientation)',
+        );
         bad = true;
         return;
       }
-      const a = nd ? this.args(v, ['shard_shape', 'grid', 'orientation', 'shard_distribution_strategy'], ['shard_shape', 'grid', 'orientation', 'shard_distribution_strategy']) : this.args(v, ['grid', 'shard_shape', 'orientation', 'halo'], ['grid', 'shard_shape', 'orientation', 'halo']);
+      const a = nd
+        ? this.args(
+            v,
+            ['shard_shape', 'grid', 'orientation', 'shard_distribution_strategy'],
+            ['shard_shape', 'grid', 'orientation', 'shard_distribution_strategy'],
+          )
+        : this.args(v, ['grid', 'shard_shape', 'orientation', 'halo'], ['grid', 'shard_shape', 'orientation', 'halo']);
       if (a.get('grid')) setGrid(a.get('grid')!.value);
       if (a.get('shard_shape')) setShard(a.get('shard_shape')!.value);
       if (a.get('orientation')) setOrientation(a.get('orientation')!.value);
       const sds = a.get('shard_distribution_strategy');
-      if (sds && this.word(sds.value)?.toUpperCase() !== 'ROUND_ROBIN_1D') this.diag(sds.value.span, 'warning', 'TT011', `only ROUND_ROBIN_1D distribution is modelled; ${this.word(sds.value) ?? 'this'} is previewed as round-robin`);
+      if (sds && this.word(sds.value)?.toUpperCase() !== 'ROUND_ROBIN_1D')
+        this.diag(
+          sds.value.span,
+          'warning',
+          'TT011',
+          `only ROUND_ROBIN_1D distribution is modelled; ${this.word(sds.value) ?? 'this'} is previewed as round-robin`,
+        );
     };
     for (const term of terms) {
       if (term.kind === 'name') {
@@ -796,7 +927,9 @@ class Checker {
         const names = ['shape', 'grid', 'strategy', 'orientation', 'halo', 'use_height_and_width_as_shard_shape', 'tile_layout'];
         const a = this.args(term, names, names.slice(0, 6));
         st.buffer = 'L1';
-        const useHW = a.get('use_height_and_width_as_shard_shape') ? this.bool(a.get('use_height_and_width_as_shard_shape')!.value, 'use_height_and_width_as_shard_shape') : false;
+        const useHW = a.get('use_height_and_width_as_shard_shape')
+          ? this.bool(a.get('use_height_and_width_as_shard_shape')!.value, 'use_height_and_width_as_shard_shape')
+          : false;
         if (a.get('orientation')) setOrientation(a.get('orientation')!.value);
         const orient = st.orientation ?? 'ROW_MAJOR';
         const STRATEGY = Object.setPrototypeOf({ height: 'HEIGHT_SHARDED', width: 'WIDTH_SHARDED', block: 'BLOCK_SHARDED' }, null) as Record<string, TTMemory>;
@@ -826,16 +959,33 @@ class Checker {
         } else if (g && st.memory) {
           const shp = this.intList(shapeV, 'shape', 1);
           if (!g.coreGrid) {
-            this.diag(gv!.span, 'error', 'TT020', 'a CoreRangeSet core_grid needs use_height_and_width_as_shard_shape=True (the shard shape is then given directly)');
+            this.diag(
+              gv!.span,
+              'error',
+              'TT020',
+              'a CoreRangeSet core_grid needs use_height_and_width_as_shard_shape=True (the shard shape is then given directly)',
+            );
             bad = true;
           } else if (shp && shp.length) {
-            if (info.shape && shp.reduce((p, x) => p * x, 1) !== info.shape.reduce((p, x) => p * x, 1)) this.diag(shapeV.span, 'warning', 'TT027', `shape ${list(shp)} is not the tensor's shape ${list(info.shape)}: the shard is derived from this shape`);
+            if (info.shape && shp.reduce((p, x) => p * x, 1) !== info.shape.reduce((p, x) => p * x, 1))
+              this.diag(
+                shapeV.span,
+                'warning',
+                'TT027',
+                `shape ${list(shp)} is not the tensor's shape ${list(info.shape)}: the shard is derived from this shape`,
+              );
             const H = shp.slice(0, -1).reduce((p, x) => p * x, 1);
             const W = shp[shp.length - 1];
             const { x, y } = g.coreGrid;
-            const [dh, dw] = st.memory === 'HEIGHT_SHARDED' ? [x * y, 1] : st.memory === 'WIDTH_SHARDED' ? [1, x * y] : orient === 'ROW_MAJOR' ? [y, x] : [x, y];
+            const [dh, dw] =
+              st.memory === 'HEIGHT_SHARDED' ? [x * y, 1] : st.memory === 'WIDTH_SHARDED' ? [1, x * y] : orient === 'ROW_MAJOR' ? [y, x] : [x, y];
             if (H % dh || W % dw) {
-              this.diag(term.span, 'error', 'TT020', `Invalid sharding core_grid: ${st.memory.replace('_SHARDED', '')} over ${x}×${y} cores splits the ${H}×${W} tensor into ${H}/${dh} × ${W}/${dw}, which is not whole (use create_sharded_memory_config_ or a shard shape)`);
+              this.diag(
+                term.span,
+                'error',
+                'TT020',
+                `Invalid sharding core_grid: ${st.memory.replace('_SHARDED', '')} over ${x}×${y} cores splits the ${H}×${W} tensor into ${H}/${dh} × ${W}/${dw}, which is not whole (use create_sharded_memory_config_ or a shard shape)`,
+              );
               bad = true;
             } else {
               st.shard = [H / dh, W / dw];
@@ -848,7 +998,12 @@ class Checker {
     if (bad) return undefined;
     const memory = st.memory ?? (st.shard || st.grid ? undefined : 'INTERLEAVED');
     if (!memory) {
-      this.diag(terms[0].span, 'error', 'TT011', 'a shard or grid is given but no sharding: add memory=height_sharded, width_sharded, block_sharded or nd_sharded');
+      this.diag(
+        terms[0].span,
+        'error',
+        'TT011',
+        'a shard or grid is given but no sharding: add memory=height_sharded, width_sharded, block_sharded or nd_sharded',
+      );
       return undefined;
     }
     return {
@@ -890,7 +1045,12 @@ class Checker {
             const name = it.kind === 'name' ? it.text : undefined;
             const idx = name !== undefined ? info.dimNames.indexOf(name) : it.kind === 'num' ? it.value : -1;
             if (idx < 0 || !Number.isInteger(idx)) {
-              this.diag(it.span, 'error', 'CELL005', name ? `no dimension named '${name}' (dims: ${info.dimNames.map((d, i) => d ?? i).join(', ')})` : 'expected a dim name or index');
+              this.diag(
+                it.span,
+                'error',
+                'CELL005',
+                name ? `no dimension named '${name}' (dims: ${info.dimNames.map((d, i) => d ?? i).join(', ')})` : 'expected a dim name or index',
+              );
               bad = true;
             } else order.push(idx);
           }
@@ -911,7 +1071,14 @@ class Checker {
     for (const t of terms) {
       if (t.kind !== 'call') continue;
       const n = lastPart(t.callee).toLowerCase();
-      const positional = n === 'as_strided' ? (t.args[0]?.value.kind === 'name' && !t.args[0].name ? ['input', 'size', 'strides', 'offset'] : ['size', 'strides', 'offset']) : n === 'empty_strided' ? ['size', 'strides'] : [];
+      const positional =
+        n === 'as_strided'
+          ? t.args[0]?.value.kind === 'name' && !t.args[0].name
+            ? ['input', 'size', 'strides', 'offset']
+            : ['size', 'strides', 'offset']
+          : n === 'empty_strided'
+            ? ['size', 'strides']
+            : [];
       const a = this.args(t, [...Object.keys(LAYOUT_ARGS.strided), 'input', 'dtype', 'device'], positional, fields);
       if (a.get('strides')) {
         strides = this.intList(a.get('strides')!.value, 'strides');
@@ -922,7 +1089,10 @@ class Checker {
       const sz = a.get('size');
       if (sz) {
         const l = this.intList(sz.value, 'size', 0);
-        if (l && info.shape && (l.length !== info.shape.length || l.some((v, i) => v !== info.shape![i]))) this.diag(sz.value.span, 'error', 'PT008', `size ${list(l)} differs from the declared shape ${list(info.shape)}`, [{ title: `Use ${list(info.shape)}`, edits: [this.edit(sz.value.span, list(info.shape))], preferred: true }]);
+        if (l && info.shape && (l.length !== info.shape.length || l.some((v, i) => v !== info.shape![i])))
+          this.diag(sz.value.span, 'error', 'PT008', `size ${list(l)} differs from the declared shape ${list(info.shape)}`, [
+            { title: `Use ${list(info.shape)}`, edits: [this.edit(sz.value.span, list(info.shape))], preferred: true },
+          ]);
       }
     }
     if (bad) return undefined;
@@ -954,7 +1124,12 @@ class Checker {
           this.diag(f.value.span, 'error', 'TL004', 'file is a quoted path, e.g. file="a.csfbin"');
           bad = true;
         } else if (!this.options.loadSparse) {
-          this.diag(f.value.span, 'error', 'CSF009', `reading ${name} needs the host's .csfbin reader, which is not available here; give ptr=[…] and index=[…] instead`);
+          this.diag(
+            f.value.span,
+            'error',
+            'CSF009',
+            `reading ${name} needs the host's .csfbin reader, which is not available here; give ptr=[…] and index=[…] instead`,
+          );
           bad = true;
         } else {
           try {
@@ -972,8 +1147,16 @@ class Checker {
     }
     if (bad) return undefined;
     if (placement) {
-      if (info.shape && (placement.shape.length !== info.shape.length || placement.shape.some((v, i) => v !== info.shape![i]))) this.diag(info.stmt.shape!.span, 'error', 'CSF010', `the file's shape ${list([...placement.shape])} differs from the declared ${list(info.shape)}`, [{ title: `Use ${list([...placement.shape])}`, edits: [this.edit(info.stmt.shape!.span, list([...placement.shape]))], preferred: true }]);
-      return { placement: { ...placement, mainBase: fields.get('main') ? main : placement.mainBase, metaBase: fields.get('meta') ? meta : placement.metaBase }, dtype: info.dtype, mainCapacity, metaCapacity };
+      if (info.shape && (placement.shape.length !== info.shape.length || placement.shape.some((v, i) => v !== info.shape![i])))
+        this.diag(info.stmt.shape!.span, 'error', 'CSF010', `the file's shape ${list([...placement.shape])} differs from the declared ${list(info.shape)}`, [
+          { title: `Use ${list([...placement.shape])}`, edits: [this.edit(info.stmt.shape!.span, list([...placement.shape]))], preferred: true },
+        ]);
+      return {
+        placement: { ...placement, mainBase: fields.get('main') ? main : placement.mainBase, metaBase: fields.get('meta') ? meta : placement.metaBase },
+        dtype: info.dtype,
+        mainCapacity,
+        metaCapacity,
+      };
     }
     if (!ptr || !index) {
       this.diag(terms[0].span, 'error', 'CSF002', 'fibers(…) needs ptr=[…] and index=[…] (or file="….csfbin")');
@@ -1001,18 +1184,34 @@ class Checker {
         const res = t.model.inverse(address, unit);
         if (res.kind !== 'outside') p.hits!.push({ tensor: t, result: res });
       }
-      if (!p.hits!.length) this.diag(s.address.value.span, 'information', 'TL010', `no tensor holds ${hex(address)}${s.address.unit ? '' : this.tensors.some((t) => t.model && t.model.unitCount() > 1 && t.model.kind !== 'sparse') ? ' (banked tensors need bank N or core (x,y))' : ''}`);
+      if (!p.hits!.length)
+        this.diag(
+          s.address.value.span,
+          'information',
+          'TL010',
+          `no tensor holds ${hex(address)}${s.address.unit ? '' : this.tensors.some((t) => t.model && t.model.unitCount() > 1 && t.model.kind !== 'sparse') ? ' (banked tensors need bank N or core (x,y))' : ''}`,
+        );
       return;
     }
     const t = this.tensors.find((x) => x.name === s.tensor!.text);
     if (!t) {
-      const guess = closest(s.tensor.text, this.tensors.map((x) => x.name));
-      this.diag(s.tensor.span, 'error', 'TL010', `no tensor named '${s.tensor.text}'${guess ? ` (did you mean '${guess}'?)` : this.tensors.length ? `; tensors: ${this.tensors.map((x) => x.name).join(', ')}` : ''}`, guess ? [{ title: `Change to '${guess}'`, edits: [this.edit(s.tensor.span, guess)], preferred: true }] : undefined);
+      const guess = closest(
+        s.tensor.text,
+        this.tensors.map((x) => x.name),
+      );
+      this.diag(
+        s.tensor.span,
+        'error',
+        'TL010',
+        `no tensor named '${s.tensor.text}'${guess ? ` (did you mean '${guess}'?)` : this.tensors.length ? `; tensors: ${this.tensors.map((x) => x.name).join(', ')}` : ''}`,
+        guess ? [{ title: `Change to '${guess}'`, edits: [this.edit(s.tensor.span, guess)], preferred: true }] : undefined,
+      );
       return;
     }
     const p: ProbeInfo = { stmt: s, range, kind: s.coords ? (s.device ? 'device' : 'forward') : 'inverse', tensor: t };
     this.probes.push(p);
-    if (s.tensor.span.start < t.stmt.span.start) this.diag(s.tensor.span, 'error', 'TL010', `'${t.name}' is declared later (line ${t.nameRange.start.line + 1}); declare a tensor before probing it`);
+    if (s.tensor.span.start < t.stmt.span.start)
+      this.diag(s.tensor.span, 'error', 'TL010', `'${t.name}' is declared later (line ${t.nameRange.start.line + 1}); declare a tensor before probing it`);
     if (!t.model) {
       p.error = `the layout of '${t.name}' has errors`;
       return;
@@ -1055,12 +1254,19 @@ class Checker {
         if (unit === undefined) return;
       } else if (m.unitCount() > 1 && m.kind !== 'sparse') {
         const ex = m.kind === 'tt' && m.unitKind === 'core' ? `core ${m.unitLabel(0).replace('core ', '')}` : 'bank 0';
-        this.diag(s.address.value.span, 'error', 'TL010', `'${t.name}' is spread over ${m.unitCount()} ${m.unitKind === 'core' ? 'cores' : 'banks'}: say which, e.g. 'address ${s.address.value.raw} ${ex}'`, [{ title: `Add '${ex}'`, edits: [this.edit({ start: s.address.value.span.end, end: s.address.value.span.end }, ` ${ex}`)] }]);
+        this.diag(
+          s.address.value.span,
+          'error',
+          'TL010',
+          `'${t.name}' is spread over ${m.unitCount()} ${m.unitKind === 'core' ? 'cores' : 'banks'}: say which, e.g. 'address ${s.address.value.raw} ${ex}'`,
+          [{ title: `Add '${ex}'`, edits: [this.edit({ start: s.address.value.span.end, end: s.address.value.span.end }, ` ${ex}`)] }],
+        );
         return;
       }
       p.unit = unit;
       p.inverse = m.inverse(address, unit);
-      if (p.inverse.kind === 'outside') this.diag(s.address.value.span, 'warning', 'TL010', `${hex(address)} is outside '${t.name}'${p.inverse.reason ? `: ${p.inverse.reason}` : ''}`);
+      if (p.inverse.kind === 'outside')
+        this.diag(s.address.value.span, 'warning', 'TL010', `${hex(address)} is outside '${t.name}'${p.inverse.reason ? `: ${p.inverse.reason}` : ''}`);
     }
   }
 
@@ -1074,10 +1280,18 @@ class Checker {
       if (!l) return undefined;
       key = l;
     }
-    const kindOk = (u.keyword.text === 'bank' && m.unitKind === 'bank') || (u.keyword.text === 'core' && m.unitKind === 'core') || ((u.keyword.text === 'main' || u.keyword.text === 'meta') && m.kind === 'sparse');
+    const kindOk =
+      (u.keyword.text === 'bank' && m.unitKind === 'bank') ||
+      (u.keyword.text === 'core' && m.unitKind === 'core') ||
+      ((u.keyword.text === 'main' || u.keyword.text === 'meta') && m.kind === 'sparse');
     const idx = kindOk && key !== undefined && m.unitIndex ? m.unitIndex(key) : undefined;
     if (idx === undefined && report) {
-      const what = m.unitCount() <= 1 && m.kind !== 'sparse' ? `'${t.name}' has a single address space: drop '${u.keyword.text}'` : m.kind === 'sparse' ? `'${t.name}' has main and meta memories` : `'${t.name}' uses ${m.unitKind === 'core' ? `cores ${Array.from({ length: Math.min(4, m.unitCount()) }, (_, i) => m.unitLabel(i).replace('core ', '')).join(', ')}${m.unitCount() > 4 ? ', …' : ''}` : `${m.unitLabel(0).replace(/ \d+$/, '')}s 0..${m.unitCount() - 1}`}`;
+      const what =
+        m.unitCount() <= 1 && m.kind !== 'sparse'
+          ? `'${t.name}' has a single address space: drop '${u.keyword.text}'`
+          : m.kind === 'sparse'
+            ? `'${t.name}' has main and meta memories`
+            : `'${t.name}' uses ${m.unitKind === 'core' ? `cores ${Array.from({ length: Math.min(4, m.unitCount()) }, (_, i) => m.unitLabel(i).replace('core ', '')).join(', ')}${m.unitCount() > 4 ? ', …' : ''}` : `${m.unitLabel(0).replace(/ \d+$/, '')}s 0..${m.unitCount() - 1}`}`;
       this.diag(u.value?.span ?? u.keyword.span, 'error', 'TL010', `no such ${u.keyword.text}: ${what}`);
     }
     return idx;
@@ -1142,7 +1356,12 @@ class Checker {
       const a = all[i];
       if (a.p.capacity !== undefined && a.p.end > a.p.capacity && (a.p.space === 'spyre:device' || a.p.space === 'cells:core')) {
         const span = a.t.stmt.at?.value?.span ?? a.t.stmt.name!.span;
-        this.diag(span, 'error', 'TL009', `out of memory: '${a.t.name}' ends at ${hex(a.p.end)} but ${a.p.what} has ${hex(a.p.capacity)} bytes (${a.t.summary?.bytes.toLocaleString('en-US')} B from ${hex(a.p.start)})`);
+        this.diag(
+          span,
+          'error',
+          'TL009',
+          `out of memory: '${a.t.name}' ends at ${hex(a.p.end)} but ${a.p.what} has ${hex(a.p.capacity)} bytes (${a.t.summary?.bytes.toLocaleString('en-US')} B from ${hex(a.p.start)})`,
+        );
       }
       if (a.p.space === 'host') continue;
       for (let j = 0; j < i; j++) {
@@ -1157,17 +1376,35 @@ class Checker {
         } else shared = a.p.units ?? b.p.units;
         const align = alignmentOf(a.t.model!);
         const free = roundUp(endOfOthers(a.p.space, a.t), align);
-        const where = shared ? ` on ${shared.slice(0, 3).map((u) => u.replace(/^core (\d+),(\d+)$/, 'core ($1,$2)')).join(', ')}${shared.length > 3 ? ', …' : ''}` : '';
+        const where = shared
+          ? ` on ${shared
+              .slice(0, 3)
+              .map((u) => u.replace(/^core (\d+),(\d+)$/, 'core ($1,$2)'))
+              .join(', ')}${shared.length > 3 ? ', …' : ''}`
+          : '';
         const span = a.t.stmt.at?.value?.span ?? a.t.stmt.name!.span;
         const fix = this.fixEdit('@at', undefined, hex(free), atFields(a.t));
-        this.diag(span, 'warning', 'TL008', `'${a.t.name}' (${hex(a.p.start)}..${hex(a.p.end - 1)}) overlaps '${b.t.name}' (${hex(b.p.start)}..${hex(b.p.end - 1)}) in ${SPACE_NAMES[a.p.space] ?? a.p.space}${where}`, fix ? [{ title: `Move '${a.t.name}' to ${hex(free)}`, edits: [fix], preferred: true }] : undefined);
+        this.diag(
+          span,
+          'warning',
+          'TL008',
+          `'${a.t.name}' (${hex(a.p.start)}..${hex(a.p.end - 1)}) overlaps '${b.t.name}' (${hex(b.p.start)}..${hex(b.p.end - 1)}) in ${SPACE_NAMES[a.p.space] ?? a.p.space}${where}`,
+          fix ? [{ title: `Move '${a.t.name}' to ${hex(free)}`, edits: [fix], preferred: true }] : undefined,
+        );
         break;
       }
     }
   }
 
   run(): CheckResult {
-    for (const e of this.file.errors) this.diag(e.span, 'error', 'TL000', e.message, e.fix ? [{ title: e.fix.title, edits: [this.edit(e.fix.span, e.fix.newText)], preferred: true }] : undefined);
+    for (const e of this.file.errors)
+      this.diag(
+        e.span,
+        'error',
+        'TL000',
+        e.message,
+        e.fix ? [{ title: e.fix.title, edits: [this.edit(e.fix.span, e.fix.newText)], preferred: true }] : undefined,
+      );
     this.collectTargets();
     for (const s of this.file.stmts) {
       if (s.kind === 'tensor') this.checkTensor(s);
@@ -1179,7 +1416,14 @@ class Checker {
   }
 }
 
-const SPACE_NAMES: Record<string, string> = { 'tt:dram': 'DRAM (every bank)', 'tt:l1': 'L1', 'spyre:device': 'Spyre device memory', 'cells:core': 'Core Memory', 'csf:main': 'main memory', 'csf:meta': 'metadata memory' };
+const SPACE_NAMES: Record<string, string> = {
+  'tt:dram': 'DRAM (every bank)',
+  'tt:l1': 'L1',
+  'spyre:device': 'Spyre device memory',
+  'cells:core': 'Core Memory',
+  'csf:main': 'main memory',
+  'csf:meta': 'metadata memory',
+};
 
 function atFields(t: TensorInfo): Fields {
   const f = new Fields(t.stmt);
@@ -1206,11 +1450,25 @@ export function termFamily(v: Value): Family | undefined {
   if (MODEL_CALLS[last]) return MODEL_CALLS[last];
   if (first === 'torch' && (last === 'as_strided' || last === 'empty_strided')) return 'strided';
   if (first === 'torch_spyre') return 'spyre';
-  if (['tile_layout', 'row_major_layout', 'tile', 'row_major', 'dram_memory_config', 'l1_memory_config', 'create_sharded_memory_config', 'create_sharded_memory_config_', 'memoryconfig', 'shardspec', 'ndshardspec'].includes(last)) return 'tt';
+  if (
+    [
+      'tile_layout',
+      'row_major_layout',
+      'tile',
+      'row_major',
+      'dram_memory_config',
+      'l1_memory_config',
+      'create_sharded_memory_config',
+      'create_sharded_memory_config_',
+      'memoryconfig',
+      'shardspec',
+      'ndshardspec',
+    ].includes(last)
+  )
+    return 'tt';
   return undefined;
 }
 
 export function checkLayout(file: LayoutFile, lines: LineIndex, options: CheckOptions = {}): CheckResult {
   return new Checker(file, lines, options).run();
 }
-

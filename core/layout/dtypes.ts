@@ -95,7 +95,8 @@ export const HOST_BYTES: Record<DType, number> = {
 // ---------------------------------------------------------------------------------------------
 // Spyre (research A.3)
 
-export type SpyreFormat = 'SEN169_FP16' | 'IEEE_FP32' | 'IEEE_INT32' | 'SENINT8' | 'SENINT16' | 'SEN143_FP8' | 'SEN152_FP8' | 'SENUINT32' | 'SENUINT2' | 'INVALID';
+export type SpyreFormat =
+  'SEN169_FP16' | 'IEEE_FP32' | 'IEEE_INT32' | 'SENINT8' | 'SENINT16' | 'SEN143_FP8' | 'SEN152_FP8' | 'SENUINT32' | 'SENUINT2' | 'INVALID';
 
 export interface SpyreDtypeInfo {
   /** Host format name (torch-spyre `stringToDTDataFormatPair`). */
@@ -117,7 +118,14 @@ export const SPYRE_DTYPES: Partial<Record<DType, SpyreDtypeInfo>> = {
   bool: { host: 'BOOL', device: 'SEN169_FP16', eps: 64, bytes: 2, source: 'code', conversion: 'bool is stored as DLFloat16' },
   float32: { host: 'IEEE_FP32', device: 'IEEE_FP32', eps: 32, bytes: 4, source: 'docs' },
   int32: { host: 'IEEE_INT32', device: 'IEEE_INT32', eps: 32, bytes: 4, source: 'code' },
-  int64: { host: 'IEEE_INT64', device: 'IEEE_INT32', eps: 32, bytes: 4, source: 'code', conversion: 'int64 is downcast to int32 (values outside ±2^31 are lost)' },
+  int64: {
+    host: 'IEEE_INT64',
+    device: 'IEEE_INT32',
+    eps: 32,
+    bytes: 4,
+    source: 'code',
+    conversion: 'int64 is downcast to int32 (values outside ±2^31 are lost)',
+  },
   int8: { host: 'SENINT8', device: 'SENINT8', eps: 128, bytes: 1, source: 'docs' },
   qint8: { host: 'SENINT8', device: 'SENINT8', eps: 128, bytes: 1, source: 'docs' },
   int16: { host: 'SENINT16', device: 'SENINT16', eps: 64, bytes: 2, source: 'inferred' },

@@ -17,7 +17,7 @@ export function mapLinear(base: number, sizes: ArrayLike<number>, strides: Array
     const t0 = strides[0];
     for (let i = 0; i < count; i++) {
       const a = coords[i];
-      out[i] = (a >>> 0) < s0 ? base + a * t0 : NaN;
+      out[i] = a >>> 0 < s0 ? base + a * t0 : NaN;
     }
   } else if (r === 2) {
     const s0 = sizes[0] >>> 0;
@@ -27,7 +27,7 @@ export function mapLinear(base: number, sizes: ArrayLike<number>, strides: Array
     for (let i = 0, k = 0; i < count; i++, k += 2) {
       const a = coords[k];
       const b = coords[k + 1];
-      out[i] = (a >>> 0) < s0 && (b >>> 0) < s1 ? base + a * t0 + b * t1 : NaN;
+      out[i] = a >>> 0 < s0 && b >>> 0 < s1 ? base + a * t0 + b * t1 : NaN;
     }
   } else if (r === 3) {
     const s0 = sizes[0] >>> 0;
@@ -40,7 +40,7 @@ export function mapLinear(base: number, sizes: ArrayLike<number>, strides: Array
       const a = coords[k];
       const b = coords[k + 1];
       const c = coords[k + 2];
-      out[i] = (a >>> 0) < s0 && (b >>> 0) < s1 && (c >>> 0) < s2 ? base + a * t0 + b * t1 + c * t2 : NaN;
+      out[i] = a >>> 0 < s0 && b >>> 0 < s1 && c >>> 0 < s2 ? base + a * t0 + b * t1 + c * t2 : NaN;
     }
   } else if (r === 4) {
     const s0 = sizes[0] >>> 0;
@@ -56,7 +56,7 @@ export function mapLinear(base: number, sizes: ArrayLike<number>, strides: Array
       const b = coords[k + 1];
       const c = coords[k + 2];
       const d = coords[k + 3];
-      out[i] = (a >>> 0) < s0 && (b >>> 0) < s1 && (c >>> 0) < s2 && (d >>> 0) < s3 ? base + a * t0 + b * t1 + c * t2 + d * t3 : NaN;
+      out[i] = a >>> 0 < s0 && b >>> 0 < s1 && c >>> 0 < s2 && d >>> 0 < s3 ? base + a * t0 + b * t1 + c * t2 + d * t3 : NaN;
     }
   } else {
     const sz = Int32Array.from(sizes as ArrayLike<number>);
@@ -66,7 +66,7 @@ export function mapLinear(base: number, sizes: ArrayLike<number>, strides: Array
       let ok = true;
       for (let d = 0; d < r; d++, k++) {
         const c = coords[k];
-        if ((c >>> 0) >= sz[d]) ok = false;
+        if (c >>> 0 >= sz[d]) ok = false;
         acc += c * st[d];
       }
       out[i] = ok ? acc : NaN;
@@ -81,7 +81,7 @@ export function mapTables(base: number, tables: Float64Array[], coords: Int32Arr
     const s0 = T0.length;
     for (let i = 0; i < count; i++) {
       const a = coords[i];
-      out[i] = (a >>> 0) < s0 ? base + T0[a] : NaN;
+      out[i] = a >>> 0 < s0 ? base + T0[a] : NaN;
     }
   } else if (r === 2) {
     const [T0, T1] = tables;
@@ -90,7 +90,7 @@ export function mapTables(base: number, tables: Float64Array[], coords: Int32Arr
     for (let i = 0, k = 0; i < count; i++, k += 2) {
       const a = coords[k];
       const b = coords[k + 1];
-      out[i] = (a >>> 0) < s0 && (b >>> 0) < s1 ? base + T0[a] + T1[b] : NaN;
+      out[i] = a >>> 0 < s0 && b >>> 0 < s1 ? base + T0[a] + T1[b] : NaN;
     }
   } else if (r === 3) {
     const [T0, T1, T2] = tables;
@@ -101,7 +101,7 @@ export function mapTables(base: number, tables: Float64Array[], coords: Int32Arr
       const a = coords[k];
       const b = coords[k + 1];
       const c = coords[k + 2];
-      out[i] = (a >>> 0) < s0 && (b >>> 0) < s1 && (c >>> 0) < s2 ? base + T0[a] + T1[b] + T2[c] : NaN;
+      out[i] = a >>> 0 < s0 && b >>> 0 < s1 && c >>> 0 < s2 ? base + T0[a] + T1[b] + T2[c] : NaN;
     }
   } else if (r === 4) {
     const [T0, T1, T2, T3] = tables;
@@ -114,7 +114,7 @@ export function mapTables(base: number, tables: Float64Array[], coords: Int32Arr
       const b = coords[k + 1];
       const c = coords[k + 2];
       const d = coords[k + 3];
-      out[i] = (a >>> 0) < s0 && (b >>> 0) < s1 && (c >>> 0) < s2 && (d >>> 0) < s3 ? base + T0[a] + T1[b] + T2[c] + T3[d] : NaN;
+      out[i] = a >>> 0 < s0 && b >>> 0 < s1 && c >>> 0 < s2 && d >>> 0 < s3 ? base + T0[a] + T1[b] + T2[c] + T3[d] : NaN;
     }
   } else {
     for (let i = 0, k = 0; i < count; i++) {
@@ -123,7 +123,7 @@ export function mapTables(base: number, tables: Float64Array[], coords: Int32Arr
       for (let d = 0; d < r; d++, k++) {
         const c = coords[k];
         const T = tables[d];
-        if ((c >>> 0) >= T.length) ok = false;
+        if (c >>> 0 >= T.length) ok = false;
         else acc += T[c];
       }
       out[i] = ok ? acc : NaN;

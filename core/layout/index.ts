@@ -12,7 +12,17 @@ export type * from './ast';
 export type * from './model';
 export type { Issue, IssueFix } from './issues';
 export { DTYPES, parseDtype, type DType } from './dtypes';
-export { SpyreLayout, validateSpyre, spyreDefaultLayout, dimMapToStrideMap, strideMapToDimMap, devToHost, hostToDev, type SpyreSpec, type SpyreForward } from './models/spyre';
+export {
+  SpyreLayout,
+  validateSpyre,
+  spyreDefaultLayout,
+  dimMapToStrideMap,
+  strideMapToDimMap,
+  devToHost,
+  hostToDev,
+  type SpyreSpec,
+  type SpyreForward,
+} from './models/spyre';
 export { TTLayout, validateTT, enumerateCores, type TTSpec, type TTForward, type CoreRange } from './models/tt';
 export { TT_ARCHS, withOverrides, type TTArch } from './models/ttArch';
 export { tileGeometry, inTile, TILE_SHAPES } from './models/ttTile';

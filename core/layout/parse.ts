@@ -3,7 +3,24 @@
  * `;` outside brackets, so pasted multi-line Python calls work. Every error is recorded with its
  * exact span and parsing resumes at the next argument, list item or statement; it never throws.
  */
-import type { Arg, CallValue, Comment, DimItem, Ident, LayoutFile, ListValue, NameValue, ProbeStmt, Span, Stmt, SyntaxError, TargetStmt, TensorStmt, UnitSel, Value } from './ast';
+import type {
+  Arg,
+  CallValue,
+  Comment,
+  DimItem,
+  Ident,
+  LayoutFile,
+  ListValue,
+  NameValue,
+  ProbeStmt,
+  Span,
+  Stmt,
+  SyntaxError,
+  TargetStmt,
+  TensorStmt,
+  UnitSel,
+  Value,
+} from './ast';
 import { STATEMENT_KEYWORDS } from './ast';
 
 export type TokKind = 'ident' | 'number' | 'dims' | 'string' | 'punct' | 'newline' | 'eof' | 'bad';
@@ -21,7 +38,10 @@ export interface Token {
   problem?: string;
 }
 
-const UNITS: Record<string, number> = Object.setPrototypeOf({ B: 1, K: 1024, KB: 1000, KiB: 1024, M: 2 ** 20, MB: 1e6, MiB: 2 ** 20, G: 2 ** 30, GB: 1e9, GiB: 2 ** 30, T: 2 ** 40, TB: 1e12, TiB: 2 ** 40 }, null);
+const UNITS: Record<string, number> = Object.setPrototypeOf(
+  { B: 1, K: 1024, KB: 1000, KiB: 1024, M: 2 ** 20, MB: 1e6, MiB: 2 ** 20, G: 2 ** 30, GB: 1e9, GiB: 2 ** 30, T: 2 ** 40, TB: 1e12, TiB: 2 ** 40 },
+  null,
+);
 const PUNCT = '[](){},:=+-.@;*';
 
 const isDigit = (c: string) => c >= '0' && c <= '9';
@@ -77,7 +97,10 @@ export function lex(text: string): { tokens: Token[]; comments: Comment[] } {
           i++;
           while (i < n && isDigit(text[i])) i++;
         }
-        if ((text[i] === 'e' || text[i] === 'E') && (isDigit(text[i + 1] ?? '') || ((text[i + 1] === '+' || text[i + 1] === '-') && isDigit(text[i + 2] ?? '')))) {
+        if (
+          (text[i] === 'e' || text[i] === 'E') &&
+          (isDigit(text[i + 1] ?? '') || ((text[i + 1] === '+' || text[i + 1] === '-') && isDigit(text[i + 2] ?? '')))
+        ) {
           i += 2;
           while (i < n && isDigit(text[i])) i++;
         }
@@ -317,7 +340,11 @@ class Parser {
         break;
       }
       if (t.kind === 'eof' || this.atNewStatement(t) || (this.depth === 1 && this.isPunct(t, ';'))) {
-        this.error({ start: open.start, end: open.end }, `'${open.text}' is not closed: expected '${close}'`, { title: `Insert '${close}'`, span: { start: this.lastEnd, end: this.lastEnd }, newText: close });
+        this.error({ start: open.start, end: open.end }, `'${open.text}' is not closed: expected '${close}'`, {
+          title: `Insert '${close}'`,
+          span: { start: this.lastEnd, end: this.lastEnd },
+          newText: close,
+        });
         end = this.lastEnd;
         break;
       }
@@ -445,7 +472,12 @@ class Parser {
     if (this.isPunct(t, ':')) {
       this.next();
       s.colon = { start: t.start, end: t.end };
-    } else this.error(t.kind === 'ident' ? t : s.name.span, `expected ':' and a dtype after the tensor name`, t.kind === 'ident' ? { title: "Insert ':'", span: { start: s.name.span.end, end: s.name.span.end }, newText: ':' } : undefined);
+    } else
+      this.error(
+        t.kind === 'ident' ? t : s.name.span,
+        `expected ':' and a dtype after the tensor name`,
+        t.kind === 'ident' ? { title: "Insert ':'", span: { start: s.name.span.end, end: s.name.span.end }, newText: ':' } : undefined,
+      );
     t = this.peek();
     if (t.kind === 'ident') s.dtype = this.parseName();
     else {
@@ -471,7 +503,8 @@ class Parser {
       if (v.kind !== 'error') s.layout.push(v);
       if (this.i === before) break;
     }
-    if (!s.layout.length && !this.errors.some((e) => e.span.start >= kw.start)) this.error(s.shape.span, 'expected a layout after the shape, e.g. spyre(), tt(layout=tile), cells(), strided(), fibers(...)');
+    if (!s.layout.length && !this.errors.some((e) => e.span.start >= kw.start))
+      this.error(s.shape.span, 'expected a layout after the shape, e.g. spyre(), tt(layout=tile), cells(), strided(), fibers(...)');
     t = this.peek();
     if (t.kind === 'ident' && t.text === 'at') {
       this.next();
@@ -551,7 +584,12 @@ class Parser {
       else {
         const guess = t.kind === 'ident' ? closest(t.text, STATEMENT_KEYWORDS) : undefined;
         if (t.problem) this.error(t, t.problem);
-        else this.error(t, `expected a statement: target, tensor or probe${guess ? ` (did you mean '${guess}'?)` : ''}`, guess ? { title: `Change to '${guess}'`, span: { start: t.start, end: t.end }, newText: guess } : undefined);
+        else
+          this.error(
+            t,
+            `expected a statement: target, tensor or probe${guess ? ` (did you mean '${guess}'?)` : ''}`,
+            guess ? { title: `Change to '${guess}'`, span: { start: t.start, end: t.end }, newText: guess } : undefined,
+          );
       }
       if (stmt) {
         stmt.span = { start: stmt.span.start, end: Math.max(stmt.span.end, this.lastEnd) };
@@ -596,7 +634,11 @@ export function closest(word: string, candidates: readonly string[]): string | u
       best = c;
     }
   }
-  return best !== undefined && bestD > 0 && bestD <= Math.max(2, Math.floor(w.length / 3)) ? best : best !== undefined && bestD === 0 && best !== word ? best : undefined;
+  return best !== undefined && bestD > 0 && bestD <= Math.max(2, Math.floor(w.length / 3))
+    ? best
+    : best !== undefined && bestD === 0 && best !== word
+      ? best
+      : undefined;
 }
 
 export function editDistance(a: string, b: string): number {

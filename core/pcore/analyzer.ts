@@ -23,16 +23,39 @@ import { LineIndex } from '../common/lineIndex';
 import type * as A from './ast';
 import { outerEnd, outerStart } from './ast';
 import {
-  MAX_ACCUMULATOR_LANES, MAX_GLOBAL_INT_PARAMS, MAX_INT_REGISTERS, MAX_POINTER_REGISTERS, MAX_PRIVATE_WORDS, MAX_VAR_DIM,
-  NOT_TYPE_WORDS, NUM_THREAD_PER_CORE, PCORE_ADDRESS_WORDS, PCORE_PHYSICAL_WORDS, PCORE_TYPE_LIST, PCORE_TYPES,
-  CONSTANT_TABLE_SIZE, intrinsicInfo, isReservedName, round8,
+  MAX_ACCUMULATOR_LANES,
+  MAX_GLOBAL_INT_PARAMS,
+  MAX_INT_REGISTERS,
+  MAX_POINTER_REGISTERS,
+  MAX_PRIVATE_WORDS,
+  MAX_VAR_DIM,
+  NOT_TYPE_WORDS,
+  NUM_THREAD_PER_CORE,
+  PCORE_ADDRESS_WORDS,
+  PCORE_PHYSICAL_WORDS,
+  PCORE_TYPE_LIST,
+  PCORE_TYPES,
+  CONSTANT_TABLE_SIZE,
+  intrinsicInfo,
+  isReservedName,
+  round8,
 } from './constants';
 import { DiagnosticSink, toDiagnostics } from './diagnostics';
 import { evaluateConstant } from './evaluate';
 import { lex } from './lexer';
 import type {
-  PcoreClass, PcoreDefine, PcoreKernel, PcoreLocal, PcoreMemberLookup, PcoreParam, PcoreProgram, PcoreReference,
-  PcoreStorage, PcoreSymbol, PcoreVarInfo, PcoreVariable,
+  PcoreClass,
+  PcoreDefine,
+  PcoreKernel,
+  PcoreLocal,
+  PcoreMemberLookup,
+  PcoreParam,
+  PcoreProgram,
+  PcoreReference,
+  PcoreStorage,
+  PcoreSymbol,
+  PcoreVarInfo,
+  PcoreVariable,
 } from './model';
 import { parseTokens } from './parser';
 import { preprocess } from './preprocessor';
@@ -89,7 +112,11 @@ class Analyzer {
   /** Includes could not be read: unknown names may be header macros. */
   lenientNames = false;
 
-  constructor(readonly text: string, readonly file: string, readonly opts: AnalyzeOptions) {
+  constructor(
+    readonly text: string,
+    readonly file: string,
+    readonly opts: AnalyzeOptions,
+  ) {
     this.index = new LineIndex(text);
   }
 
@@ -105,8 +132,15 @@ class Analyzer {
     let c = this.classes.get(name);
     if (!c) {
       c = {
-        name, variables: new Map(), kernels: new Map(), privateWords: 0, sharedWords: 0, sharedEnd: 0,
-        accumulatorLanes: 0, integerCount: 0, pointerCount: 0,
+        name,
+        variables: new Map(),
+        kernels: new Map(),
+        privateWords: 0,
+        sharedWords: 0,
+        sharedEnd: 0,
+        accumulatorLanes: 0,
+        integerCount: 0,
+        pointerCount: 0,
       };
       this.classes.set(name, c);
       this.classVars.set(name, []);
@@ -141,7 +175,12 @@ class Analyzer {
       constants = [...this.constantValues].sort((a, b) => a - b);
       constantsCount = constants.length;
       if (constantsCount > CONSTANT_TABLE_SIZE) {
-        this.sink.warning(0, 0, 'pcore.constants', `about ${constantsCount} distinct constants are used; the PCORE constant table holds ${CONSTANT_TABLE_SIZE}`);
+        this.sink.warning(
+          0,
+          0,
+          'pcore.constants',
+          `about ${constantsCount} distinct constants are used; the PCORE constant table holds ${CONSTANT_TABLE_SIZE}`,
+        );
       }
     }
     const constantsBase = round8(constantsCount);
@@ -151,8 +190,8 @@ class Analyzer {
     for (const [name, m] of pp.macros) {
       const d: PcoreDefine = {
         value: m.value,
-        range: m.file === undefined ? this.range(m.start, m.end) : m.range ?? ZERO_RANGE,
-        nameRange: m.file === undefined ? this.range(m.nameStart, m.nameEnd) : m.nameRange ?? ZERO_RANGE,
+        range: m.file === undefined ? this.range(m.start, m.end) : (m.range ?? ZERO_RANGE),
+        nameRange: m.file === undefined ? this.range(m.nameStart, m.nameEnd) : (m.nameRange ?? ZERO_RANGE),
       };
       if (m.params) d.params = m.params;
       if (m.file !== undefined) d.file = m.file;
@@ -220,9 +259,14 @@ class Analyzer {
         const id = firstIdentifier(e);
         if (id) {
           const lenient = this.lenientNames;
-          this.sink.add(id.start, id.end, lenient ? 'information' : 'error', 'pcore.array-dim',
+          this.sink.add(
+            id.start,
+            id.end,
+            lenient ? 'information' : 'error',
+            'pcore.array-dim',
             `array dimension \`${txt}\` cannot be evaluated: \`${id.name}\` is not defined` +
-            (lenient ? ' in this file (it may come from an included header; pass it with the `defines` option)' : ''));
+              (lenient ? ' in this file (it may come from an included header; pass it with the `defines` option)' : ''),
+          );
         } else {
           this.sink.error(s, en, 'pcore.array-dim', `Invalid array definition: dimension \`${txt}\` must be an integer constant`);
         }
@@ -245,12 +289,19 @@ class Analyzer {
   }
 
   /** Builds the size/shape fields of a variable. */
-  varInfo(name: string, type: A.TypeSpec, d: A.Declarator, storage: PcoreStorage, declRange: Range, dimsOverride?: { dims: number[]; texts: string[]; known: boolean }): PcoreVarInfo {
+  varInfo(
+    name: string,
+    type: A.TypeSpec,
+    d: A.Declarator,
+    storage: PcoreStorage,
+    declRange: Range,
+    dimsOverride?: { dims: number[]; texts: string[]; known: boolean },
+  ): PcoreVarInfo {
     const ti = PCORE_TYPES.get(type.name);
     const dd = dimsOverride ?? this.evalDims(d);
     const scalarReg = storage === 'integer' || storage === 'pointer';
-    const lanes = scalarReg || d.pointer > 0 ? 1 : ti?.lanes ?? 1;
-    const width = scalarReg || d.pointer > 0 ? 0 : ti?.width ?? 0;
+    const lanes = scalarReg || d.pointer > 0 ? 1 : (ti?.lanes ?? 1);
+    const width = scalarReg || d.pointer > 0 ? 0 : (ti?.width ?? 0);
     let len: number;
     if (scalarReg) len = 1;
     else len = dd.known ? dd.dims.reduce((a, b) => a * b, 1) * lanes : NaN;
@@ -286,7 +337,12 @@ class Analyzer {
           break;
         case '_share':
           if (where !== 'global') {
-            this.sink.error(s.start, s.end, 'pcore.share-scope', 'Share variable is only available for global variable: `_share` can only be used on class variables');
+            this.sink.error(
+              s.start,
+              s.end,
+              'pcore.share-scope',
+              'Share variable is only available for global variable: `_share` can only be used on class variables',
+            );
           }
           break;
         case '_global':
@@ -295,7 +351,8 @@ class Analyzer {
           }
           break;
         case '_kernel_':
-          if (where !== 'function') this.sink.error(s.start, s.end, 'pcore.invalid-specifier', 'Invalid specifier: `_kernel_` is only allowed on function definitions');
+          if (where !== 'function')
+            this.sink.error(s.start, s.end, 'pcore.invalid-specifier', 'Invalid specifier: `_kernel_` is only allowed on function definitions');
           break;
         case 'typedef':
           this.sink.error(s.start, s.end, 'pcore.invalid-specifier', '`typedef` is not supported by the PCORE compiler');
@@ -322,8 +379,12 @@ class Analyzer {
     }
     if (share && global) {
       if (ti.cls !== 'storage') {
-        this.sink.error(type.start, type.end, 'pcore.share-type',
-          `Only float are supported for global variables: \`_share\` needs int16, vint16, float2, float4 or float16 (not \`${type.name}\`)`);
+        this.sink.error(
+          type.start,
+          type.end,
+          'pcore.share-type',
+          `Only float are supported for global variables: \`_share\` needs int16, vint16, float2, float4 or float16 (not \`${type.name}\`)`,
+        );
       } else {
         if (d.pointer) this.sink.error(d.nameStart, d.nameEnd, 'pcore.share-type', 'a `_share` variable cannot be a pointer');
         return 'shared';
@@ -333,10 +394,22 @@ class Analyzer {
       case 'storage':
         return d.pointer ? 'pointer' : 'private';
       case 'accumulator':
-        if (d.pointer) this.sink.error(d.nameStart, d.nameEnd, 'pcore.unknown-type', `Pointer to double not supported: pointers to \`${type.name}\` accumulators are not supported`);
+        if (d.pointer)
+          this.sink.error(
+            d.nameStart,
+            d.nameEnd,
+            'pcore.unknown-type',
+            `Pointer to double not supported: pointers to \`${type.name}\` accumulators are not supported`,
+          );
         return 'accumulator';
       case 'integer':
-        if (d.pointer) this.sink.error(d.nameStart, d.nameEnd, 'pcore.unknown-type', `pointers to \`${type.name}\` are not supported (pointers must point to int16, vint16 or floatN)`);
+        if (d.pointer)
+          this.sink.error(
+            d.nameStart,
+            d.nameEnd,
+            'pcore.unknown-type',
+            `pointers to \`${type.name}\` are not supported (pointers must point to int16, vint16 or floatN)`,
+          );
         return 'integer';
     }
     return undefined;
@@ -344,8 +417,12 @@ class Analyzer {
 
   checkArrayAllowed(storage: PcoreStorage, d: A.Declarator): void {
     if ((storage === 'integer' || storage === 'pointer') && d.dims.length > 0) {
-      this.sink.error(d.nameStart, d.nameEnd, 'pcore.array-not-allowed',
-        `Array is not allowed for this variable type: \`${storage === 'integer' ? 'int' : 'pointer'}\` variables must be scalar`);
+      this.sink.error(
+        d.nameStart,
+        d.nameEnd,
+        'pcore.array-not-allowed',
+        `Array is not allowed for this variable type: \`${storage === 'integer' ? 'int' : 'pointer'}\` variables must be scalar`,
+      );
     }
   }
 
@@ -358,8 +435,12 @@ class Analyzer {
       return e.kind === 'ErrorExpr';
     };
     if (!ok(init)) {
-      this.sink.error(outerStart(init), outerEnd(init), 'pcore.initializer',
-        'Invalid or unsupported variable auto-initialization: an initializer must be a number (or a `{...}` list of numbers); assign other values in a statement');
+      this.sink.error(
+        outerStart(init),
+        outerEnd(init),
+        'pcore.initializer',
+        'Invalid or unsupported variable auto-initialization: an initializer must be a number (or a `{...}` list of numbers); assign other values in a statement',
+      );
     }
   }
 
@@ -371,13 +452,22 @@ class Analyzer {
     for (const d of decl.declarators) {
       const { cls, member, scoped } = splitName(d.name);
       if (!scoped) {
-        this.sink.warning(d.nameStart, d.nameEnd, 'pcore.var-name',
-          `global variable \`${d.name}\` should be named class::name (an unscoped global belongs to every class and is not allocated here)`);
+        this.sink.warning(
+          d.nameStart,
+          d.nameEnd,
+          'pcore.var-name',
+          `global variable \`${d.name}\` should be named class::name (an unscoped global belongs to every class and is not allocated here)`,
+        );
       } else if (!member || !cls) {
         this.sink.error(d.nameStart, d.nameEnd, 'pcore.var-name', 'Invalid variable name');
       }
       if (isReservedName(member)) {
-        this.sink.error(d.nameStart, d.nameEnd, 'pcore.reserved-name', `Variable name is a reserved name: \`${member}\` is reserved (tid, pid, _VMASK and ALU opcode names)`);
+        this.sink.error(
+          d.nameStart,
+          d.nameEnd,
+          'pcore.reserved-name',
+          `Variable name is a reserved name: \`${member}\` is reserved (tid, pid, _VMASK and ALU opcode names)`,
+        );
       }
       const storage = this.storageOf(decl.type, d, share, true);
       const dd = this.evalDims(d);
@@ -424,7 +514,8 @@ class Analyzer {
       if (ti && ti.cls === 'accumulator') {
         this.sink.error(rt.start, rt.end, 'pcore.return-type', `Invalid return value for function: a function cannot return \`${rt.name}\``);
       }
-      if (fn.declarator.pointer > 0) this.sink.error(rt.start, fn.nameStart, 'pcore.return-type', 'Invalid function return value: functions cannot return pointers');
+      if (fn.declarator.pointer > 0)
+        this.sink.error(rt.start, fn.nameStart, 'pcore.return-type', 'Invalid function return value: functions cannot return pointers');
     }
     const fullName = scoped ? `${cls}::${member}` : fn.name;
     const k: PcoreKernel = {
@@ -475,7 +566,12 @@ class Analyzer {
       }
       const name = splitName(d.name).member;
       if (isReservedName(name)) {
-        this.sink.error(d.nameStart, d.nameEnd, 'pcore.reserved-name', `Variable name is a reserved name: \`${name}\` is reserved (tid, pid, _VMASK and ALU opcode names)`);
+        this.sink.error(
+          d.nameStart,
+          d.nameEnd,
+          'pcore.reserved-name',
+          `Variable name is a reserved name: \`${name}\` is reserved (tid, pid, _VMASK and ALU opcode names)`,
+        );
       }
       if (d.params) this.sink.error(d.start, d.end, 'pcore.param-type', 'function parameters are not supported');
       const type = p.type;
@@ -491,7 +587,12 @@ class Analyzer {
       if (specs.has('_share')) return; // reported by checkSpecifiers
       if (specs.has('_global')) {
         if (ti.cls !== 'integer' || d.pointer) {
-          this.sink.error(p.start, p.end, 'pcore.invalid-specifier', `Invalid specifier: \`_global\` is only allowed on \`int\` parameters (not \`${type.name}${d.pointer ? ' *' : ''}\`)`);
+          this.sink.error(
+            p.start,
+            p.end,
+            'pcore.invalid-specifier',
+            `Invalid specifier: \`_global\` is only allowed on \`int\` parameters (not \`${type.name}${d.pointer ? ' *' : ''}\`)`,
+          );
           return;
         }
         if (d.dims.length) this.sink.error(d.nameStart, d.end, 'pcore.int-param-scalar', 'Integer parameter must be scalar');
@@ -499,7 +600,12 @@ class Analyzer {
         global = true;
       } else if (ti.cls === 'integer') {
         if (type.name !== 'int') {
-          this.sink.error(type.start, type.end, 'pcore.invalid-specifier', `Invalid specifier: use \`int\` or \`_global int\` for integer parameters (not \`${type.name}\`)`);
+          this.sink.error(
+            type.start,
+            type.end,
+            'pcore.invalid-specifier',
+            `Invalid specifier: use \`int\` or \`_global int\` for integer parameters (not \`${type.name}\`)`,
+          );
         }
         if (d.pointer) {
           this.sink.error(d.nameStart, d.nameEnd, 'pcore.param-type', 'pointers to `int` are not supported');
@@ -513,8 +619,12 @@ class Analyzer {
           storage = 'pointer';
         } else storage = 'private';
       } else {
-        this.sink.error(type.start, type.end, 'pcore.param-type',
-          `Unsupported parameter type \`${type.name}\`: parameters must be int, _global int, int16, vint16, float2, float4, float16 or pointers to them`);
+        this.sink.error(
+          type.start,
+          type.end,
+          'pcore.param-type',
+          `Unsupported parameter type \`${type.name}\`: parameters must be int, _global int, int16, vint16, float2, float4, float16 or pointers to them`,
+        );
         return;
       }
       const info = this.varInfo(name, type, d, storage, declRange, storage === 'integer' ? { dims: [], texts: [], known: true } : dd);
@@ -540,8 +650,12 @@ class Analyzer {
         const slot = globals++;
         param.globalSlot = slot;
         if (slot >= MAX_GLOBAL_INT_PARAMS) {
-          this.sink.error(p.start, p.end, 'pcore.global-params',
-            `out of integer auto memory: a kernel can have at most ${MAX_GLOBAL_INT_PARAMS} \`_global int\` parameters`);
+          this.sink.error(
+            p.start,
+            p.end,
+            'pcore.global-params',
+            `out of integer auto memory: a kernel can have at most ${MAX_GLOBAL_INT_PARAMS} \`_global int\` parameters`,
+          );
         } else {
           param.intRegister = MAX_INT_REGISTERS - 1 - slot;
         }
@@ -580,11 +694,21 @@ class Analyzer {
         this.visitExpr(d.init, ctx, false);
       }
       if (d.name.includes('::')) {
-        this.sink.error(d.nameStart, d.nameEnd, 'pcore.var-name', 'Invalid variable name: local variables cannot be scoped (class::name is for class variables)');
+        this.sink.error(
+          d.nameStart,
+          d.nameEnd,
+          'pcore.var-name',
+          'Invalid variable name: local variables cannot be scoped (class::name is for class variables)',
+        );
       }
       const name = splitName(d.name).member;
       if (isReservedName(name)) {
-        this.sink.error(d.nameStart, d.nameEnd, 'pcore.reserved-name', `Variable name is a reserved name: \`${name}\` is reserved (tid, pid, _VMASK and ALU opcode names)`);
+        this.sink.error(
+          d.nameStart,
+          d.nameEnd,
+          'pcore.reserved-name',
+          `Variable name is a reserved name: \`${name}\` is reserved (tid, pid, _VMASK and ALU opcode names)`,
+        );
       }
       let storage = this.storageOf(decl.type, d, false, false);
       const known = !!storage;
@@ -682,8 +806,12 @@ class Analyzer {
         if (s.argument) {
           this.visitExpr(s.argument, ctx, true);
           if (ctx.fn.returnType === 'void') {
-            this.sink.error(s.start, s.end, 'pcore.return-value',
-              ctx.fn.isKernel ? 'Kernel function must return void: `return` cannot return a value in a kernel' : 'a `void` function cannot return a value');
+            this.sink.error(
+              s.start,
+              s.end,
+              'pcore.return-value',
+              ctx.fn.isKernel ? 'Kernel function must return void: `return` cannot return a value in a kernel' : 'a `void` function cannot return a value',
+            );
           }
         } else if (ctx.fn.returnType !== 'void' && ctx.fn.returnType !== '') {
           this.sink.warning(s.start, s.end, 'pcore.return-value', `\`return\` without a value in a function returning \`${ctx.fn.returnType}\``);
@@ -726,11 +854,15 @@ class Analyzer {
   undefinedName(id: A.Identifier, what: 'variable' | 'function'): void {
     const lenient = this.lenientNames;
     const sev: Severity = what === 'function' ? (lenient ? 'information' : 'warning') : lenient ? 'information' : 'error';
-    const msg = what === 'variable'
-      ? `Undefined variable \`${id.name}\``
-      : `Undefined function \`${id.name}\` (not an ALU intrinsic nor a function of this class)`;
-    this.sink.add(id.start, id.end, sev, what === 'variable' ? 'pcore.undefined' : 'pcore.undefined-function',
-      msg + (lenient ? ' in this file (it may be a macro from an included header)' : ''));
+    const msg =
+      what === 'variable' ? `Undefined variable \`${id.name}\`` : `Undefined function \`${id.name}\` (not an ALU intrinsic nor a function of this class)`;
+    this.sink.add(
+      id.start,
+      id.end,
+      sev,
+      what === 'variable' ? 'pcore.undefined' : 'pcore.undefined-function',
+      msg + (lenient ? ' in this file (it may be a macro from an included header)' : ''),
+    );
   }
 
   addConstant(e: A.Expr): void {
@@ -780,10 +912,14 @@ class Analyzer {
         e.symbol = s;
         this.ref(e.start, e.end, s, false);
         switch (s.kind) {
-          case 'variable': return typeOfVar(s.variable);
-          case 'param': return typeOfVar(s.param);
-          case 'local': return typeOfVar(s.local);
-          case 'builtin': return 'int';
+          case 'variable':
+            return typeOfVar(s.variable);
+          case 'param':
+            return typeOfVar(s.param);
+          case 'local':
+            return typeOfVar(s.local);
+          case 'builtin':
+            return 'int';
           default:
             this.sink.error(e.start, e.end, 'pcore.not-a-value', `\`${e.name}\` is a function, not a value`);
             return 'unknown';
@@ -823,10 +959,14 @@ class Analyzer {
         const op = e.op;
         if (op === '/' || op === '%') {
           if (!(lt === 'const' && rt === 'const')) {
-            this.sink.error(e.opStart, e.opStart + 1, op === '/' ? 'pcore.division' : 'pcore.modulo',
+            this.sink.error(
+              e.opStart,
+              e.opStart + 1,
+              op === '/' ? 'pcore.division' : 'pcore.modulo',
               op === '/'
                 ? 'Divide operation is not supported: the PCORE compiler only divides constants (constant folding)'
-                : 'Modulo operation is not supported: the PCORE compiler only computes `%` on constants (constant folding)');
+                : 'Modulo operation is not supported: the PCORE compiler only computes `%` on constants (constant folding)',
+            );
           }
         }
         if ((op === '&' || op === '|' || op === '^') && (lt === 'vector' || rt === 'vector')) this.floatOp(e.opStart, e.opStart + 1, op);
@@ -855,9 +995,14 @@ class Analyzer {
         this.checkLvalue(e.target);
         const vt = this.visitExpr(e.value, ctx, count);
         if (e.op === '/=' || e.op === '%=') {
-          this.sink.error(e.opStart, e.opStart + 2, e.op === '/=' ? 'pcore.division' : 'pcore.modulo',
-            e.op === '/=' ? 'Divide operation is not supported: the PCORE compiler only divides constants (constant folding)'
-              : 'Modulo operation is not supported: the PCORE compiler only computes `%` on constants (constant folding)');
+          this.sink.error(
+            e.opStart,
+            e.opStart + 2,
+            e.op === '/=' ? 'pcore.division' : 'pcore.modulo',
+            e.op === '/='
+              ? 'Divide operation is not supported: the PCORE compiler only divides constants (constant folding)'
+              : 'Modulo operation is not supported: the PCORE compiler only computes `%` on constants (constant folding)',
+          );
         }
         if ((e.op === '&=' || e.op === '|=' || e.op === '^=') && (tt === 'vector' || vt === 'vector')) this.floatOp(e.opStart, e.opStart + 2, e.op);
         if (count && tt === 'vector' && vt === 'const' && (e.op === '=' || e.op === '+=' || e.op === '-=' || e.op === '*=')) {
@@ -906,8 +1051,12 @@ class Analyzer {
   }
 
   floatOp(start: number, end: number, op: string): void {
-    this.sink.error(start, end, 'pcore.float-op',
-      `Operation not supported for floating point: \`${op}\` works on int values only (int16/vint16/accumulator operands are not allowed)`);
+    this.sink.error(
+      start,
+      end,
+      'pcore.float-op',
+      `Operation not supported for floating point: \`${op}\` works on int values only (int16/vint16/accumulator operands are not allowed)`,
+    );
   }
 
   visitCall(e: A.CallExpr, ctx: FnContext | null, count: boolean): ExprType {
@@ -930,7 +1079,12 @@ class Analyzer {
     if (sym?.kind === 'intrinsic') {
       const info = intrinsicInfo(sym.name)!;
       if (info.arity !== undefined && e.args.length !== info.arity) {
-        this.sink.error(e.start, e.end, 'pcore.intrinsic-args', `\`${info.name}\` expects ${info.arity} argument${info.arity === 1 ? '' : 's'}, but ${e.args.length} ${e.args.length === 1 ? 'was' : 'were'} given`);
+        this.sink.error(
+          e.start,
+          e.end,
+          'pcore.intrinsic-args',
+          `\`${info.name}\` expects ${info.arity} argument${info.arity === 1 ? '' : 's'}, but ${e.args.length} ${e.args.length === 1 ? 'was' : 'were'} given`,
+        );
       }
       for (const a of e.args) {
         const t = this.visitExpr(a, ctx, count);
@@ -941,7 +1095,12 @@ class Analyzer {
     if (sym?.kind === 'function') {
       const f = sym.fn;
       if (f.params.length !== e.args.length) {
-        this.sink.error(e.start, e.end, 'pcore.call-args', `\`${f.fullName}\` expects ${f.params.length} argument${f.params.length === 1 ? '' : 's'}, but ${e.args.length} ${e.args.length === 1 ? 'was' : 'were'} given`);
+        this.sink.error(
+          e.start,
+          e.end,
+          'pcore.call-args',
+          `\`${f.fullName}\` expects ${f.params.length} argument${f.params.length === 1 ? '' : 's'}, but ${e.args.length} ${e.args.length === 1 ? 'was' : 'were'} given`,
+        );
       }
       for (const a of e.args) this.visitExpr(a, ctx, count);
       const ti = PCORE_TYPES.get(f.returnType);
@@ -988,8 +1147,12 @@ class Analyzer {
             const iv = evaluateConstant(c.index);
             const size = v.shape[k];
             if (iv !== undefined && size !== undefined && (iv < 0 || iv >= size)) {
-              this.sink.warning(outerStart(c.index), outerEnd(c.index), 'pcore.index-bounds',
-                `index ${iv} is out of bounds for dimension ${k} of \`${root.kind === 'Identifier' ? root.name : ''}\` (size ${size})`);
+              this.sink.warning(
+                outerStart(c.index),
+                outerEnd(c.index),
+                'pcore.index-bounds',
+                `index ${iv} is out of bounds for dimension ${k} of \`${root.kind === 'Identifier' ? root.name : ''}\` (size ${size})`,
+              );
             }
           });
         }
@@ -1015,15 +1178,23 @@ class Analyzer {
       if (overflowReported || !sKnown || !pKnown) return;
       if (P > MAX_PRIVATE_WORDS) {
         overflowReported = true;
-        this.sink.error(v.node?.nameStart ?? 0, v.node?.nameEnd ?? 0, 'pcore.out-of-memory',
-          `out of memory for private memory space: class \`${c.name}\` needs ${P} private words per thread (limit ${MAX_PRIVATE_WORDS})`);
+        this.sink.error(
+          v.node?.nameStart ?? 0,
+          v.node?.nameEnd ?? 0,
+          'pcore.out-of-memory',
+          `out of memory for private memory space: class \`${c.name}\` needs ${P} private words per thread (limit ${MAX_PRIVATE_WORDS})`,
+        );
         return;
       }
       const t = total(P, S);
       if (t > PCORE_PHYSICAL_WORDS) {
         overflowReported = true;
-        this.sink.error(v.node?.nameStart ?? 0, v.node?.nameEnd ?? 0, 'pcore.out-of-memory',
-          `out of memory for pcore memory space: class \`${c.name}\` needs ${NUM_THREAD_PER_CORE}×${round8(P)} private + ${round8(S)} shared = ${t} words per PCORE (limit ${PCORE_PHYSICAL_WORDS})`);
+        this.sink.error(
+          v.node?.nameStart ?? 0,
+          v.node?.nameEnd ?? 0,
+          'pcore.out-of-memory',
+          `out of memory for pcore memory space: class \`${c.name}\` needs ${NUM_THREAD_PER_CORE}×${round8(P)} private + ${round8(S)} shared = ${t} words per PCORE (limit ${PCORE_PHYSICAL_WORDS})`,
+        );
       }
     };
     for (let w = 3; w >= 0; w--) {
@@ -1058,8 +1229,12 @@ class Analyzer {
     c.privateWords = pKnown ? P : NaN;
     for (const v of vars) {
       if ((v.storage === 'private' || v.storage === 'shared') && v.width > 3) {
-        this.sink.warning(v.node?.nameStart ?? 0, v.node?.nameEnd ?? 0, 'pcore.float16',
-          `\`${v.type}\` is wider than the 8-lane vector: the PCORE compiler does not allocate \`${v.fullName}\``);
+        this.sink.warning(
+          v.node?.nameStart ?? 0,
+          v.node?.nameEnd ?? 0,
+          'pcore.float16',
+          `\`${v.type}\` is wider than the 8-lane vector: the PCORE compiler does not allocate \`${v.fullName}\``,
+        );
       }
     }
     // registers
@@ -1073,8 +1248,12 @@ class Analyzer {
         if (v.sizeKnown) acc += v.len;
         if (acc > MAX_ACCUMULATOR_LANES && !accReported) {
           accReported = true;
-          this.sink.error(v.node?.nameStart ?? 0, v.node?.nameEnd ?? 0, 'pcore.out-of-memory',
-            `out of memory for accumulator space: class \`${c.name}\` needs ${acc} accumulator lanes (${acc / 8} vectors; limit ${MAX_ACCUMULATOR_LANES} lanes = ${MAX_ACCUMULATOR_LANES / 8} vint32 per thread)`);
+          this.sink.error(
+            v.node?.nameStart ?? 0,
+            v.node?.nameEnd ?? 0,
+            'pcore.out-of-memory',
+            `out of memory for accumulator space: class \`${c.name}\` needs ${acc} accumulator lanes (${acc / 8} vectors; limit ${MAX_ACCUMULATOR_LANES} lanes = ${MAX_ACCUMULATOR_LANES / 8} vint32 per thread)`,
+          );
         }
       } else if (v.storage === 'integer') {
         v.register = ints++;
@@ -1087,13 +1266,21 @@ class Analyzer {
     c.pointerCount = ptrs;
     if (ptrs > MAX_POINTER_REGISTERS) {
       const v = vars.filter((x) => x.storage === 'pointer')[MAX_POINTER_REGISTERS];
-      this.sink.warning(v.node?.nameStart ?? 0, v.node?.nameEnd ?? 0, 'pcore.registers',
-        `out of memory for pointer variables: class \`${c.name}\` declares ${ptrs} pointers (${MAX_POINTER_REGISTERS} pointer registers per thread)`);
+      this.sink.warning(
+        v.node?.nameStart ?? 0,
+        v.node?.nameEnd ?? 0,
+        'pcore.registers',
+        `out of memory for pointer variables: class \`${c.name}\` declares ${ptrs} pointers (${MAX_POINTER_REGISTERS} pointer registers per thread)`,
+      );
     }
     if (ints > MAX_INT_REGISTERS + Math.max(0, MAX_POINTER_REGISTERS - ptrs)) {
       const v = vars.filter((x) => x.storage === 'integer')[MAX_INT_REGISTERS];
-      this.sink.warning(v.node?.nameStart ?? 0, v.node?.nameEnd ?? 0, 'pcore.registers',
-        `out of memory for integer variables: class \`${c.name}\` declares ${ints} int variables (${MAX_INT_REGISTERS} integer registers per thread)`);
+      this.sink.warning(
+        v.node?.nameStart ?? 0,
+        v.node?.nameEnd ?? 0,
+        'pcore.registers',
+        `out of memory for integer variables: class \`${c.name}\` declares ${ints} int variables (${MAX_INT_REGISTERS} integer registers per thread)`,
+      );
     }
 
     // functions
@@ -1128,22 +1315,34 @@ class Analyzer {
       if (!known || !sKnown || overflowReported) continue;
       const fnNode = k.node;
       if (Pk > MAX_PRIVATE_WORDS) {
-        this.sink.error(fnNode.nameStart, fnNode.nameEnd, 'pcore.out-of-memory',
-          `out of memory for private memory space: \`${k.fullName}\` needs ${Pk} private words per thread with its parameters (limit ${MAX_PRIVATE_WORDS})`);
+        this.sink.error(
+          fnNode.nameStart,
+          fnNode.nameEnd,
+          'pcore.out-of-memory',
+          `out of memory for private memory space: \`${k.fullName}\` needs ${Pk} private words per thread with its parameters (limit ${MAX_PRIVATE_WORDS})`,
+        );
         continue;
       }
       const t = total(Pk, S);
       if (t > PCORE_PHYSICAL_WORDS) {
-        this.sink.error(fnNode.nameStart, fnNode.nameEnd, 'pcore.out-of-memory',
-          `out of memory for pcore memory space: \`${k.fullName}\` needs ${NUM_THREAD_PER_CORE}×${round8(Pk)} private + ${round8(S)} shared = ${t} words per PCORE (limit ${PCORE_PHYSICAL_WORDS})`);
+        this.sink.error(
+          fnNode.nameStart,
+          fnNode.nameEnd,
+          'pcore.out-of-memory',
+          `out of memory for pcore memory space: \`${k.fullName}\` needs ${NUM_THREAD_PER_CORE}×${round8(Pk)} private + ${round8(S)} shared = ${t} words per PCORE (limit ${PCORE_PHYSICAL_WORDS})`,
+        );
         continue;
       }
       if (k.localWordsEstimate > 0) {
         const withLocals = round8(Pk) + k.localWordsEstimate;
         const t2 = total(withLocals, S);
         if (withLocals > MAX_PRIVATE_WORDS || t2 > PCORE_PHYSICAL_WORDS) {
-          this.sink.warning(fnNode.nameStart, fnNode.nameEnd, 'pcore.memory-estimate',
-            `\`${k.fullName}\` may run out of pcore memory: with its local variables (${k.localWordsEstimate} words, before the compiler's packing) it needs up to ${NUM_THREAD_PER_CORE}×${round8(withLocals)} + ${round8(S)} = ${t2} words (limit ${PCORE_PHYSICAL_WORDS}, ${MAX_PRIVATE_WORDS} private words per thread)`);
+          this.sink.warning(
+            fnNode.nameStart,
+            fnNode.nameEnd,
+            'pcore.memory-estimate',
+            `\`${k.fullName}\` may run out of pcore memory: with its local variables (${k.localWordsEstimate} words, before the compiler's packing) it needs up to ${NUM_THREAD_PER_CORE}×${round8(withLocals)} + ${round8(S)} = ${t2} words (limit ${PCORE_PHYSICAL_WORDS}, ${MAX_PRIVATE_WORDS} private words per thread)`,
+          );
         }
       }
     }
@@ -1155,24 +1354,57 @@ function firstIdentifier(e: A.Expr): A.Identifier | undefined {
   while (stack.length) {
     const x = stack.pop()!;
     switch (x.kind) {
-      case 'Identifier': return x;
-      case 'Unary': case 'Update': case 'Cast': stack.push(x.argument); break;
-      case 'Binary': case 'Logical': stack.push(x.right, x.left); break;
-      case 'Conditional': stack.push(x.alternate, x.consequent, x.test); break;
-      case 'Call': stack.push(...x.args.slice().reverse(), x.callee); break;
-      case 'Index': stack.push(x.index, x.object); break;
-      case 'Sequence': stack.push(...x.expressions.slice().reverse()); break;
-      case 'Assign': stack.push(x.value, x.target); break;
-      default: break;
+      case 'Identifier':
+        return x;
+      case 'Unary':
+      case 'Update':
+      case 'Cast':
+        stack.push(x.argument);
+        break;
+      case 'Binary':
+      case 'Logical':
+        stack.push(x.right, x.left);
+        break;
+      case 'Conditional':
+        stack.push(x.alternate, x.consequent, x.test);
+        break;
+      case 'Call':
+        stack.push(...x.args.slice().reverse(), x.callee);
+        break;
+      case 'Index':
+        stack.push(x.index, x.object);
+        break;
+      case 'Sequence':
+        stack.push(...x.expressions.slice().reverse());
+        break;
+      case 'Assign':
+        stack.push(x.value, x.target);
+        break;
+      default:
+        break;
     }
   }
   return undefined;
 }
 
 const ROOT_CONSTANT: PcoreVariable = {
-  cls: 'root', name: 'constant', fullName: 'root.constant', type: 'int16', pointer: false, storage: 'shared',
-  dims: [PCORE_ADDRESS_WORDS], dimTexts: [String(PCORE_ADDRESS_WORDS)], sizeKnown: true, lanes: 1, width: 0,
-  len: PCORE_ADDRESS_WORDS, numDim: 1, shape: [PCORE_ADDRESS_WORDS], offset: 0, range: ZERO_RANGE, nameRange: ZERO_RANGE,
+  cls: 'root',
+  name: 'constant',
+  fullName: 'root.constant',
+  type: 'int16',
+  pointer: false,
+  storage: 'shared',
+  dims: [PCORE_ADDRESS_WORDS],
+  dimTexts: [String(PCORE_ADDRESS_WORDS)],
+  sizeKnown: true,
+  lanes: 1,
+  width: 0,
+  len: PCORE_ADDRESS_WORDS,
+  numDim: 1,
+  shape: [PCORE_ADDRESS_WORDS],
+  offset: 0,
+  range: ZERO_RANGE,
+  nameRange: ZERO_RANGE,
 };
 
 export function lookupMember(variables: ReadonlyMap<string, PcoreVariable>, functions: ReadonlyMap<string, PcoreKernel>, text: string): PcoreMemberLookup {

@@ -73,8 +73,7 @@ export interface UpdateExpr extends NodeBase {
   parenEnd?: number;
 }
 
-export type BinaryOperator =
-  | '|' | '^' | '&' | '==' | '!=' | '<' | '<=' | '>' | '>=' | '<<' | '>>' | '+' | '-' | '*' | '/' | '%';
+export type BinaryOperator = '|' | '^' | '&' | '==' | '!=' | '<' | '<=' | '>' | '>=' | '<<' | '>>' | '+' | '-' | '*' | '/' | '%';
 
 export interface BinaryExpr extends NodeBase {
   kind: 'Binary';
@@ -182,14 +181,28 @@ export interface ErrorExpr extends NodeBase {
 }
 
 export type Expr =
-  | Identifier | NumberLiteral | StringLiteral | UnaryExpr | UpdateExpr | BinaryExpr | LogicalExpr | AssignExpr
-  | ConditionalExpr | CallExpr | IndexExpr | MemberExpr | CastExpr | SizeofExpr | SequenceExpr | InitList | ErrorExpr;
+  | Identifier
+  | NumberLiteral
+  | StringLiteral
+  | UnaryExpr
+  | UpdateExpr
+  | BinaryExpr
+  | LogicalExpr
+  | AssignExpr
+  | ConditionalExpr
+  | CallExpr
+  | IndexExpr
+  | MemberExpr
+  | CastExpr
+  | SizeofExpr
+  | SequenceExpr
+  | InitList
+  | ErrorExpr;
 
 // ---------------------------------------------------------------- declarations
 
 export type SpecifierName =
-  | '_share' | '_global' | 'extern' | 'static' | 'const' | '_kernel_' | 'inline' | 'volatile' | 'register' | 'auto'
-  | 'restrict' | 'typedef';
+  '_share' | '_global' | 'extern' | 'static' | 'const' | '_kernel_' | 'inline' | 'volatile' | 'register' | 'auto' | 'restrict' | 'typedef';
 
 export interface Specifier extends NodeBase {
   kind: 'Specifier';
@@ -372,8 +385,20 @@ export interface ErrorStmt extends NodeBase {
 }
 
 export type Stmt =
-  | Block | DeclStmt | ExprStmt | IfStmt | ForStmt | WhileStmt | DoWhileStmt | SwitchStmt | BreakStmt | ContinueStmt
-  | ReturnStmt | EmptyStmt | PragmaStmt | ErrorStmt;
+  | Block
+  | DeclStmt
+  | ExprStmt
+  | IfStmt
+  | ForStmt
+  | WhileStmt
+  | DoWhileStmt
+  | SwitchStmt
+  | BreakStmt
+  | ContinueStmt
+  | ReturnStmt
+  | EmptyStmt
+  | PragmaStmt
+  | ErrorStmt;
 
 export interface Program extends NodeBase {
   kind: 'Program';

@@ -58,24 +58,67 @@ export const PCORE_TYPE_LIST = 'int16, vint16, int32, vint32, int, unsigned int,
 
 /** Words that make up a type in declaration specifiers. */
 export const TYPE_WORDS: ReadonlySet<string> = new Set([
-  'int16', 'vint16', 'int32', 'vint32', 'int', 'unsigned', 'signed', 'float2', 'float4', 'float16', 'void',
-  'char', 'short', 'long', '_Bool',
+  'int16',
+  'vint16',
+  'int32',
+  'vint32',
+  'int',
+  'unsigned',
+  'signed',
+  'float2',
+  'float4',
+  'float16',
+  'void',
+  'char',
+  'short',
+  'long',
+  '_Bool',
 ]);
 
 /** Names people try as types that are not PCORE types (lexed as identifiers by the real compiler). */
 export const NOT_TYPE_WORDS: ReadonlySet<string> = new Set(['float', 'double', 'float8', 'vint8', 'int8', 'uint8', 'vint64', 'int64']);
 
 export const SPECIFIER_WORDS: ReadonlySet<string> = new Set([
-  '_share', '_global', 'extern', 'static', 'const', '_kernel_', 'inline', 'volatile', 'register', 'auto', 'restrict', 'typedef',
+  '_share',
+  '_global',
+  'extern',
+  'static',
+  'const',
+  '_kernel_',
+  'inline',
+  'volatile',
+  'register',
+  'auto',
+  'restrict',
+  'typedef',
 ]);
 
 export const STATEMENT_KEYWORDS: ReadonlySet<string> = new Set([
-  'if', 'else', 'for', 'while', 'do', 'switch', 'case', 'default', 'break', 'continue', 'return', 'goto', 'sizeof',
-  'struct', 'union', 'enum', 'class',
+  'if',
+  'else',
+  'for',
+  'while',
+  'do',
+  'switch',
+  'case',
+  'default',
+  'break',
+  'continue',
+  'return',
+  'goto',
+  'sizeof',
+  'struct',
+  'union',
+  'enum',
+  'class',
 ]);
 
 export const NT_WORDS: ReadonlyMap<string, number> = new Map([
-  ['_NT1_', 1], ['_NT2_', 2], ['_NT4_', 4], ['_NT8_', 8], ['_NT16_', 16],
+  ['_NT1_', 1],
+  ['_NT2_', 2],
+  ['_NT4_', 4],
+  ['_NT8_', 8],
+  ['_NT16_', 16],
 ]);
 
 /** Builtin names available inside PCORE functions. */
@@ -86,10 +129,42 @@ export const BUILTIN_NAMES: ReadonlySet<string> = new Set(['tid', 'pid', '_VMASK
  * Union of the opcode tables of the compiler versions we know about.
  */
 export const ALU_OPCODES: readonly string[] = [
-  'NULL', 'ASN', 'ASN_RAW', 'ADD', 'SUB', 'CONV', 'LT', 'LE', 'GT', 'GE', 'EQ', 'NE', 'MUL',
-  'B0', 'B1', 'N0', 'N1', 'N2', 'N3', 'CONV_BFLOAT', 'SHL', 'SHLA', 'SHR', 'SHRA',
-  'FMS', 'FMA', 'FNMS', 'FNMA', 'FMS2', 'FMA2', 'FNMS2', 'FNMA2',
-  'GET_MANTISSA', 'GET_EXP', 'SET_EXP', 'SET_FLOAT',
+  'NULL',
+  'ASN',
+  'ASN_RAW',
+  'ADD',
+  'SUB',
+  'CONV',
+  'LT',
+  'LE',
+  'GT',
+  'GE',
+  'EQ',
+  'NE',
+  'MUL',
+  'B0',
+  'B1',
+  'N0',
+  'N1',
+  'N2',
+  'N3',
+  'CONV_BFLOAT',
+  'SHL',
+  'SHLA',
+  'SHR',
+  'SHRA',
+  'FMS',
+  'FMA',
+  'FNMS',
+  'FNMA',
+  'FMS2',
+  'FMA2',
+  'FNMS2',
+  'FNMA2',
+  'GET_MANTISSA',
+  'GET_EXP',
+  'SET_EXP',
+  'SET_FLOAT',
 ];
 
 const OPCODE_SET = new Set(ALU_OPCODES.map((s) => s.toUpperCase()));
@@ -106,7 +181,12 @@ export function intrinsicInfo(name: string): IntrinsicInfo | undefined {
   const up = name.toUpperCase();
   if (!OPCODE_SET.has(up) || up === 'NULL') return undefined;
   switch (up) {
-    case 'GE': case 'GT': case 'LE': case 'LT': case 'EQ': case 'NE':
+    case 'GE':
+    case 'GT':
+    case 'LE':
+    case 'LT':
+    case 'EQ':
+    case 'NE':
       return { name: up, arity: 2, result: 'int' };
     case 'ASN_RAW':
       return { name: up, arity: 1, result: 'int' };

@@ -6,8 +6,18 @@
 export { analyzePcore, lookupMember, type AnalyzeOptions } from './analyzer';
 export { formatPcoreVariable } from './model';
 export type {
-  PcoreClass, PcoreDefine, PcoreKernel, PcoreLocal, PcoreMemberLookup, PcoreParam, PcoreProgram, PcoreReference,
-  PcoreStorage, PcoreSymbol, PcoreVarInfo, PcoreVariable,
+  PcoreClass,
+  PcoreDefine,
+  PcoreKernel,
+  PcoreLocal,
+  PcoreMemberLookup,
+  PcoreParam,
+  PcoreProgram,
+  PcoreReference,
+  PcoreStorage,
+  PcoreSymbol,
+  PcoreVarInfo,
+  PcoreVariable,
 } from './model';
 export type * as PcoreAst from './ast';
 export { outerEnd, outerStart } from './ast';

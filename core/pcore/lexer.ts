@@ -50,24 +50,41 @@ export interface DirectiveInfo {
 /** Creates a token (all fields present, so every token has the same shape: keeps property access fast). */
 export function makeToken(kind: TokenKind, text: string, start: number, end: number, value?: number): Token {
   return {
-    kind, text, start, end, value, isFloat: undefined, isChar: undefined, bol: undefined, space: undefined,
-    macro: undefined, hide: undefined, directive: undefined,
+    kind,
+    text,
+    start,
+    end,
+    value,
+    isFloat: undefined,
+    isChar: undefined,
+    bol: undefined,
+    space: undefined,
+    macro: undefined,
+    hide: undefined,
+    directive: undefined,
   };
 }
 
 /** Copies a token with a new range. */
 export function cloneToken(b: Token, start: number, end: number): Token {
   return {
-    kind: b.kind, text: b.text, start, end, value: b.value, isFloat: b.isFloat, isChar: b.isChar, bol: b.bol,
-    space: b.space, macro: b.macro, hide: b.hide, directive: undefined,
+    kind: b.kind,
+    text: b.text,
+    start,
+    end,
+    value: b.value,
+    isFloat: b.isFloat,
+    isChar: b.isChar,
+    bol: b.bol,
+    space: b.space,
+    macro: b.macro,
+    hide: b.hide,
+    directive: undefined,
   };
 }
 
 const PUNCT3 = new Set(['...', '>>=', '<<=']);
-const PUNCT2 = new Set([
-  '+=', '-=', '*=', '/=', '%=', '&=', '^=', '|=', '>>', '<<', '++', '--', '->', '&&', '||', '<=', '>=', '==', '!=',
-  '##', '::',
-]);
+const PUNCT2 = new Set(['+=', '-=', '*=', '/=', '%=', '&=', '^=', '|=', '>>', '<<', '++', '--', '->', '&&', '||', '<=', '>=', '==', '!=', '##', '::']);
 const PUNCT1 = [';', '{', '}', ',', ':', '=', '(', ')', '[', ']', '.', '&', '!', '~', '-', '+', '*', '/', '%', '<', '>', '^', '|', '?', '#'];
 const PUNCT1_BY_CODE: (string | undefined)[] = [];
 for (const p of PUNCT1) PUNCT1_BY_CODE[p.charCodeAt(0)] = p;
@@ -108,7 +125,18 @@ export function parseNumber(text: string): { value: number; isFloat: boolean } |
 }
 
 const SIMPLE_ESCAPES: Record<string, number> = {
-  n: 10, t: 9, r: 13, '0': 0, a: 7, b: 8, f: 12, v: 11, '\\': 92, "'": 39, '"': 34, '?': 63,
+  n: 10,
+  t: 9,
+  r: 13,
+  '0': 0,
+  a: 7,
+  b: 8,
+  f: 12,
+  v: 11,
+  '\\': 92,
+  "'": 39,
+  '"': 34,
+  '?': 63,
 };
 
 export class Scanner {
@@ -116,7 +144,10 @@ export class Scanner {
   private lastBad: OffsetDiagnostic | undefined;
   private lastBadEnd = -1;
 
-  constructor(readonly text: string, readonly sink: DiagnosticSink | null) {}
+  constructor(
+    readonly text: string,
+    readonly sink: DiagnosticSink | null,
+  ) {}
 
   private report(start: number, end: number, message: string, severity: 'error' | 'warning' = 'error'): void {
     this.sink?.add(start, end, severity, 'pcore.lex', message);
@@ -267,7 +298,13 @@ export class Scanner {
       this.lastBad.end = this.pos;
       this.lastBad.message = 'unexpected characters (ignored by the PCORE compiler)';
     } else {
-      this.lastBad = this.sink?.add(start, this.pos, 'warning', 'pcore.lex', `unexpected character \`${String.fromCodePoint(cp)}\` (ignored by the PCORE compiler)`);
+      this.lastBad = this.sink?.add(
+        start,
+        this.pos,
+        'warning',
+        'pcore.lex',
+        `unexpected character \`${String.fromCodePoint(cp)}\` (ignored by the PCORE compiler)`,
+      );
     }
     this.lastBadEnd = this.pos;
     return undefined;

@@ -41,20 +41,20 @@ export interface PcoreReference {
 /** Result of resolving a tensor-program member (`cls::var`, `cls::func.param`, `root.constant`). */
 export type PcoreMemberLookup =
   | {
-    ok: true;
-    /** `classVar`: `cls::var`; `param`: `cls::f.p` found among f's parameters; `classVarViaFunction`: `cls::f.v`
-     * falling back to the class variable `v`; `rootConstant`: the whole 4096-word memory. */
-    via: 'classVar' | 'param' | 'classVarViaFunction' | 'rootConstant';
-    variable: PcoreVariable;
-    param?: PcoreParam;
-    kernel?: PcoreKernel;
-  }
+      ok: true;
+      /** `classVar`: `cls::var`; `param`: `cls::f.p` found among f's parameters; `classVarViaFunction`: `cls::f.v`
+       * falling back to the class variable `v`; `rootConstant`: the whole 4096-word memory. */
+      via: 'classVar' | 'param' | 'classVarViaFunction' | 'rootConstant';
+      variable: PcoreVariable;
+      param?: PcoreParam;
+      kernel?: PcoreKernel;
+    }
   | {
-    ok: false;
-    /** Messages as the tensor compiler prints them. */
-    message: 'Invalid function parameter' | 'Undefined function parameter';
-    detail: string;
-  };
+      ok: false;
+      /** Messages as the tensor compiler prints them. */
+      message: 'Invalid function parameter' | 'Undefined function parameter';
+      detail: string;
+    };
 
 export interface PcoreDefine {
   value: string;
@@ -99,7 +99,7 @@ function shapeText(v: PcoreVarInfo): string {
 }
 
 function declText(v: PcoreVarInfo, fullName: string): string {
-  const dims = v.dims.map((d, k) => `[${Number.isNaN(d) ? v.dimTexts[k] ?? '?' : d}]`).join('');
+  const dims = v.dims.map((d, k) => `[${Number.isNaN(d) ? (v.dimTexts[k] ?? '?') : d}]`).join('');
   return `${v.type} ${v.pointer ? '*' : ''}${fullName}${dims}`;
 }
 

@@ -26,9 +26,7 @@ export function isKeyword(text: string): boolean {
 }
 
 const TOP_LEVEL_STARTERS: ReadonlySet<string> = new Set(['_kernel_', '_share', 'extern', 'static', 'const', 'typedef']);
-const STATEMENT_STARTERS: ReadonlySet<string> = new Set([
-  'if', 'for', 'while', 'do', 'switch', 'return', 'break', 'continue', 'case', 'default', 'goto',
-]);
+const STATEMENT_STARTERS: ReadonlySet<string> = new Set(['if', 'for', 'while', 'do', 'switch', 'return', 'break', 'continue', 'case', 'default', 'goto']);
 
 function describe(t: Token): string {
   if (t.kind === 'eof') return 'end of file';
@@ -39,10 +37,19 @@ export function canonicalType(words: readonly string[]): { name: string; valid: 
   const ws = words.filter((w) => w !== 'signed' || words.length === 1);
   const key = ws.join(' ');
   switch (key) {
-    case 'int16': case 'vint16': case 'int32': case 'vint32': case 'int': case 'float2': case 'float4': case 'float16':
+    case 'int16':
+    case 'vint16':
+    case 'int32':
+    case 'vint32':
+    case 'int':
+    case 'float2':
+    case 'float4':
+    case 'float16':
     case 'void':
       return { name: key, valid: true };
-    case 'unsigned': case 'unsigned int': case 'int unsigned':
+    case 'unsigned':
+    case 'unsigned int':
+    case 'int unsigned':
       return { name: 'unsigned int', valid: true };
     case 'signed':
       return { name: 'int', valid: true };
@@ -64,7 +71,11 @@ class Parser {
   private tooComplexReported = false;
   private linkageDepth = 0;
 
-  constructor(tokens: readonly Token[], readonly sink: DiagnosticSink, textLength: number) {
+  constructor(
+    tokens: readonly Token[],
+    readonly sink: DiagnosticSink,
+    textLength: number,
+  ) {
     const toks: Token[] = [];
     let pending: Token[] = [];
     for (const t of tokens) {
@@ -533,7 +544,12 @@ class Parser {
       const startI = this.i;
       if (this.accept('...')) {
         params.push({
-          kind: 'ParamDecl', specifiers: [], ellipsis: true, declarator: null, start: t.start, end: t.end,
+          kind: 'ParamDecl',
+          specifiers: [],
+          ellipsis: true,
+          declarator: null,
+          start: t.start,
+          end: t.end,
           type: { kind: 'TypeSpec', name: '...', words: [], valid: false, start: t.start, end: t.end },
         });
         break;
@@ -547,8 +563,12 @@ class Parser {
       const declarator = this.isPunct(',') || this.isPunct(')') ? null : this.parseDeclarator(true);
       if (this.i === startI) break;
       params.push({
-        kind: 'ParamDecl', specifiers: specs.specifiers, type, declarator,
-        start: t.start, end: Math.max(t.start, this.prev.end),
+        kind: 'ParamDecl',
+        specifiers: specs.specifiers,
+        type,
+        declarator,
+        start: t.start,
+        end: Math.max(t.start, this.prev.end),
       });
       if (!this.accept(',')) break;
     }
@@ -841,10 +861,19 @@ class Parser {
     if (t.kind === 'punct' && ASSIGN_OPS.has(t.text)) {
       this.next();
       const value = this.parseAssign();
-      return this.mk({
-        kind: 'Assign', op: t.text as A.AssignOperator, target: left, value, opStart: t.start,
-        start: A_outerStart(left), end: A_outerEnd(value),
-      }, left, value);
+      return this.mk(
+        {
+          kind: 'Assign',
+          op: t.text as A.AssignOperator,
+          target: left,
+          value,
+          opStart: t.start,
+          start: A_outerStart(left),
+          end: A_outerEnd(value),
+        },
+        left,
+        value,
+      );
     }
     return left;
   }
@@ -896,15 +925,22 @@ class Parser {
             const argument = this.parseUnary();
             return this.mk({ kind: 'Update', op: t.text, prefix: true, argument, start: t.start, end: A_outerEnd(argument) }, argument);
           }
-          case '-': case '+': case '!': case '~': case '&': case '*': {
+          case '-':
+          case '+':
+          case '!':
+          case '~':
+          case '&':
+          case '*': {
             this.next();
             const argument = this.parseUnary();
             return this.mk({ kind: 'Unary', op: t.text as A.UnaryOperator, argument, start: t.start, end: A_outerEnd(argument) }, argument);
           }
           case '(': {
             const n = this.peek(1);
-            if (n.kind === 'ident' && (TYPE_WORDS.has(n.text) || TAG_WORDS.has(n.text) ||
-              (NOT_TYPE_WORDS.has(n.text) && (this.isPunct(')', 2) || this.isPunct('*', 2))))) {
+            if (
+              n.kind === 'ident' &&
+              (TYPE_WORDS.has(n.text) || TAG_WORDS.has(n.text) || (NOT_TYPE_WORDS.has(n.text) && (this.isPunct(')', 2) || this.isPunct('*', 2))))
+            ) {
               this.next();
               const specs = this.parseDeclSpecifiers();
               let pointer = 0;
@@ -989,7 +1025,11 @@ class Parser {
         this.next();
         const k = t.text.indexOf('::');
         const id: A.Identifier = {
-          kind: 'Identifier', name: t.text, member: k >= 0 ? t.text.slice(k + 2) : t.text, start: t.start, end: t.end,
+          kind: 'Identifier',
+          name: t.text,
+          member: k >= 0 ? t.text.slice(k + 2) : t.text,
+          start: t.start,
+          end: t.end,
         };
         if (k >= 0) id.scope = t.text.slice(0, k);
         if (t.macro) id.macro = t.macro;
@@ -998,8 +1038,13 @@ class Parser {
       case 'number': {
         this.next();
         const n: A.NumberLiteral = {
-          kind: 'NumberLiteral', value: t.value ?? 0, raw: t.text, isFloat: !!t.isFloat, isChar: !!t.isChar,
-          start: t.start, end: t.end,
+          kind: 'NumberLiteral',
+          value: t.value ?? 0,
+          raw: t.text,
+          isFloat: !!t.isFloat,
+          isChar: !!t.isChar,
+          start: t.start,
+          end: t.end,
         };
         if (t.macro) n.macro = t.macro;
         return n;

@@ -118,7 +118,11 @@ export class Project {
     const li = new LineIndex(text);
     for (const m of ctx.macros) m.nameRange = li.range(m.nameSpan.start, m.nameSpan.end);
     // file-scope variables (extern or not), function definitions and prototypes (which the scan sees as calls)
-    const names = [...ctx.vars.filter((v) => v.fn < 0).map((v) => v.name), ...ctx.functions.map((f) => f.name), ...ctx.calls.filter((c) => c.fn < 0).map((c) => c.name)];
+    const names = [
+      ...ctx.vars.filter((v) => v.fn < 0).map((v) => v.name),
+      ...ctx.functions.map((f) => f.name),
+      ...ctx.calls.filter((c) => c.fn < 0).map((c) => c.name),
+    ];
     const entry = { text, macros: ctx.macros, names, includes: ctx.includes.filter((i) => !i.system).map((i) => i.path) };
     this.headerCache.set(path, entry);
     return entry;
@@ -134,8 +138,16 @@ export class Project {
       file: path,
       dialect: this.opts.dialect,
       pcore: pp ? this.pcore(pp) : undefined,
-      headerMacros: (c) => this.headerMacros(path, c.includes.filter((i) => !i.system).map((i) => i.path)),
-      headerNames: (c) => this.headerNames(path, c.includes.filter((i) => !i.system).map((i) => i.path)),
+      headerMacros: (c) =>
+        this.headerMacros(
+          path,
+          c.includes.filter((i) => !i.system).map((i) => i.path),
+        ),
+      headerNames: (c) =>
+        this.headerNames(
+          path,
+          c.includes.filter((i) => !i.system).map((i) => i.path),
+        ),
       cache,
     });
   }

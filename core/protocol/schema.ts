@@ -39,7 +39,9 @@ export const S = {
   }),
   /** Any number including NaN and ±Infinity (colour keys). */
   anyNum: (): Schema<number> => ({ check: (x, p) => (typeof x === 'number' ? undefined : `${p}: expected a number`) }),
-  str: (max = 1 << 20): Schema<string> => ({ check: (x, p) => (typeof x !== 'string' ? `${p}: expected a string` : x.length > max ? `${p}: string longer than ${max}` : undefined) }),
+  str: (max = 1 << 20): Schema<string> => ({
+    check: (x, p) => (typeof x !== 'string' ? `${p}: expected a string` : x.length > max ? `${p}: string longer than ${max}` : undefined),
+  }),
   bool: (): Schema<boolean> => ({ check: (x, p) => (typeof x === 'boolean' ? undefined : `${p}: expected a boolean`) }),
   lit: <L extends string | number | boolean>(...values: L[]): Schema<L> => ({
     check: (x, p) => (values.includes(x as L) ? undefined : `${p}: expected ${values.map((v) => JSON.stringify(v)).join(' | ')}`),

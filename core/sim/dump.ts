@@ -101,27 +101,55 @@ export function resolveWhere(space: DumpSpec['space'], where: string, r: Resolve
 export function readValues(m: Machine, spec: DumpSpec, address: number, shared: boolean): number[] {
   if (spec.space === 'PCORE') {
     const arr = shared ? m.pages[spec.process].shared : m.pages[spec.process].priv;
-    if (address < 0 || address + spec.count > arr.length) throw new SpecError(`${spec.text}: words ${address}..${address + spec.count - 1} are outside PCORE memory (${arr.length} words)`);
+    if (address < 0 || address + spec.count > arr.length)
+      throw new SpecError(`${spec.text}: words ${address}..${address + spec.count - 1} are outside PCORE memory (${arr.length} words)`);
     return [...arr.subarray(address, address + spec.count)];
   }
   const buf = spec.space === 'MEM' ? m.mem : m.scratch;
   const el = SIZE[spec.dtype];
-  if (address < 0 || address + spec.count * el > buf.length) throw new SpecError(`${spec.text}: bytes 0x${address.toString(16)}..0x${(address + spec.count * el - 1).toString(16)} are outside ${spec.space} (${buf.length} bytes)`);
+  if (address < 0 || address + spec.count * el > buf.length)
+    throw new SpecError(
+      `${spec.text}: bytes 0x${address.toString(16)}..0x${(address + spec.count * el - 1).toString(16)} are outside ${spec.space} (${buf.length} bytes)`,
+    );
   const dv = new DataView(buf.buffer, buf.byteOffset + address, spec.count * el);
   const out: number[] = [];
   for (let i = 0; i < spec.count; i++) {
     switch (spec.dtype) {
-      case 'u8': out.push(dv.getUint8(i)); break;
-      case 'i8': out.push(dv.getInt8(i)); break;
-      case 'u16': out.push(dv.getUint16(2 * i, true)); break;
-      case 'i16': out.push(dv.getInt16(2 * i, true)); break;
-      case 'u32': out.push(dv.getUint32(4 * i, true)); break;
-      case 'i32': out.push(dv.getInt32(4 * i, true)); break;
-      case 'f32': out.push(dv.getFloat32(4 * i, true)); break;
-      default: out.push(dv.getUint8(i));
+      case 'u8':
+        out.push(dv.getUint8(i));
+        break;
+      case 'i8':
+        out.push(dv.getInt8(i));
+        break;
+      case 'u16':
+        out.push(dv.getUint16(2 * i, true));
+        break;
+      case 'i16':
+        out.push(dv.getInt16(2 * i, true));
+        break;
+      case 'u32':
+        out.push(dv.getUint32(4 * i, true));
+        break;
+      case 'i32':
+        out.push(dv.getInt32(4 * i, true));
+        break;
+      case 'f32':
+        out.push(dv.getFloat32(4 * i, true));
+        break;
+      default:
+        out.push(dv.getUint8(i));
     }
   }
   return out;
 }
 
-export const NPY_OF: Record<DumpDtype, 'u1' | 'i1' | 'u2' | 'i2' | 'u4' | 'i4' | 'f4'> = { u8: 'u1', i8: 'i1', u16: 'u2', i16: 'i2', u32: 'u4', i32: 'i4', f32: 'f4', word12: 'i2' };
+export const NPY_OF: Record<DumpDtype, 'u1' | 'i1' | 'u2' | 'i2' | 'u4' | 'i4' | 'f4'> = {
+  u8: 'u1',
+  i8: 'i1',
+  u16: 'u2',
+  i16: 'i2',
+  u32: 'u4',
+  i32: 'i4',
+  f32: 'f4',
+  word12: 'i2',
+};

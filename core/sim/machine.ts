@@ -10,7 +10,6 @@ export interface MachineOptions {
   memBytes?: number;
 }
 
-
 export class Machine {
   readonly mem: Uint8Array;
   readonly scratch = new Uint8Array(LIMITS.scratchBytes);
@@ -41,7 +40,8 @@ export class Machine {
     const a = Math.max(1, align);
     const addr = Math.ceil(this.brk / a) * a;
     // a SimError without a location: the host C code that asked (malloc, a global) adds its own
-    if (!(size >= 0 && addr + size <= this.mem.length)) throw new SimError(`out of simulated MEM: ${size} bytes requested, ${Math.max(0, this.mem.length - addr)} left (raise the MEM size)`);
+    if (!(size >= 0 && addr + size <= this.mem.length))
+      throw new SimError(`out of simulated MEM: ${size} bytes requested, ${Math.max(0, this.mem.length - addr)} left (raise the MEM size)`);
     this.brk = addr + Math.max(size, 1);
     return addr;
   }

@@ -46,7 +46,12 @@ export function prepareRun(config: RunConfig & { cwd?: string }, host: RunHost):
   const base = config.cwd ?? host.dirname(file);
   const at = (p: string) => host.resolve(base, p);
   if (host.readText(file) === undefined) throw new SpecError(`cannot read ${config.program}`);
-  const project = new Project({ fs: { read: (p) => host.readText(p) }, loadPcore: host.loadPcore, dialect: config.dialect, includePaths: (config.includePaths ?? []).map(at) });
+  const project = new Project({
+    fs: { read: (p) => host.readText(p) },
+    loadPcore: host.loadPcore,
+    dialect: config.dialect,
+    includePaths: (config.includePaths ?? []).map(at),
+  });
   if (config.pcore) {
     const pcore = at(config.pcore);
     if (host.readText(pcore) === undefined) throw new SpecError(`cannot read PCORE program ${config.pcore}`);
@@ -62,6 +67,16 @@ export function prepareRun(config: RunConfig & { cwd?: string }, host: RunHost):
     }
   });
   const dumps: DumpSpec[] = (config.dump ?? []).map((d) => parseDump(dumpText(d)));
-  const options: RunOptions = { project, file, entry: config.entry, args: config.args, loads, dumps, memBytes: config.memBytes, stepBudget: config.stepBudget, loadWasm: host.loadWasm };
+  const options: RunOptions = {
+    project,
+    file,
+    entry: config.entry,
+    args: config.args,
+    loads,
+    dumps,
+    memBytes: config.memBytes,
+    stepBudget: config.stepBudget,
+    loadWasm: host.loadWasm,
+  };
   return { file, base, options, dumpPath: at };
 }

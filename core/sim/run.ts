@@ -54,7 +54,15 @@ export interface RunOptions {
 export interface RunDebugHooks {
   port: DebugPort;
   /** Called right before the entry function runs (after compilation, initialisers and loads). */
-  attach(parts: { host: HostProgram; machine: Machine; executor: TensorExecutor; histories: Map<string, SpaceHistory>; trace: TraceStep[]; entry: string; pcore?: PcoreView }): void;
+  attach(parts: {
+    host: HostProgram;
+    machine: Machine;
+    executor: TensorExecutor;
+    histories: Map<string, SpaceHistory>;
+    trace: TraceStep[];
+    entry: string;
+    pcore?: PcoreView;
+  }): void;
   onStep?(s: TraceStep): void;
   onOutput?(text: string): void;
 }
@@ -143,15 +151,32 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
     else if (warnings.size < MAX_WARNINGS) warnings.set(key, { file: loc.file || o.file, line: loc.line, column: loc.column, message, count: 1 });
   };
   const state: RuntimeState = { alloc: (s, al) => m.alloc(s, al), warn };
-  const result: RunResult = { summary: { steps: 0, statements: 0, bytesMoved: 0, laneOps: 0, timeMs: 0 }, warnings: [], trace, dumps: [], error: null, output: '', entry: o.entry ?? '', machine: m, histories };
+  const result: RunResult = {
+    summary: { steps: 0, statements: 0, bytesMoved: 0, laneOps: 0, timeMs: 0 },
+    warnings: [],
+    trace,
+    dumps: [],
+    error: null,
+    output: '',
+    entry: o.entry ?? '',
+    machine: m,
+    histories,
+  };
   const maxTrace = o.maxTraceSteps ?? DEFAULT_MAX_TRACE_STEPS;
   const maxHistory = o.maxHistoryBytes ?? DEFAULT_MAX_HISTORY_BYTES;
   /** After each tensor step: the trace and memory history stay within their limits (the host code that ran the step gives the error its location and C stack). */
   const limit = () => {
-    if (trace.length >= maxTrace) throw new SimError(`stopped after ${trace.length} tensor steps, the most a run records (does the program loop forever?)`, undefined, [], 'budget');
+    if (trace.length >= maxTrace)
+      throw new SimError(`stopped after ${trace.length} tensor steps, the most a run records (does the program loop forever?)`, undefined, [], 'budget');
     let kept = 0;
     for (const h of histories.values()) kept += h.bytesKept;
-    if (kept > maxHistory) throw new SimError(`stopped after ${trace.length} tensor steps: the memory history of the run holds more than ${Math.round(maxHistory / 2 ** 20)} MiB (does the program loop forever?)`, undefined, [], 'budget');
+    if (kept > maxHistory)
+      throw new SimError(
+        `stopped after ${trace.length} tensor steps: the memory history of the run holds more than ${Math.round(maxHistory / 2 ** 20)} MiB (does the program loop forever?)`,
+        undefined,
+        [],
+        'budget',
+      );
   };
   const fail = (e: unknown) => {
     if (e instanceof SimError) {
@@ -166,7 +191,13 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
   let ex: TensorExecutor | undefined;
   try {
     const compileErr = a.diagnostics.find((d) => d.severity === 'error');
-    if (compileErr) throw new SimError(`the program has errors; fix them first: ${compileErr.message}`, { file: o.file, line: compileErr.range.start.line + 1, column: compileErr.range.start.character + 1 }, [], 'compile');
+    if (compileErr)
+      throw new SimError(
+        `the program has errors; fix them first: ${compileErr.message}`,
+        { file: o.file, line: compileErr.range.start.line + 1, column: compileErr.range.start.character + 1 },
+        [],
+        'compile',
+      );
     const host = await compileProgram({
       file: o.file,
       text: a.text,
@@ -229,14 +260,18 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
       let data = l.bytes;
       // a .npy file's data bytes as stored (the codec only reads its header)
       if (l.file.toLowerCase().endsWith('.npy')) data = decodeNpy(l.bytes).dataBytes;
-      if (where.address < 0 || where.address + data.length > m.mem.length) throw new SpecError(`--load ${l.text}: ${data.length} bytes at 0x${where.address.toString(16)} do not fit in MEM (${m.mem.length} bytes)`);
-      if (where.limit !== undefined && data.length > where.limit) throw new SpecError(`--load ${l.text}: ${data.length} bytes are more than ${l.where} holds (${where.limit} bytes)`);
+      if (where.address < 0 || where.address + data.length > m.mem.length)
+        throw new SpecError(`--load ${l.text}: ${data.length} bytes at 0x${where.address.toString(16)} do not fit in MEM (${m.mem.length} bytes)`);
+      if (where.limit !== undefined && data.length > where.limit)
+        throw new SpecError(`--load ${l.text}: ${data.length} bytes are more than ${l.where} holds (${where.limit} bytes)`);
       m.mem.set(data, where.address);
     }
     const names = host.functions().map((f) => f.name);
     const entry = o.entry ?? defaultEntry(names, new Set(a.c.calls.map((c) => c.name)));
-    if (!entry) throw new SimError(`no entry function: give one with --entry (functions: ${names.join(', ')})`, { file: o.file, line: 1, column: 1 }, [], 'compile');
-    if (!names.includes(entry)) throw new SimError(`no function named ${entry} (functions: ${names.join(', ')})`, { file: o.file, line: 1, column: 1 }, [], 'compile');
+    if (!entry)
+      throw new SimError(`no entry function: give one with --entry (functions: ${names.join(', ')})`, { file: o.file, line: 1, column: 1 }, [], 'compile');
+    if (!names.includes(entry))
+      throw new SimError(`no function named ${entry} (functions: ${names.join(', ')})`, { file: o.file, line: 1, column: 1 }, [], 'compile');
     result.entry = entry;
     o.debug?.attach({ host, machine: m, executor: exec, histories, trace, entry, pcore });
     // host C writes from here on are journaled in the MEM history (initialisers and loads are the initial state)
@@ -249,7 +284,9 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
       const r: DumpResult = { space: d.space === 'PCORE' ? `PCORE@${d.process}` : d.space, where: d.where, dtype: d.dtype, address: where.address };
       if (d.file) {
         r.file = d.file;
-        r.bytes = d.file.toLowerCase().endsWith('.npy') ? encodeNpy({ dtype: NPY_OF[d.dtype], shape: [values.length], data: values }) : rawBytes(values, d.dtype);
+        r.bytes = d.file.toLowerCase().endsWith('.npy')
+          ? encodeNpy({ dtype: NPY_OF[d.dtype], shape: [values.length], data: values })
+          : rawBytes(values, d.dtype);
       } else r.values = values;
       result.dumps.push(r);
     }

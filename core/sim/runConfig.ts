@@ -35,7 +35,7 @@ const LOAD = {
   required: ['where', 'file'],
   properties: {
     where: { type: 'string', description: 'A byte address ("0x1000") or a C global with optional +bytes ("inbuf", "inbuf+64").' },
-    file: { type: 'string', description: 'Raw bytes (.bin, like ztachip\'s test images) or .npy; relative to this file (in a launch configuration: to cwd).' },
+    file: { type: 'string', description: "Raw bytes (.bin, like ztachip's test images) or .npy; relative to this file (in a launch configuration: to cwd)." },
   },
 } as const;
 
@@ -45,10 +45,17 @@ const DUMP = {
   required: ['space', 'where', 'count', 'dtype'],
   properties: {
     space: { enum: SPACES, description: 'PCORE is process page 0, PCORE@1 page 1.' },
-    where: { type: 'string', description: 'Byte address or C global+bytes (MEM/SCRATCH); word address pcore*4096+thread*256+offset, pcore.thread.class::var or pcore.class::var with optional +words (PCORE).' },
+    where: {
+      type: 'string',
+      description:
+        'Byte address or C global+bytes (MEM/SCRATCH); word address pcore*4096+thread*256+offset, pcore.thread.class::var or pcore.class::var with optional +words (PCORE).',
+    },
     count: { type: 'integer', minimum: 1, description: 'Number of elements.' },
     dtype: { enum: DTYPES },
-    file: { type: 'string', description: 'Write to this file (.npy or raw .bin) instead of printing; relative to this file (in a launch configuration: to cwd).' },
+    file: {
+      type: 'string',
+      description: 'Write to this file (.npy or raw .bin) instead of printing; relative to this file (in a launch configuration: to cwd).',
+    },
   },
 } as const;
 
@@ -68,7 +75,8 @@ const PROPERTIES = {
   entry: {
     schema: { type: 'string' },
     file: 'C function to run. Default: main, else the only kernel_* function, else the only function nobody calls.',
-    launch: 'C function to run. Default: the entry of the program\'s tensorlens.run.json configuration, else main, else the only kernel_* function, else the only function never called.',
+    launch:
+      "C function to run. Default: the entry of the program's tensorlens.run.json configuration, else main, else the only kernel_* function, else the only function never called.",
   },
   args: {
     schema: { type: 'array', items: { type: 'integer' } },
@@ -79,13 +87,15 @@ const PROPERTIES = {
   load: {
     schema: { type: 'array', items: LOAD },
     file: 'MEM regions to preload before the run.',
-    launch: 'MEM regions preloaded before the run, as in tensorlens.run.json: { where, file } (WHERE is an address or a C global with an optional +bytes; FILE is raw bytes or .npy), or the command-line text WHERE=FILE.',
+    launch:
+      'MEM regions preloaded before the run, as in tensorlens.run.json: { where, file } (WHERE is an address or a C global with an optional +bytes; FILE is raw bytes or .npy), or the command-line text WHERE=FILE.',
     text: true,
   },
   dump: {
     schema: { type: 'array', items: DUMP },
     file: 'Regions written back (or printed) after the run.',
-    launch: 'Regions printed to the Debug Console or written to a file when the program ends, as in tensorlens.run.json: { space, where, count, dtype, file? }, or the command-line text SPACE:WHERE:COUNT:DTYPE[=FILE].',
+    launch:
+      'Regions printed to the Debug Console or written to a file when the program ends, as in tensorlens.run.json: { space, where, count, dtype, file? }, or the command-line text SPACE:WHERE:COUNT:DTYPE[=FILE].',
     text: true,
   },
   memBytes: {
@@ -116,13 +126,15 @@ const PROPERTIES = {
 const LAUNCH_ONLY = {
   stopOnEntry: { type: 'boolean', description: 'Stop at the first statement of the entry function.', default: false },
   trace: { type: 'boolean', description: 'Print every executed > statement (the tensor trace) to the Debug Console.', default: true },
-  cwd: { type: 'string', description: 'Folder that a relative program and the load/dump files start from (default: the program\'s folder).' },
+  cwd: { type: 'string', description: "Folder that a relative program and the load/dump files start from (default: the program's folder)." },
 } as const satisfies Record<string, JsonSchema>;
 
 // ------------------------------------------------------------------ the TypeScript type, from PROPERTIES
 
 type Flat<T> = { [K in keyof T]: T[K] };
-type ObjectOf<P, R extends PropertyKey> = Flat<{ -readonly [K in keyof P & R]: FromSchema<P[K]> } & { -readonly [K in Exclude<keyof P, R>]?: FromSchema<P[K]> }>;
+type ObjectOf<P, R extends PropertyKey> = Flat<
+  { -readonly [K in keyof P & R]: FromSchema<P[K]> } & { -readonly [K in Exclude<keyof P, R>]?: FromSchema<P[K]> }
+>;
 /** The TypeScript type of a value valid under schema S (the subset above). */
 export type FromSchema<S> = S extends { enum: readonly (infer E)[] }
   ? E
@@ -144,7 +156,10 @@ export type LoadConfig = FromSchema<typeof LOAD>;
 export type DumpConfig = FromSchema<typeof DUMP>;
 export type Dialect = (typeof DIALECTS)[number];
 /** The properties a `tensorlens.run.json` configuration may give (the others come from the settings). */
-export type FileRunConfig = Pick<RunConfig, { [K in keyof typeof PROPERTIES]: (typeof PROPERTIES)[K] extends { file: string } ? K : never }[keyof typeof PROPERTIES]> & { name?: string };
+export type FileRunConfig = Pick<
+  RunConfig,
+  { [K in keyof typeof PROPERTIES]: (typeof PROPERTIES)[K] extends { file: string } ? K : never }[keyof typeof PROPERTIES]
+> & { name?: string };
 
 // ------------------------------------------------------------------ the JSON schemas, from PROPERTIES
 
@@ -164,7 +179,8 @@ export function runConfigFileSchema(): JsonSchema & Record<string, unknown> {
   return {
     $schema: 'http://json-schema.org/draft-07/schema#',
     title: 'Tensor Lens run configurations',
-    description: 'How "Tensor Lens: Run Program" runs tensor programs of this folder on the simulator. Put this file (tensorlens.run.json) in the program\'s folder or any folder above it.',
+    description:
+      'How "Tensor Lens: Run Program" runs tensor programs of this folder on the simulator. Put this file (tensorlens.run.json) in the program\'s folder or any folder above it.',
     type: 'object',
     additionalProperties: false,
     properties: {

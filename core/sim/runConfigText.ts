@@ -26,5 +26,11 @@ export function toLoadConfig(x: string | LoadConfig): LoadConfig {
 export function toDumpConfig(x: string | DumpConfig): DumpConfig {
   if (typeof x !== 'string') return x;
   const d = parseDump(x);
-  return { space: d.space === 'PCORE' && d.process === 1 ? 'PCORE@1' : d.space, where: d.where, count: d.count, dtype: d.dtype, ...(d.file !== undefined ? { file: d.file } : {}) };
+  return {
+    space: d.space === 'PCORE' && d.process === 1 ? 'PCORE@1' : d.space,
+    where: d.where,
+    count: d.count,
+    dtype: d.dtype,
+    ...(d.file !== undefined ? { file: d.file } : {}),
+  };
 }

@@ -45,7 +45,6 @@ export function faultAddress(n: number, words = false): string {
   return words ? `word address ${n}` : `byte address ${byteAddress(n)}`;
 }
 
-
 /** Step budget and cancellation shared by every interpreter loop. */
 export interface Budget {
   /** Steps left; interpreters decrement and throw SimError(kind 'budget') at 0. */

@@ -106,5 +106,10 @@ export interface TprogAnalysis extends CNamesSource {
 export type Emit = (span: Span, severity: Severity, code: string, message: string, fixes?: { title: string; span: Span; newText: string }[]) => void;
 
 export function internalError(a: TprogAnalysis, unit: Unit, span: Span, e: unknown): Diagnostic {
-  return { range: a.rangeOf(unit, span), severity: 'error', code: 'tprog.internal', message: `internal error while analysing this statement (please report): ${(e as Error)?.message ?? e}` };
+  return {
+    range: a.rangeOf(unit, span),
+    severity: 'error',
+    code: 'tprog.internal',
+    message: `internal error while analysing this statement (please report): ${(e as Error)?.message ?? e}`,
+  };
 }

@@ -51,7 +51,17 @@ export class ParseCache {
       try {
         r = parseBuffer(text);
       } catch (e) {
-        r = { stmts: [], problems: [{ span: { start: 0, end: text.length }, code: 'tprog.internal', severity: 'error', message: `internal error while parsing this statement: ${(e as Error).message}` }] };
+        r = {
+          stmts: [],
+          problems: [
+            {
+              span: { start: 0, end: text.length },
+              code: 'tprog.internal',
+              severity: 'error',
+              message: `internal error while parsing this statement: ${(e as Error).message}`,
+            },
+          ],
+        };
       }
     }
     this.next.set(text, r);
@@ -94,7 +104,7 @@ const NO_STMTS: StmtInfo[] = [];
 /** Which dialects' own constructs a document uses: guide (DDR, casts, SCATTER, PROC) and compiler (MEM, DTYPE, CONCURRENT, REMAP). */
 function dialectUse(parsed: ParseResult[]): { guide: boolean; compiler: boolean } {
   let use = 0;
-  for (let u = 0; u < parsed.length && use !== (USES_GUIDE | USES_COMPILER); u++) use |= (parsed[u].dialectUse ??= dialectUseOf(parsed[u]));
+  for (let u = 0; u < parsed.length && use !== (USES_GUIDE | USES_COMPILER); u++) use |= parsed[u].dialectUse ??= dialectUseOf(parsed[u]);
   return { guide: (use & USES_GUIDE) !== 0, compiler: (use & USES_COMPILER) !== 0 };
 }
 
@@ -158,7 +168,10 @@ export function analyzeTprog(text: string, opts: AnalyzeOptions = {}): TprogAnal
   const headerMacros = typeof opts.headerMacros === 'function' ? opts.headerMacros(c) : (opts.headerMacros ?? []);
   // the same C context and headers give the same values (and the scope's caches stay valid)
   const sameHeaders = !!prev && sameList(prev.headers, headerMacros);
-  const values = prev && prev.c === c && sameHeaders ? prev.values : new ValueScope(c, headerMacros, prev && shiftedFrom === prev.c && sameHeaders ? prev.values : undefined);
+  const values =
+    prev && prev.c === c && sameHeaders
+      ? prev.values
+      : new ValueScope(c, headerMacros, prev && shiftedFrom === prev.c && sameHeaders ? prev.values : undefined);
   fingerprint ??= values.globalPrint();
   cache.prev = { text, lines, scan, c, fingerprint, values, headers: headerMacros };
   const parsed = scan.statements.map((buf) => cache.get(buf.text));
@@ -227,7 +240,8 @@ export function analyzeTprog(text: string, opts: AnalyzeOptions = {}): TprogAnal
     const resolve = values.sharedResolver(offset, fnAt, from);
     const to = segs.length > 1 ? values.localsBefore(segs[segs.length - 1].docStart, values.functionAt(segs[segs.length - 1].docStart)) : from;
     {
-      const hit = memoOf(unit.parsed, fnPrint, from, to, buf.unterminated, cache.nextMemo) ?? memoOf(unit.parsed, fnPrint, from, to, buf.unterminated, cache.memo);
+      const hit =
+        memoOf(unit.parsed, fnPrint, from, to, buf.unterminated, cache.nextMemo) ?? memoOf(unit.parsed, fnPrint, from, to, buf.unterminated, cache.memo);
       if (hit) {
         keep(unit.parsed, hit);
         unit.memo = hit;
@@ -266,7 +280,12 @@ export function analyzeTprog(text: string, opts: AnalyzeOptions = {}): TprogAnal
   try {
     checkDocument(a);
   } catch (e) {
-    a.diagnostics.push({ range: lines.range(0, 0), severity: 'error', code: 'tprog.internal', message: `internal error in the checker (please report): ${(e as Error).message}` });
+    a.diagnostics.push({
+      range: lines.range(0, 0),
+      severity: 'error',
+      code: 'tprog.internal',
+      message: `internal error in the checker (please report): ${(e as Error).message}`,
+    });
   }
   return a;
 }
@@ -286,7 +305,8 @@ export function confinedEdit(prev: string, next: string, scan: TensorLineScan, l
   for (let step = 4096; step >= 1; step >>= 4) while (p + step <= min && prev.slice(p, p + step) === next.slice(p, p + step)) p += step;
   let s = 0;
   const maxS = min - p;
-  for (let step = 4096; step >= 1; step >>= 4) while (s + step <= maxS && prev.slice(prev.length - s - step, prev.length - s) === next.slice(next.length - s - step, next.length - s)) s += step;
+  for (let step = 4096; step >= 1; step >>= 4)
+    while (s + step <= maxS && prev.slice(prev.length - s - step, prev.length - s) === next.slice(next.length - s - step, next.length - s)) s += step;
   const removed = prev.slice(p, prev.length - s);
   const inserted = next.slice(p, next.length - s);
   if (C_SENSITIVE.test(removed) || C_SENSITIVE.test(inserted)) return undefined;
@@ -314,7 +334,8 @@ function movedStarts(starts: number[], line: number, delta: number): number[] {
 
 /** The C context of a document in which the text at `at` grew by `delta` characters (inside a `>` line). */
 function shiftCContext(c: CContext, at: number, delta: number): CContext {
-  const sh = (sp: Span): Span => (sp.start >= at ? { start: sp.start + delta, end: sp.end + delta } : sp.end >= at ? { start: sp.start, end: sp.end + delta } : sp);
+  const sh = (sp: Span): Span =>
+    sp.start >= at ? { start: sp.start + delta, end: sp.end + delta } : sp.end >= at ? { start: sp.start, end: sp.end + delta } : sp;
   return {
     macros: c.macros.map((m) => (m.span.end < at ? m : { ...m, nameSpan: sh(m.nameSpan), span: sh(m.span) })),
     includes: c.includes.map((i) => (i.span.end < at ? i : { ...i, span: sh(i.span) })),

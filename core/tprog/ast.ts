@@ -81,18 +81,7 @@ export interface Term {
   constValue?: CText;
 }
 
-export type StmtKind =
-  | 'transfer'
-  | 'vardef'
-  | 'vardecl'
-  | 'exe'
-  | 'callback'
-  | 'print'
-  | 'export'
-  | 'nop'
-  | 'barrier'
-  | 'log_on'
-  | 'log_off';
+export type StmtKind = 'transfer' | 'vardef' | 'vardecl' | 'exe' | 'callback' | 'print' | 'export' | 'nop' | 'barrier' | 'log_on' | 'log_off';
 
 export interface Stmt {
   kind: StmtKind;

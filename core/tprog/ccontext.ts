@@ -64,10 +64,49 @@ export interface CContext {
 }
 
 const TYPE_WORDS = new Set([
-  'int', 'unsigned', 'signed', 'short', 'long', 'char', 'bool', 'const', 'static', 'volatile', 'register',
-  'int8_t', 'int16_t', 'int32_t', 'int64_t', 'uint8_t', 'uint16_t', 'uint32_t', 'uint64_t', 'size_t', 'float', 'double', 'void',
+  'int',
+  'unsigned',
+  'signed',
+  'short',
+  'long',
+  'char',
+  'bool',
+  'const',
+  'static',
+  'volatile',
+  'register',
+  'int8_t',
+  'int16_t',
+  'int32_t',
+  'int64_t',
+  'uint8_t',
+  'uint16_t',
+  'uint32_t',
+  'uint64_t',
+  'size_t',
+  'float',
+  'double',
+  'void',
 ]);
-const KEYWORDS = new Set(['if', 'for', 'while', 'switch', 'return', 'sizeof', 'do', 'else', 'case', 'goto', 'break', 'continue', 'default', 'typedef', 'struct', 'union', 'enum']);
+const KEYWORDS = new Set([
+  'if',
+  'for',
+  'while',
+  'switch',
+  'return',
+  'sizeof',
+  'do',
+  'else',
+  'case',
+  'goto',
+  'break',
+  'continue',
+  'default',
+  'typedef',
+  'struct',
+  'union',
+  'enum',
+]);
 
 const TWO_OPS = ['++', '--', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '==', '!=', '<=', '>=', '->', '&&', '||', '<<', '>>'];
 const TWO_CHAR = new Set(TWO_OPS.map((o) => o.charCodeAt(0)));
@@ -86,7 +125,23 @@ const K_CHR = -4;
 const K_KREF = -5;
 const op = (o: string) => (o.length === 1 ? o.charCodeAt(0) : 0x10000 + o.charCodeAt(0) * 256 + o.charCodeAt(1));
 const TWO_CODES = new Set(TWO_OPS.map(op));
-const [LPAREN, RPAREN, LBRACK, RBRACK, LBRACE, RBRACE, SEMI, COMMA, STAR, DOT, AMP, ASSIGN, ARROW, INC, DEC] = ['(', ')', '[', ']', '{', '}', ';', ',', '*', '.', '&', '=', '->', '++', '--'].map(op);
+const [LPAREN, RPAREN, LBRACK, RBRACK, LBRACE, RBRACE, SEMI, COMMA, STAR, DOT, AMP, ASSIGN, ARROW, INC, DEC] = [
+  '(',
+  ')',
+  '[',
+  ']',
+  '{',
+  '}',
+  ';',
+  ',',
+  '*',
+  '.',
+  '&',
+  '=',
+  '->',
+  '++',
+  '--',
+].map(op);
 const ASSIGN_OPS = new Set(['=', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '++', '--'].map(op));
 /** Word classes of identifiers. */
 const W_TYPE = 1;
@@ -98,7 +153,13 @@ const WORDS = new Map<string, number>([...[...TYPE_WORDS].map((w) => [w, W_TYPE]
 
 /** Most tokens whose arrays are kept between scans (13 MiB; a larger document's arrays are dropped after its scan). */
 const SCRATCH_MAX = 1 << 20;
-const scratch: { k: Int32Array; s: Int32Array; e: Int32Array; w: Uint8Array; close: Int32Array } = { k: new Int32Array(1024), s: new Int32Array(1024), e: new Int32Array(1024), w: new Uint8Array(1024), close: new Int32Array(1024) };
+const scratch: { k: Int32Array; s: Int32Array; e: Int32Array; w: Uint8Array; close: Int32Array } = {
+  k: new Int32Array(1024),
+  s: new Int32Array(1024),
+  e: new Int32Array(1024),
+  w: new Uint8Array(1024),
+  close: new Int32Array(1024),
+};
 
 /**
  * Tokens as parallel typed arrays (one object or string per token made the scan allocation-bound):
@@ -291,18 +352,25 @@ function directive(text: string, start: number, end: number, ctx: CContext, file
   if (def) {
     const nameStart = start + body.indexOf(def[1], body.indexOf('define') + 6);
     let value = body.slice(def[0].length).replace(/\\\r?\n/g, ' ');
-    value = value.replace(/\/\*.*?\*\//g, ' ').replace(/\/\/.*$/, '').trim();
+    value = value
+      .replace(/\/\*.*?\*\//g, ' ')
+      .replace(/\/\/.*$/, '')
+      .trim();
     ctx.macros.push({
       name: def[1],
       value,
-      params: def[2] ? def[3].split(',').map((s) => s.trim()).filter(Boolean) : undefined,
+      params: def[2]
+        ? def[3]
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : undefined,
       nameSpan: { start: nameStart, end: nameStart + def[1].length },
       span: { start, end },
       file,
     });
   }
 }
-
 
 function structure(toks: Toks, ctx: CContext): void {
   // matching ')' of every '(' in one pass (unclosed ones match nothing)

@@ -21,18 +21,20 @@ export function checkForPrefixes(t: Term, allIdx: Index[], emit: Emit): void {
   const first = new Array<number>(fors.length);
   for (let q = 0; q < fors.length; q++) {
     let f = q;
-    for (let r = 0; r < q; r++) if (fors[r].forName!.text === fors[q].forName!.text) {
-      f = r;
-      break;
-    }
+    for (let r = 0; r < q; r++)
+      if (fors[r].forName!.text === fors[q].forName!.text) {
+        f = r;
+        break;
+      }
     first[q] = f;
   }
   for (const i of allIdx) {
     if (i.kind !== 'for') continue;
-    for (let q = 0; q < fors.length; q++) if (fors[q].forName!.text === i.forName) {
-      uses[q]++;
-      break;
-    }
+    for (let q = 0; q < fors.length; q++)
+      if (fors[q].forName!.text === i.forName) {
+        uses[q]++;
+        break;
+      }
   }
   let lastUsed = -1;
   let firstUnused = fors.length;
@@ -48,15 +50,37 @@ export function checkForPrefixes(t: Term, allIdx: Index[], emit: Emit): void {
     if (first[q] !== q) {
       const earlier = fors[first[q]];
       const consequence = aborts ? `so this FOR is never used and ${ABORT}` : 'so this FOR is never used: the compiler silently drops its range';
-      emit(p.forName!.span, 'error', 'tprog.for-duplicate', `FOR name ${name} is declared twice in this term: every \`[${name}]\` takes the first FOR(${name}=${forRangeText(earlier)}), ${consequence}. Give this FOR its own name, e.g. \`FOR(${name}2=${range})\`, and write \`[${name}2]\` at the index it should reorder`);
+      emit(
+        p.forName!.span,
+        'error',
+        'tprog.for-duplicate',
+        `FOR name ${name} is declared twice in this term: every \`[${name}]\` takes the first FOR(${name}=${forRangeText(earlier)}), ${consequence}. Give this FOR its own name, e.g. \`FOR(${name}2=${range})\`, and write \`[${name}2]\` at the index it should reorder`,
+      );
       continue;
     }
     if (uses[q] === 0) {
-      if (aborts) emit(p.span, 'error', 'tprog.for-unused', `FOR(${name}=${range}) is not used by any index of this term, and ${ABORT}: a FOR takes a loop register even when no index follows it. Write \`[${name}]\` at the index it should reorder, or remove the FOR`);
-      else emit(p.span, 'warning', 'tprog.for-unused', `FOR(${name}=${range}) is not used by any index of this term; the ztachip compiler ignores it here because every index follows an earlier FOR (it aborts on an unused FOR when an index does not follow a FOR or a later FOR is used). Remove it, or write \`[${name}]\` at the index it should reorder`);
+      if (aborts)
+        emit(
+          p.span,
+          'error',
+          'tprog.for-unused',
+          `FOR(${name}=${range}) is not used by any index of this term, and ${ABORT}: a FOR takes a loop register even when no index follows it. Write \`[${name}]\` at the index it should reorder, or remove the FOR`,
+        );
+      else
+        emit(
+          p.span,
+          'warning',
+          'tprog.for-unused',
+          `FOR(${name}=${range}) is not used by any index of this term; the ztachip compiler ignores it here because every index follows an earlier FOR (it aborts on an unused FOR when an index does not follow a FOR or a later FOR is used). Remove it, or write \`[${name}]\` at the index it should reorder`,
+        );
     } else if (uses[q] > 1) {
       const second = allIdx.filter((i) => i.kind === 'for' && i.forName === name)[1];
-      emit(second.span, 'error', 'tprog.for-twice', `FOR variable ${name} is used by ${uses[q]} indices of this term; the compiler silently programs wrong loops. Use it once.`);
+      emit(
+        second.span,
+        'error',
+        'tprog.for-twice',
+        `FOR variable ${name} is used by ${uses[q]} indices of this term; the compiler silently programs wrong loops. Use it once.`,
+      );
     }
   }
 }

@@ -34,7 +34,12 @@ function checkCText(a: TprogAnalysis, info: StmtInfo, c: CText | undefined, emit
   const last = s.charCodeAt(c.span.end - 1);
   if (DANGLING[last] === 1 && !(c.span.end - c.span.start >= 2 && (last === 43 || last === 45) && s.charCodeAt(c.span.end - 2) === last)) {
     const op = String.fromCharCode(last);
-    emit({ start: c.span.end - 1, end: c.span.end }, 'error', 'tprog.dangling-operator', `Syntax error: \`${c.text}\` ends with \`${op}\`, an operator without its right operand; the compiler copies it into the generated C, which then does not compile. Complete the expression or remove the \`${op}\``);
+    emit(
+      { start: c.span.end - 1, end: c.span.end },
+      'error',
+      'tprog.dangling-operator',
+      `Syntax error: \`${c.text}\` ends with \`${op}\`, an operator without its right operand; the compiler copies it into the generated C, which then does not compile. Complete the expression or remove the \`${op}\``,
+    );
   }
   eachCName(s, c.span.start, c.span.end, (start, end) => {
     const id = s.slice(start, end);
@@ -44,10 +49,23 @@ function checkCText(a: TprogAnalysis, info: StmtInfo, c: CText | undefined, emit
     const certain = n.headersKnown();
     // the guide's programs are fragments that leave names undeclared: only a warning there
     const severity = !certain ? 'information' : a.dialect === 'guide' ? 'warning' : 'error';
-    const why = certain ? 'the compiler copies it into the generated C, which then does not compile' : 'an included header was not found, so it may be declared there; if not, the generated C does not compile';
+    const why = certain
+      ? 'the compiler copies it into the generated C, which then does not compile'
+      : 'an included header was not found, so it may be declared there; if not, the generated C does not compile';
     if (forNames?.includes(id))
-      emit(span, severity, UNKNOWN_NAME, `\`${id}\` here is not the FOR index ${id}: only an index written exactly \`[${id}]\` takes the FOR's range, and there is no C variable ${id} (${why}). Write \`[${id}]\` alone, or compute the value into a C variable`);
-    else emit(span, severity, UNKNOWN_NAME, `\`${id}\` is neither a FOR name of this term nor a C variable, macro or function declared here (${why}). Declare it in C, fix the spelling, or write the FOR that defines it on this term`);
+      emit(
+        span,
+        severity,
+        UNKNOWN_NAME,
+        `\`${id}\` here is not the FOR index ${id}: only an index written exactly \`[${id}]\` takes the FOR's range, and there is no C variable ${id} (${why}). Write \`[${id}]\` alone, or compute the value into a C variable`,
+      );
+    else
+      emit(
+        span,
+        severity,
+        UNKNOWN_NAME,
+        `\`${id}\` is neither a FOR name of this term nor a C variable, macro or function declared here (${why}). Declare it in C, fix the spelling, or write the FOR that defines it on this term`,
+      );
   });
 }
 
@@ -56,7 +74,12 @@ function emptyItem(info: StmtInfo, at: number, emit: Emit): void {
   const s = info.unit.buf.text;
   let c = at - 1;
   while (c > 0 && s.charCodeAt(c) !== 44) c--;
-  emit({ start: c, end: c + 1 }, 'error', 'tprog.empty-item', 'Empty dimension: nothing follows this `,`; the compiler copies the empty item into the generated C, which then does not compile. Write the dimension or remove the `,`');
+  emit(
+    { start: c, end: c + 1 },
+    'error',
+    'tprog.empty-item',
+    'Empty dimension: nothing follows this `,`; the compiler copies the empty item into the generated C, which then does not compile. Write the dimension or remove the `,`',
+  );
 }
 
 function checkRangeParts(a: TprogAnalysis, info: StmtInfo, r: RangeParts, emit: Emit, forNames: readonly string[] | undefined): void {
@@ -76,12 +99,13 @@ export function checkTermNames(a: TprogAnalysis, info: StmtInfo, t: Term, forNam
   }
   checkCText(a, info, t.constValue, emit, undefined);
   const spec = (sp: Term['spec']) => {
-    if (sp) for (let k = 0; k < sp.items.length; k++) {
-      const it = sp.items[k];
-      if (it.expr.text === '' && !it.group && k > 0) emptyItem(info, it.expr.span.start, emit);
-      checkCText(a, info, it.expr, emit, undefined);
-      if (it.group) for (const g of it.group) checkCText(a, info, g.expr, emit, undefined);
-    }
+    if (sp)
+      for (let k = 0; k < sp.items.length; k++) {
+        const it = sp.items[k];
+        if (it.expr.text === '' && !it.group && k > 0) emptyItem(info, it.expr.span.start, emit);
+        checkCText(a, info, it.expr, emit, undefined);
+        if (it.group) for (const g of it.group) checkCText(a, info, g.expr, emit, undefined);
+      }
   };
   const indices = (list: readonly Index[]) => {
     for (const i of list) {

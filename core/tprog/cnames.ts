@@ -32,8 +32,36 @@ export interface CNamesSource {
 
 /** C keywords and built-in type words that can appear in an expression (casts, sizeof). */
 const C_WORDS = new Set([
-  'sizeof', 'int', 'unsigned', 'signed', 'short', 'long', 'char', 'bool', 'const', 'volatile', 'float', 'double', 'void', 'struct', 'union', 'enum',
-  'int8_t', 'int16_t', 'int32_t', 'int64_t', 'uint8_t', 'uint16_t', 'uint32_t', 'uint64_t', 'size_t', 'intptr_t', 'uintptr_t', 'true', 'false', 'NULL',
+  'sizeof',
+  'int',
+  'unsigned',
+  'signed',
+  'short',
+  'long',
+  'char',
+  'bool',
+  'const',
+  'volatile',
+  'float',
+  'double',
+  'void',
+  'struct',
+  'union',
+  'enum',
+  'int8_t',
+  'int16_t',
+  'int32_t',
+  'int64_t',
+  'uint8_t',
+  'uint16_t',
+  'uint32_t',
+  'uint64_t',
+  'size_t',
+  'intptr_t',
+  'uintptr_t',
+  'true',
+  'false',
+  'NULL',
 ]);
 
 const isIdStart = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;

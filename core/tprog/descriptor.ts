@@ -131,7 +131,7 @@ function indexLevel(
 function memberVarName(name: string): string {
   // separators matched left to right without overlap, as the split does
   let start = 0;
-  for (let i = 0; i < name.length; ) {
+  for (let i = 0; i < name.length;) {
     if (name.charCodeAt(i) === 58 && name.charCodeAt(i + 1) === 58) start = i += 2;
     else if (name.charCodeAt(i) === 46) start = i += 1;
     else i++;
@@ -233,7 +233,7 @@ export function describe(term: Term, opts: DescribeOptions): Descriptor {
       }
       return p;
     });
-    const name = sp === 'SCRATCH' ? 'SCRATCH' : (addr?.expr.text || sp);
+    const name = sp === 'SCRATCH' ? 'SCRATCH' : addr?.expr.text || sp;
     term.indices.forEach((idx, k) => {
       if (k >= sizes.length) return;
       d.levels.push(indexLevel(idx, 'dim', `${name}[${k}]`, k, sizes[k], strides[k], !plus[k], fors, ev));
@@ -241,7 +241,12 @@ export function describe(term: Term, opts: DescribeOptions): Descriptor {
     if (partialAt >= 0) {
       const R = sizes[partialAt];
       const C = sizes[partialAt + 1];
-      d.partial = { rowLevelDim: partialAt, colLevelDim: partialAt + 1, rows: R, lastRow: partialN === undefined || R === undefined || C === undefined ? undefined : partialN - (R - 1) * C };
+      d.partial = {
+        rowLevelDim: partialAt,
+        colLevelDim: partialAt + 1,
+        rows: R,
+        lastRow: partialN === undefined || R === undefined || C === undefined ? undefined : partialN - (R - 1) * C,
+      };
     }
   } else if (sp === 'PCORE') {
     d.space = 'PCORE';
@@ -292,7 +297,12 @@ export function describe(term: Term, opts: DescribeOptions): Descriptor {
         if (idx.kind === 'single' || idx.kind === 'placeholder') {
           base = base === undefined || lvl.begin === undefined || dimSize[k] === undefined ? undefined : base + lvl.begin * dimSize[k]!;
           if (lvl.begin !== undefined && mshape[k] !== undefined && (lvl.begin < 0 || lvl.begin >= mshape[k]!))
-            d.problems.push({ index: idx, code: 'tprog.index-bounds', severity: 'warning', message: `index ${lvl.begin} is outside dimension ${k} of ${varName} (size ${mshape[k]})` });
+            d.problems.push({
+              index: idx,
+              code: 'tprog.index-bounds',
+              severity: 'warning',
+              message: `index ${lvl.begin} is outside dimension ${k} of ${varName} (size ${mshape[k]})`,
+            });
         } else {
           anyRange = true;
           d.levels.push(lvl);
@@ -302,7 +312,8 @@ export function describe(term: Term, opts: DescribeOptions): Descriptor {
     } else if (!mshape) {
       // unknown member shape: levels with unknown sizes
       midx.forEach((idx, k) => {
-        if (idx.kind !== 'single') d.levels.push(indexLevel(idx, 'member', midx.length > 1 ? `${varName}[${k}]` : varName, k, undefined, undefined, true, fors, ev));
+        if (idx.kind !== 'single')
+          d.levels.push(indexLevel(idx, 'member', midx.length > 1 ? `${varName}[${k}]` : varName, k, undefined, undefined, true, fors, ev));
       });
     }
     // base: single-index contributions from pcore/thread levels are part of the levels (count 1)

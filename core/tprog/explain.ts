@@ -7,7 +7,10 @@ import { byteAddress as hex } from '../common/address';
 function levelRange(l: Descriptor['levels'][number]): string {
   const r = l.index?.range;
   const b = l.begin ?? r?.begin?.text ?? l.index?.single?.text ?? '?';
-  const e = l.begin !== undefined && l.count !== undefined && l.step !== undefined ? l.begin + (l.count - 1) * l.step : (r?.end?.text ?? (l.index?.kind === 'single' ? b : '?'));
+  const e =
+    l.begin !== undefined && l.count !== undefined && l.step !== undefined
+      ? l.begin + (l.count - 1) * l.step
+      : (r?.end?.text ?? (l.index?.kind === 'single' ? b : '?'));
   const st = l.step === 1 ? '' : `:${l.step ?? r?.step?.text ?? '?'}`;
   return l.index?.kind === 'single' || (l.count === 1 && l.begin !== undefined) ? String(b) : `${b}${st}:${e}`;
 }
@@ -23,24 +26,37 @@ export function termSummary(ti: TermInfo): string[] {
   const out: string[] = [];
   const typeName = d.dtype ?? d.dtypeText;
   if (d.space === 'CONST') {
-    out.push(`**constant** ${d.dtypeText}(${t.constValue?.text ?? ''})${d.constValue !== undefined && String(d.constValue) !== t.constValue?.text ? ` = ${d.constValue}` : ''} — every destination element receives this value`);
+    out.push(
+      `**constant** ${d.dtypeText}(${t.constValue?.text ?? ''})${d.constValue !== undefined && String(d.constValue) !== t.constValue?.text ? ` = ${d.constValue}` : ''} — every destination element receives this value`,
+    );
     return out;
   }
   if (d.space === 'MEM' || d.space === 'SCRATCH') {
     const dims = d.dims ?? [];
     out.push(`**${d.written}** ${d.space === 'MEM' ? 'external memory (byte-addressed)' : 'scratch-pad (32 KB, byte-addressed)'}`);
     const noDims = (t.spec?.items.length ?? 0) <= 1 && !d.bufLimit;
-    out.push(noDims ? `no dimensions given: one dimension of ${dims[0]} elements` : `dimensions: ${dims.map((x) => (x === undefined ? '?' : x)).join(' × ')}${d.bufLimit !== undefined ? ` · buffer limit ${d.bufLimit} bytes` : ''}`);
+    out.push(
+      noDims
+        ? `no dimensions given: one dimension of ${dims[0]} elements`
+        : `dimensions: ${dims.map((x) => (x === undefined ? '?' : x)).join(' × ')}${d.bufLimit !== undefined ? ` · buffer limit ${d.bufLimit} bytes` : ''}`,
+    );
   } else if (d.space === 'PCORE') {
     const m = ti.member;
-    out.push(`**PCORE** ${d.shared ? 'shared' : 'private'} memory — ${d.pcoreShape ? `PCORE array ${d.pcoreShape.join('×')}` : 'PCORE array ?'}${d.shared ? '' : `, threads ${d.threadShape?.join('×') ?? '?'}`}`);
+    out.push(
+      `**PCORE** ${d.shared ? 'shared' : 'private'} memory — ${d.pcoreShape ? `PCORE array ${d.pcoreShape.join('×')}` : 'PCORE array ?'}${d.shared ? '' : `, threads ${d.threadShape?.join('×') ?? '?'}`}`,
+    );
     if (m) out.push(`variable: ${m.summary}`);
-    else if (t.member) out.push(`variable: \`${t.member.name.text}\`${t.member.name.text === 'root.constant' ? ' (whole shared space, 4096 words)' : ' (not found in the PCORE program)'}`);
+    else if (t.member)
+      out.push(
+        `variable: \`${t.member.name.text}\`${t.member.name.text === 'root.constant' ? ' (whole shared space, 4096 words)' : ' (not found in the PCORE program)'}`,
+      );
     if (d.memberShape) out.push(`variable shape: ${d.memberShape.join('×')}${t.member?.spec ? ' (cast)' : ''}`);
   } else if (d.space === 'SPU') out.push('**SPU** stream-processor lookup tables (REMAP), 256 words per table');
   else if (d.space === 'PROG') out.push('**PROG** PCORE program code (4 words per entry)');
   if (d.levels.length) {
-    out.push(`iteration (outermost first): ${d.levels.map((l) => `${l.label}${l.forName ? ` (FOR ${l.forName})` : ''} ${levelRange(l)}${l.wildcard ? ' (broadcast *)' : ''}`).join(', ')}`);
+    out.push(
+      `iteration (outermost first): ${d.levels.map((l) => `${l.label}${l.forName ? ` (FOR ${l.forName})` : ''} ${levelRange(l)}${l.wildcard ? ' (broadcast *)' : ''}`).join(', ')}`,
+    );
   }
   const total = d.total;
   const unit = d.dtype ? (d.space === 'PCORE' ? ' (12-bit words)' : ` (${d.elemBytes} byte${d.elemBytes === 1 ? '' : 's'} each)`) : '';
@@ -176,8 +192,21 @@ export function transferTable(info: StmtInfo, opts: TableOptions = {}): string |
   }
   const head = [...header, '<=', srcHeader, ''];
   const widths = head.map((h, k) => Math.max(h.length, ...rows.map((r) => r[k].length)));
-  const fmt = (r: string[]) => r.map((c, k) => c.padEnd(widths[k])).join('  ').trimEnd();
-  const lines = [fmt(head), '-'.repeat(Math.min(100, widths.reduce((x, y) => x + y + 2, 0))), ...rows.map(fmt)];
+  const fmt = (r: string[]) =>
+    r
+      .map((c, k) => c.padEnd(widths[k]))
+      .join('  ')
+      .trimEnd();
+  const lines = [
+    fmt(head),
+    '-'.repeat(
+      Math.min(
+        100,
+        widths.reduce((x, y) => x + y + 2, 0),
+      ),
+    ),
+    ...rows.map(fmt),
+  ];
   if (dd.total > de.length) lines.push(`… ${dd.total - de.length} more (${dd.total} elements in all)`);
   return lines.join('\n');
 }

@@ -176,7 +176,16 @@ function scanRange(text: string, out: TensorLineScan, from: { pos: number; line:
         if (!pending) {
           // a literal one-element array: most statements are one line, and an array grown by
           // push keeps spare capacity (one per statement of the document)
-          pending = { text: piece, segments: [segment], firstLine: line, lastLine: line, markerOffset: i, depth, minDepthBefore: minDepth, unterminated: false };
+          pending = {
+            text: piece,
+            segments: [segment],
+            firstLine: line,
+            lastLine: line,
+            markerOffset: i,
+            depth,
+            minDepthBefore: minDepth,
+            unterminated: false,
+          };
           minDepth = depth;
         } else {
           if (NAME.test(lastPiece[lastPiece.length - 1]) && NAME.test(piece[0])) {
@@ -237,7 +246,14 @@ export function rescanConfined(prev: TensorLineScan, prevLines: LineIndex, text:
   const part: TensorLineScan = { statements: [], problems: [], tensorLines: new LineSet() };
   scanRange(text, part, { pos: rangeStart, line: old.firstLine, depth: old.depth, minDepth: old.minDepthBefore }, old.lastLine);
   const st = part.statements[0];
-  if (part.statements.length !== 1 || part.problems.length || st.firstLine !== old.firstLine || st.lastLine !== old.lastLine || st.unterminated !== old.unterminated) return undefined;
+  if (
+    part.statements.length !== 1 ||
+    part.problems.length ||
+    st.firstLine !== old.firstLine ||
+    st.lastLine !== old.lastLine ||
+    st.unterminated !== old.unterminated
+  )
+    return undefined;
   const statements = sts.slice();
   statements[lo] = st;
   if (delta === 0) return { statements, problems: prev.problems, tensorLines: prev.tensorLines };
@@ -250,7 +266,16 @@ export function rescanConfined(prev: TensorLineScan, prevLines: LineIndex, text:
       const g = segs[j];
       moved[j] = { bufStart: g.bufStart, docStart: g.docStart + delta, length: g.length, line: g.line };
     }
-    statements[k] = { text: b.text, segments: moved, firstLine: b.firstLine, lastLine: b.lastLine, markerOffset: b.markerOffset + delta, depth: b.depth, minDepthBefore: b.minDepthBefore, unterminated: b.unterminated };
+    statements[k] = {
+      text: b.text,
+      segments: moved,
+      firstLine: b.firstLine,
+      lastLine: b.lastLine,
+      markerOffset: b.markerOffset + delta,
+      depth: b.depth,
+      minDepthBefore: b.minDepthBefore,
+      unterminated: b.unterminated,
+    };
   }
   const problems = prev.problems.map((p) => (p.docStart > rangeEnd ? { ...p, docStart: p.docStart + delta, docEnd: p.docEnd + delta } : p));
   return { statements, problems, tensorLines: prev.tensorLines };

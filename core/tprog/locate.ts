@@ -64,7 +64,9 @@ function inTerm(text: string, ti: TermInfo, o: number): NodeAt | undefined {
   if (!inside(t.span, o)) return undefined;
   for (const p of t.prefixes) {
     if (!inside(p.span, o)) continue;
-    const sub = inCText(text, p.arg, o) ?? (p.forRange ? inCText(text, p.forRange.begin, o) ?? inCText(text, p.forRange.end, o) ?? inCText(text, p.forRange.step, o) : undefined);
+    const sub =
+      inCText(text, p.arg, o) ??
+      (p.forRange ? (inCText(text, p.forRange.begin, o) ?? inCText(text, p.forRange.end, o) ?? inCText(text, p.forRange.step, o)) : undefined);
     if (sub && p.kind !== 'DTYPE') return sub;
     return { kind: 'prefix', span: p.span, prefix: p, term: ti };
   }
@@ -108,11 +110,13 @@ export function locate(a: TprogAnalysis, offset: number): Located | undefined {
     if (!inside(s.span, buf) && !(buf === s.span.end + 1)) continue;
     if (inside(s.opSpan, buf)) return { unit, info, buf, node: { kind: 'op', span: s.opSpan! } };
     if (s.names) for (const n of s.names) if (inside(n.span, buf)) return { unit, info, buf, node: { kind: 'var', span: n.span, name: n.text } };
-    if (s.keywordSpan && inside(s.keywordSpan, buf)) return { unit, info, buf, node: { kind: 'keyword', span: s.keywordSpan, word: text.slice(s.keywordSpan.start, s.keywordSpan.end).toUpperCase() } };
+    if (s.keywordSpan && inside(s.keywordSpan, buf))
+      return { unit, info, buf, node: { kind: 'keyword', span: s.keywordSpan, word: text.slice(s.keywordSpan.start, s.keywordSpan.end).toUpperCase() } };
     if (s.args) {
       for (const [k, arg] of s.args.entries()) {
         if (!inside(arg.span, buf)) continue;
-        if (k === 0 && s.kind === 'exe' && /^[A-Za-z_]\w*::\w+$/.test(arg.text)) return { unit, info, buf, node: { kind: 'kernel', span: arg.span, name: arg.text } };
+        if (k === 0 && s.kind === 'exe' && /^[A-Za-z_]\w*::\w+$/.test(arg.text))
+          return { unit, info, buf, node: { kind: 'kernel', span: arg.span, name: arg.text } };
         const sub = inCText(text, arg, buf);
         if (sub) return { unit, info, buf, node: sub };
       }

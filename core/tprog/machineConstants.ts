@@ -48,7 +48,10 @@ export type DataType = 'INT16' | 'INT8' | 'UINT8';
 /** Canonical name of a data type text, or undefined for a dynamic (C variable) type. */
 export function canonicalType(text: string | undefined): DataType | undefined {
   if (!text) return undefined;
-  const t = text.trim().toUpperCase().replace(/^DP_DATA_TYPE_/, '');
+  const t = text
+    .trim()
+    .toUpperCase()
+    .replace(/^DP_DATA_TYPE_/, '');
   return t === 'INT16' || t === 'INT8' || t === 'UINT8' ? t : undefined;
 }
 

@@ -65,7 +65,12 @@ class BufferParser {
           );
         }
         if (c === ',' && !['transfer', 'nop', 'barrier'].includes(st.kind)) {
-          this.problems.push({ span: st.span, code: 'tprog.concurrent-kind', severity: 'error', message: 'Only transfer commands can be concurrent: only transfers, NOP and BARRIER may be joined with `,`' });
+          this.problems.push({
+            span: st.span,
+            code: 'tprog.concurrent-kind',
+            severity: 'error',
+            message: 'Only transfer commands can be concurrent: only transfers, NOP and BARRIER may be joined with `,`',
+          });
         }
         this.p++;
       } catch (e) {
@@ -138,7 +143,12 @@ class BufferParser {
       } else if (c === otherOpen) other++;
       else if (c === otherClose && --other < otherLow) otherLow = other;
       else if (c === ';')
-        this.problems.push({ span: { start: i, end: i + 1 }, code: 'tprog.syntax', severity: 'error', message: `Syntax error: a \`;\` inside \`${open} ${close}\` does not end the statement; the compiler copies it into the generated C, which then does not compile. Remove it (or close the \`${open}\` before it)` });
+        this.problems.push({
+          span: { start: i, end: i + 1 },
+          code: 'tprog.syntax',
+          severity: 'error',
+          message: `Syntax error: a \`;\` inside \`${open} ${close}\` does not end the statement; the compiler copies it into the generated C, which then does not compile. Remove it (or close the \`${open}\` before it)`,
+        });
     }
     throw new Fail({ start, end: this.s.length }, 'tprog.unbalanced', `Syntax error: \`${open}\` is never closed`);
   }
@@ -155,7 +165,12 @@ class BufferParser {
     for (let i = from; i < to; i++) {
       if (s[i] === otherOpen) d++;
       else if (s[i] === otherClose && --d < 0) {
-        this.problems.push({ span: { start: i, end: i + 1 }, code: 'tprog.unbalanced', severity: 'error', message: `Unbalanced brackets: this \`${otherClose}\` has no matching \`${otherOpen}\` before it (${tail}). Remove it or add the missing \`${otherOpen}\`` });
+        this.problems.push({
+          span: { start: i, end: i + 1 },
+          code: 'tprog.unbalanced',
+          severity: 'error',
+          message: `Unbalanced brackets: this \`${otherClose}\` has no matching \`${otherOpen}\` before it (${tail}). Remove it or add the missing \`${otherOpen}\``,
+        });
         return;
       }
     }
@@ -163,7 +178,12 @@ class BufferParser {
     for (let i = to - 1; i >= from; i--) {
       if (s[i] === otherClose) d++;
       else if (s[i] === otherOpen && --d < 0) {
-        this.problems.push({ span: { start: i, end: i + 1 }, code: 'tprog.unbalanced', severity: 'error', message: `Unbalanced brackets: this \`${otherOpen}\` is not closed before the \`${end}\` that ends the group (${tail}). Add its \`${otherClose}\` or remove it` });
+        this.problems.push({
+          span: { start: i, end: i + 1 },
+          code: 'tprog.unbalanced',
+          severity: 'error',
+          message: `Unbalanced brackets: this \`${otherOpen}\` is not closed before the \`${end}\` that ends the group (${tail}). Add its \`${otherClose}\` or remove it`,
+        });
         return;
       }
     }
@@ -221,7 +241,12 @@ class BufferParser {
           const names: CText[] = [];
           do {
             const n = this.name();
-            if (!n.text.startsWith('$') || n.text.length < 2) throw new Fail(n.span.end > n.span.start ? n.span : this.here(), 'tprog.syntax', 'Syntax error: VAR expects tensor variable names such as `$a, $b`');
+            if (!n.text.startsWith('$') || n.text.length < 2)
+              throw new Fail(
+                n.span.end > n.span.start ? n.span : this.here(),
+                'tprog.syntax',
+                'Syntax error: VAR expects tensor variable names such as `$a, $b`',
+              );
             names.push({ text: n.text, span: n.span });
             this.blanks();
           } while (this.s[this.p] === ',' && ++this.p);
@@ -244,9 +269,15 @@ class BufferParser {
     };
     if (has(':=')) {
       const n = this.name();
-      if (!n.text.startsWith('$')) throw new Fail(n.span.end > n.span.start ? n.span : this.here(), 'tprog.bad-variable', 'Invalid MCORE variable: the name defined with `:=` must start with `$`');
+      if (!n.text.startsWith('$'))
+        throw new Fail(
+          n.span.end > n.span.start ? n.span : this.here(),
+          'tprog.bad-variable',
+          'Invalid MCORE variable: the name defined with `:=` must start with `$`',
+        );
       this.blanks();
-      if (this.s.slice(this.p, this.p + 2) !== ':=') throw new Fail(this.here(), 'tprog.bad-assignment', 'Invalid assignment statement: `:=` must follow the `$name` directly');
+      if (this.s.slice(this.p, this.p + 2) !== ':=')
+        throw new Fail(this.here(), 'tprog.bad-assignment', 'Invalid assignment statement: `:=` must follow the `$name` directly');
       const opSpan = { start: this.p, end: this.p + 2 };
       this.p += 2;
       const src = this.term(false);
@@ -269,7 +300,11 @@ class BufferParser {
       }
       return { kind: 'transfer', span: { start, end: this.p }, dst, src, proc, opSpan };
     }
-    throw new Fail({ start, end }, 'tprog.syntax', 'Syntax error: not a tensor statement (expected a transfer `A <= B`, `$v := term`, EXE_LOCKSTEP, BARRIER, ...)');
+    throw new Fail(
+      { start, end },
+      'tprog.syntax',
+      'Syntax error: not a tensor statement (expected a transfer `A <= B`, `$v := term`, EXE_LOCKSTEP, BARRIER, ...)',
+    );
   }
 
   private statementEnd(): number {
@@ -311,7 +346,8 @@ class BufferParser {
         if (rtext.startsWith('$')) pre.forPlaceholder = true;
         else if (rtext.includes(':')) pre.forRange = this.rangeParts(rangeSpan);
         else throw new Fail(rangeSpan, 'tprog.syntax', 'Syntax error: FOR needs a range `begin:end` (or `begin:step:end`)');
-        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(forName.text)) throw new Fail(forName.text ? forName.span : inner, 'tprog.syntax', 'Syntax error: FOR needs a loop name before `=`');
+        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(forName.text))
+          throw new Fail(forName.text ? forName.span : inner, 'tprog.syntax', 'Syntax error: FOR needs a loop name before `=`');
         prefixes.push(pre);
         continue;
       }
@@ -319,7 +355,14 @@ class BufferParser {
         this.p = n.span.end;
         this.blanks();
         if (this.s[this.p] !== '(') {
-          const msg = up === 'DTYPE' ? 'Invalid dtype syntax: write `DTYPE(INT16)`, `DTYPE(INT8)` or `DTYPE(UINT8)`' : up === 'PAD' ? 'Invalid SCATTER specifier: PAD needs a value in parentheses, e.g. `PAD(0)`' : up === 'REMAP' ? 'Invalid REMAP specifier: write `REMAP(n)` with a stream number 0..3' : 'Syntax error: SCATTER needs `(0)`';
+          const msg =
+            up === 'DTYPE'
+              ? 'Invalid dtype syntax: write `DTYPE(INT16)`, `DTYPE(INT8)` or `DTYPE(UINT8)`'
+              : up === 'PAD'
+                ? 'Invalid SCATTER specifier: PAD needs a value in parentheses, e.g. `PAD(0)`'
+                : up === 'REMAP'
+                  ? 'Invalid REMAP specifier: write `REMAP(n)` with a stream number 0..3'
+                  : 'Syntax error: SCATTER needs `(0)`';
           throw new Fail(n.span, up === 'DTYPE' ? 'tprog.bad-dtype' : 'tprog.syntax', msg);
         }
         const inner = this.group('(');
@@ -341,7 +384,13 @@ class BufferParser {
     const n = this.name();
     if (!n.text) {
       const c = this.s[this.p];
-      throw new Fail(this.here(), 'tprog.syntax', c === undefined || c === ';' ? 'Syntax error: a term is missing here' : `Syntax error: unexpected \`${c}\` where a term (PCORE, MEM, SCRATCH, $var, INT16(v)...) was expected`);
+      throw new Fail(
+        this.here(),
+        'tprog.syntax',
+        c === undefined || c === ';'
+          ? 'Syntax error: a term is missing here'
+          : `Syntax error: unexpected \`${c}\` where a term (PCORE, MEM, SCRATCH, $var, INT16(v)...) was expected`,
+      );
     }
     let text = n.text;
     let nameSpan = n.span;
@@ -392,7 +441,7 @@ class BufferParser {
     this.indices(term.indices, forNames);
     for (;;) {
       if (this.s[this.p] !== '.') break;
-      if (this.s.slice(this.p, this.p + 7) === '.THREAD' && !NAME_CH.test(this.s[this.p + 7] ?? '') ) {
+      if (this.s.slice(this.p, this.p + 7) === '.THREAD' && !NAME_CH.test(this.s[this.p + 7] ?? '')) {
         const tstart = this.p;
         this.p += 7;
         const thread: NonNullable<Term['thread']> = { span: { start: tstart, end: this.p }, indices: [] };

@@ -27,9 +27,7 @@ export interface KernelInfo {
   nameRange?: Range;
 }
 
-export type MemberLookup =
-  | { ok: true; member: MemberInfo }
-  | { ok: false; reason: 'no-class' | 'no-function' | 'no-member' | 'malformed'; message: string };
+export type MemberLookup = { ok: true; member: MemberInfo } | { ok: false; reason: 'no-class' | 'no-function' | 'no-member' | 'malformed'; message: string };
 
 export interface PcoreIndexView {
   file: string;

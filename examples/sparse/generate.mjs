@@ -29,7 +29,19 @@ function csf(shape, fibers) {
 }
 
 // The 2×3 matrix [[0, 1.5, 0], [-2, 0, 3.25]] (56 bytes).
-writeFileSync(join(here, 'matrix.csfbin'), csf([2, 3], [[[1, 1.5]], [[0, -2], [2, 3.25]]]));
+writeFileSync(
+  join(here, 'matrix.csfbin'),
+  csf(
+    [2, 3],
+    [
+      [[1, 1.5]],
+      [
+        [0, -2],
+        [2, 3.25],
+      ],
+    ],
+  ),
+);
 
 // A 4×3×16 tensor: fiber (i, j) holds (j + 1) entries at indices 5k + i with value i + j/10 + k/100; fiber (2, 1) is empty.
 const fibers = [];
@@ -39,4 +51,16 @@ writeFileSync(join(here, 'tensor3d.csfbin'), csf([4, 3, 16], fibers));
 
 // A corrupt file: the matrix with the entries of row 1 swapped (index 2 before index 0), which the
 // viewer and `tensor-lens csf validate` report as V15 csf.unsorted-index at byte offset 32.
-writeFileSync(join(here, 'unsorted.csfbin'), csf([2, 3], [[[1, 1.5]], [[2, 3.25], [0, -2]]]));
+writeFileSync(
+  join(here, 'unsorted.csfbin'),
+  csf(
+    [2, 3],
+    [
+      [[1, 1.5]],
+      [
+        [2, 3.25],
+        [0, -2],
+      ],
+    ],
+  ),
+);

@@ -32,11 +32,23 @@ export function webviewCsp(o: Pick<WebviewHtmlOptions, 'nonce' | 'cspSource'>): 
   if (!/^[\w+/=-]+$/.test(o.nonce)) throw new Error('nonce must be base64 text');
   // `webview.cspSource` may hold several sources (e.g. `'self' https://*.vscode-cdn.net`): keep each
   // well-formed token (quoted keywords or scheme/host sources), drop anything that could break out.
-  const src = o.cspSource
-    .split(/\s+/)
-    .filter((t) => /^'(self|none)'$/.test(t) || /^[a-z][a-z0-9+.-]*:(\/\/)?[\w*.:/-]*$/i.test(t))
-    .join(' ') || "'none'";
-  return [`default-src 'none'`, `img-src ${src}`, `style-src ${src}`, `font-src ${src}`, `script-src 'nonce-${o.nonce}'`, `connect-src 'none'`, `frame-src 'none'`, `worker-src 'none'`, `base-uri 'none'`, `form-action 'none'`].join('; ');
+  const src =
+    o.cspSource
+      .split(/\s+/)
+      .filter((t) => /^'(self|none)'$/.test(t) || /^[a-z][a-z0-9+.-]*:(\/\/)?[\w*.:/-]*$/i.test(t))
+      .join(' ') || "'none'";
+  return [
+    `default-src 'none'`,
+    `img-src ${src}`,
+    `style-src ${src}`,
+    `font-src ${src}`,
+    `script-src 'nonce-${o.nonce}'`,
+    `connect-src 'none'`,
+    `frame-src 'none'`,
+    `worker-src 'none'`,
+    `base-uri 'none'`,
+    `form-action 'none'`,
+  ].join('; ');
 }
 
 function page(kind: 'inspector' | 'layoutMap' | 'csfbin', o: WebviewHtmlOptions, defaultTitle: string): string {

@@ -31,5 +31,19 @@ int main() {
    return 0;
 }
 `;
-  return [singleOutputJob({ name: 'canny', kernel: 'canny', driver, tmp, fsFile, input: 'canny_200_in.bin', expectedFile: 'canny_200_out.bin', count: w * h, dtype: 'u8', shape: [h, w], check: 'test_canny 200x200' })];
+  return [
+    singleOutputJob({
+      name: 'canny',
+      kernel: 'canny',
+      driver,
+      tmp,
+      fsFile,
+      input: 'canny_200_in.bin',
+      expectedFile: 'canny_200_out.bin',
+      count: w * h,
+      dtype: 'u8',
+      shape: [h, w],
+      check: 'test_canny 200x200',
+    }),
+  ];
 }

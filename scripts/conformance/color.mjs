@@ -181,15 +181,18 @@ export function jobs({ sw }) {
           const ran = fails.length ? `; before it: ${fails.length} combinations differ, first ${describeFail(fails[0])}` : '';
           return [{ name, pass: false, count: total, passedCount: 0, detail: `${error ?? 'the driver did not finish'}${ran}` }];
         }
-        if (fails.length === 0) return [{ name, pass: true, count: checked, detail: `${checked}/${checked} combinations (sizes 16..128 x crops 0..8) identical` }];
+        if (fails.length === 0)
+          return [{ name, pass: true, count: checked, detail: `${checked}/${checked} combinations (sizes 16..128 x crops 0..8) identical` }];
         const max = Math.max(...fails.map((f) => f[7]));
-        return [{
-          name,
-          pass: false,
-          count: checked,
-          passedCount: checked - fails.length,
-          detail: `${checked - fails.length}/${checked} combinations identical, ${fails.length} differ (max abs diff ${max}); first: ${describeFail(fails[0])}`,
-        }];
+        return [
+          {
+            name,
+            pass: false,
+            count: checked,
+            passedCount: checked - fails.length,
+            detail: `${checked - fails.length}/${checked} combinations identical, ${fails.length} differ (max abs diff ${max}); first: ${describeFail(fails[0])}`,
+          },
+        ];
       },
     };
   });

@@ -24,12 +24,24 @@ export function readTyped(file, dtype, count) {
   const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
   for (let i = 0; i < n; i++) {
     switch (dtype) {
-      case 'u8': out[i] = buf[i]; break;
-      case 'i8': out[i] = dv.getInt8(i); break;
-      case 'u16': out[i] = dv.getUint16(2 * i, true); break;
-      case 'i16': out[i] = dv.getInt16(2 * i, true); break;
-      case 'u32': out[i] = dv.getUint32(4 * i, true); break;
-      case 'i32': out[i] = dv.getInt32(4 * i, true); break;
+      case 'u8':
+        out[i] = buf[i];
+        break;
+      case 'i8':
+        out[i] = dv.getInt8(i);
+        break;
+      case 'u16':
+        out[i] = dv.getUint16(2 * i, true);
+        break;
+      case 'i16':
+        out[i] = dv.getInt16(2 * i, true);
+        break;
+      case 'u32':
+        out[i] = dv.getUint32(4 * i, true);
+        break;
+      case 'i32':
+        out[i] = dv.getInt32(4 * i, true);
+        break;
     }
   }
   return out;
@@ -104,11 +116,13 @@ export function decodeBmp(buf) {
   const rawHeight = dv.getInt32(22, true);
   const bitCount = dv.getUint16(28, true);
   const compression = dv.getUint32(30, true);
-  if (bitCount !== 24 || compression !== 0) throw new Error(`BMP with ${bitCount} bits per pixel, compression ${compression}: only 24-bit uncompressed is read (as ztachip's bmpRead)`);
+  if (bitCount !== 24 || compression !== 0)
+    throw new Error(`BMP with ${bitCount} bits per pixel, compression ${compression}: only 24-bit uncompressed is read (as ztachip's bmpRead)`);
   if (width <= 0 || rawHeight === 0) throw new Error(`BMP of ${width} x ${rawHeight} pixels`);
   const height = Math.abs(rawHeight);
   const stride = Math.floor((width * 3 + 3) / 4) * 4;
-  if (offBits + stride * (height - 1) + width * 3 > buf.length) throw new Error(`BMP truncated: ${buf.length} bytes for ${width} x ${height} pixels at offset ${offBits}`);
+  if (offBits + stride * (height - 1) + width * 3 > buf.length)
+    throw new Error(`BMP truncated: ${buf.length} bytes for ${width} x ${height} pixels at offset ${offBits}`);
   const plane = width * height;
   const data = new Uint8Array(3 * plane);
   for (let r = 0; r < height; r++) {

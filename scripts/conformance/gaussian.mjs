@@ -47,5 +47,19 @@ int main() {
    return 0;
 }
 `;
-  return [singleOutputJob({ name: 'gaussian', kernel: 'gaussian', driver, tmp, fsFile, input: 'gaussian_200_in.bin', expectedFile: 'gaussian_200_out.bin', count: 3 * w * h, dtype: 'u8', shape: [3, h, w], check: 'test_gaussian 200x200x3' })];
+  return [
+    singleOutputJob({
+      name: 'gaussian',
+      kernel: 'gaussian',
+      driver,
+      tmp,
+      fsFile,
+      input: 'gaussian_200_in.bin',
+      expectedFile: 'gaussian_200_out.bin',
+      count: 3 * w * h,
+      dtype: 'u8',
+      shape: [3, h, w],
+      check: 'test_gaussian 200x200x3',
+    }),
+  ];
 }

@@ -25,5 +25,19 @@ int main() {
    return 0;
 }
 `;
-  return [singleOutputJob({ name: 'harris', kernel: 'harris', driver, tmp, fsFile, input: 'harris_corner_200_in.bin', expectedFile: 'harris_after_suppression.bin', count: w * h, dtype: 'i16', shape: [h, w], check: 'test_harris 200x200 (int16)' })];
+  return [
+    singleOutputJob({
+      name: 'harris',
+      kernel: 'harris',
+      driver,
+      tmp,
+      fsFile,
+      input: 'harris_corner_200_in.bin',
+      expectedFile: 'harris_after_suppression.bin',
+      count: w * h,
+      dtype: 'i16',
+      shape: [h, w],
+      check: 'test_harris 200x200 (int16)',
+    }),
+  ];
 }

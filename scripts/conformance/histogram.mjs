@@ -126,13 +126,15 @@ int main() {
 }
 `;
   const name = `test_histogram ${w}x${h}x${nch} (equalize; test.cpp's tolerance: |diff| < ${TOLERANCE} per byte)`;
-  return [{
-    name: 'histogram',
-    kernel: 'equalize',
-    checkNames: [name],
-    driver,
-    loads: [{ where: 'drv_input', file: fsFile('histogram_in.bin') }],
-    dumps: [{ where: 'drv_output', count: nch * w * h, dtype: 'u8', file: out }],
-    verify: ({ dump, expected }) => [checkFrom(name, expected('histogram_out.bin', 'u8'), dump(out), { shape: [nch, h, w], tolerance: TOLERANCE })],
-  }];
+  return [
+    {
+      name: 'histogram',
+      kernel: 'equalize',
+      checkNames: [name],
+      driver,
+      loads: [{ where: 'drv_input', file: fsFile('histogram_in.bin') }],
+      dumps: [{ where: 'drv_output', count: nch * w * h, dtype: 'u8', file: out }],
+      verify: ({ dump, expected }) => [checkFrom(name, expected('histogram_out.bin', 'u8'), dump(out), { shape: [nch, h, w], tolerance: TOLERANCE })],
+    },
+  ];
 }

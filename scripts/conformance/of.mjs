@@ -97,34 +97,47 @@ int main() {
     display: `test_of ${w}x${h} display image (from the kernel's vx, vy)`,
   };
   const globals = { Ix: 'drv_x_gradient', Iy: 'drv_y_gradient', It: 'drv_t_gradient', vx: 'drv_x_vect', vy: 'drv_y_vect' };
-  return [{
-    name: 'of',
-    kernel: 'of',
-    checkNames: Object.values(names),
-    driver,
-    steps: 20_000_000_000,
-    loads: [
-      { where: 'drv_slot_a', file: fsFile('optical_flow_2_in.bin') },
-      { where: 'drv_frame1', file: fsFile('optical_flow_1_in.bin') },
-    ],
-    dumps: [
-      ...Object.entries(globals).map(([n, g]) => ({ where: g, count: w * h, dtype: 'i16', file: outs[n] })),
-      { where: 'drv_display', count: 3 * w * h, dtype: 'u8', file: outs.display },
-    ],
-    verify: ({ dump, expected }) => {
-      const checks = ['Ix', 'Iy', 'It', 'vx', 'vy'].map((n) => checkFrom(names[n], expected(`optical_flow_${n}.bin`, 'i16', w * h), dump(outs[n]), { shape: [h, w] }));
-      // the display image test.cpp expects: planes R, G, B = the positive part of vx, the magnitude of its
-      // negative part, |vy|, each saturated to 255
-      const vx = dump(outs.vx);
-      const vy = dump(outs.vy);
-      const plane = w * h;
-      const toByte = (v) => Math.min(255, Math.max(0, v));
-      const exp = new Uint8Array(3 * plane);
-      exp.set(Array.from(vx, (v) => toByte(v)), 0);
-      exp.set(Array.from(vx, (v) => toByte(-v)), plane);
-      exp.set(Array.from(vy, (v) => toByte(Math.abs(v))), 2 * plane);
-      checks.push(checkFrom(names.display, exp, dump(outs.display), { shape: [3, h, w] }));
-      return checks;
+  return [
+    {
+      name: 'of',
+      kernel: 'of',
+      checkNames: Object.values(names),
+      driver,
+      steps: 20_000_000_000,
+      loads: [
+        { where: 'drv_slot_a', file: fsFile('optical_flow_2_in.bin') },
+        { where: 'drv_frame1', file: fsFile('optical_flow_1_in.bin') },
+      ],
+      dumps: [
+        ...Object.entries(globals).map(([n, g]) => ({ where: g, count: w * h, dtype: 'i16', file: outs[n] })),
+        { where: 'drv_display', count: 3 * w * h, dtype: 'u8', file: outs.display },
+      ],
+      verify: ({ dump, expected }) => {
+        const checks = ['Ix', 'Iy', 'It', 'vx', 'vy'].map((n) =>
+          checkFrom(names[n], expected(`optical_flow_${n}.bin`, 'i16', w * h), dump(outs[n]), { shape: [h, w] }),
+        );
+        // the display image test.cpp expects: planes R, G, B = the positive part of vx, the magnitude of its
+        // negative part, |vy|, each saturated to 255
+        const vx = dump(outs.vx);
+        const vy = dump(outs.vy);
+        const plane = w * h;
+        const toByte = (v) => Math.min(255, Math.max(0, v));
+        const exp = new Uint8Array(3 * plane);
+        exp.set(
+          Array.from(vx, (v) => toByte(v)),
+          0,
+        );
+        exp.set(
+          Array.from(vx, (v) => toByte(-v)),
+          plane,
+        );
+        exp.set(
+          Array.from(vy, (v) => toByte(Math.abs(v))),
+          2 * plane,
+        );
+        checks.push(checkFrom(names.display, exp, dump(outs.display), { shape: [3, h, w] }));
+        return checks;
+      },
     },
-  }];
+  ];
 }

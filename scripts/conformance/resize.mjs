@@ -10,7 +10,15 @@ import { cPath, checkFrom, decodeBmp } from './common.mjs';
 export const family = 'test_resize';
 
 /** The sizes of test_resize(), in its order. */
-export const SIZES = [[800, 400], [768, 300], [660, 256], [560, 200], [400, 180], [320, 172], [248, 140]];
+export const SIZES = [
+  [800, 400],
+  [768, 300],
+  [660, 256],
+  [560, 200],
+  [400, 180],
+  [320, 172],
+  [248, 140],
+];
 
 export function driverText(sw, srcW, srcH, dstW, dstH) {
   return `#include ${cPath(path.join(sw, 'apps/resize/kernels/resize.m'))}

@@ -22,9 +22,17 @@ const evenHalf = (n) => 2 * Math.floor(n / 4);
 
 /** test.cpp's cases: crops of 0, 2, .., 8 pixels, the window centred (offsets even), each in the 4 layouts. */
 export function cases(srcW = 100, srcH = 100) {
-  return [0, 2, 4, 6, 8].flatMap((crop) => LAYOUTS.map(({ fmt, order }) => ({
-    crop, dstW: srcW - crop, dstH: srcH - crop, xOff: evenHalf(crop), yOff: evenHalf(crop), fmt, order,
-  })));
+  return [0, 2, 4, 6, 8].flatMap((crop) =>
+    LAYOUTS.map(({ fmt, order }) => ({
+      crop,
+      dstW: srcW - crop,
+      dstH: srcH - crop,
+      xOff: evenHalf(crop),
+      yOff: evenHalf(crop),
+      fmt,
+      order,
+    })),
+  );
 }
 
 /** The crop (xOff, yOff, dstW x dstH) of a full 3-channel image, in the layout `fmt` of both. */
@@ -44,9 +52,13 @@ export function jobs({ sw, fsFile, tmp }) {
   const srcW = 100;
   const srcH = 100;
   const cs = cases(srcW, srcH);
-  const calls = cs.map((c, k) => `   // crop ${c.crop}: ${c.order === COLOR_BGR ? 'BGR' : 'RGB'} ${c.fmt === FMT_SPLIT ? 'split' : 'interleaved'}
+  const calls = cs
+    .map(
+      (c, k) => `   // crop ${c.crop}: ${c.order === COLOR_BGR ? 'BGR' : 'RGB'} ${c.fmt === FMT_SPLIT ? 'split' : 'interleaved'}
    kernel_yuyv2rgb_exe(${k + 1},(unsigned int)drv_input,(unsigned int)drv_out${k},(unsigned int)byte_table,
-                       ${c.dstW},${c.dstH},${c.fmt},${c.order},${srcW},${srcH},${c.xOff},${c.yOff},0,0,${c.dstW},${c.dstH});`).join('\n');
+                       ${c.dstW},${c.dstH},${c.fmt},${c.order},${srcW},${srcH},${c.xOff},${c.yOff},0,0,${c.dstW},${c.dstH});`,
+    )
+    .join('\n');
   const driver = `#include ${cPath(path.join(sw, 'apps/color/kernels/color.m'))}
 uint16_t drv_input[${srcW}*${srcH}];
 ${cs.map((c, k) => `uint8_t drv_out${k}[3*${c.dstW}*${c.dstH}];`).join('\n')}
@@ -64,20 +76,26 @@ ${calls}
    return 0;
 }
 `;
-  const names = cs.map((c) => `test_yuyv_to_bgr ${srcW}x${srcH} crop ${c.crop} (${c.dstW}x${c.dstH} at ${c.xOff},${c.yOff}) ${c.order === COLOR_BGR ? 'bgr' : 'rgb'} ${c.fmt === FMT_SPLIT ? 'split' : 'interleave'}`);
+  const names = cs.map(
+    (c) =>
+      `test_yuyv_to_bgr ${srcW}x${srcH} crop ${c.crop} (${c.dstW}x${c.dstH} at ${c.xOff},${c.yOff}) ${c.order === COLOR_BGR ? 'bgr' : 'rgb'} ${c.fmt === FMT_SPLIT ? 'split' : 'interleave'}`,
+  );
   const outs = cs.map((_c, k) => path.join(tmp, `yuyv_out${k}.bin`));
-  return [{
-    name: 'yuyv_to_bgr',
-    kernel: 'yuyv2rgb',
-    checkNames: names,
-    driver,
-    loads: [{ where: 'drv_input', file: fsFile(`color_conversion_${srcW}_${srcH}_in.bin`) }],
-    dumps: cs.map((c, k) => ({ where: `drv_out${k}`, count: 3 * c.dstW * c.dstH, dtype: 'u8', file: outs[k] })),
-    verify: ({ dump }) => cs.map((c, k) => {
-      const ref = `color_conversion_${c.order === COLOR_BGR ? 'bgr' : 'rgb'}_${c.fmt === FMT_INTERLEAVE ? 'interleave' : 'split'}_${srcW}_${srcH}_out.bin`;
-      const exp = cropOf(fs.readFileSync(fsFile(ref)), srcW, srcH, c);
-      const shape = c.fmt === FMT_SPLIT ? [3, c.dstH, c.dstW] : [c.dstH, c.dstW, 3];
-      return checkFrom(names[k], exp, dump(outs[k]), { shape, what: `vs crop of ${ref}` });
-    }),
-  }];
+  return [
+    {
+      name: 'yuyv_to_bgr',
+      kernel: 'yuyv2rgb',
+      checkNames: names,
+      driver,
+      loads: [{ where: 'drv_input', file: fsFile(`color_conversion_${srcW}_${srcH}_in.bin`) }],
+      dumps: cs.map((c, k) => ({ where: `drv_out${k}`, count: 3 * c.dstW * c.dstH, dtype: 'u8', file: outs[k] })),
+      verify: ({ dump }) =>
+        cs.map((c, k) => {
+          const ref = `color_conversion_${c.order === COLOR_BGR ? 'bgr' : 'rgb'}_${c.fmt === FMT_INTERLEAVE ? 'interleave' : 'split'}_${srcW}_${srcH}_out.bin`;
+          const exp = cropOf(fs.readFileSync(fsFile(ref)), srcW, srcH, c);
+          const shape = c.fmt === FMT_SPLIT ? [3, c.dstH, c.dstW] : [c.dstH, c.dstW, 3];
+          return checkFrom(names[k], exp, dump(outs[k]), { shape, what: `vs crop of ${ref}` });
+        }),
+    },
+  ];
 }

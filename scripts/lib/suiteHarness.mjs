@@ -15,7 +15,15 @@ export class HarnessError extends Error {}
 export const SUMMARY = /^\s*(\d+) passed, (\d+) failed\s*$/;
 
 /** Browser flags of both launchers (a headless, quiet chromium). */
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-dev-shm-usage',
+];
 
 /**
  * The launcher's options and output, and its cleanup list. `name` prefixes its own lines
@@ -25,7 +33,10 @@ export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-backgr
  */
 export function createHarness({ name, timeoutEnv, defaultTimeoutS, repo, out = (line) => console.log(line) }) {
   const argv = process.argv.slice(2);
-  const opt = (flag, dflt) => { const i = argv.indexOf(flag); return i >= 0 && argv[i + 1] ? argv[i + 1] : dflt; };
+  const opt = (flag, dflt) => {
+    const i = argv.indexOf(flag);
+    return i >= 0 && argv[i + 1] ? argv[i + 1] : dflt;
+  };
   const t0 = Date.now();
   const say = (msg) => out(`[${name}] ${msg}`);
   const secs = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
@@ -39,8 +50,17 @@ export function createHarness({ name, timeoutEnv, defaultTimeoutS, repo, out = (
       for (const f of cleanups.reverse()) {
         let timer;
         try {
-          await Promise.race([f(), new Promise((r) => { timer = setTimeout(r, 8000); })]);
-        } catch { /* keep going */ } finally { clearTimeout(timer); }
+          await Promise.race([
+            f(),
+            new Promise((r) => {
+              timer = setTimeout(r, 8000);
+            }),
+          ]);
+        } catch {
+          /* keep going */
+        } finally {
+          clearTimeout(timer);
+        }
       }
     })();
     return cleaning;
@@ -52,7 +72,10 @@ export function createHarness({ name, timeoutEnv, defaultTimeoutS, repo, out = (
       signalled = true;
       say(`${sig}: stopping`);
       setTimeout(() => process.exit(130), 10_000).unref();
-      void cleanup().then(() => { out('0 passed, 1 failed'); process.exit(130); });
+      void cleanup().then(() => {
+        out('0 passed, 1 failed');
+        process.exit(130);
+      });
     });
   }
 
@@ -65,7 +88,9 @@ export function createHarness({ name, timeoutEnv, defaultTimeoutS, repo, out = (
     secs,
     rel,
     /** Adds a step to undo at the end (a function returning a promise or nothing). */
-    onCleanup: (f) => { cleanups.push(f); },
+    onCleanup: (f) => {
+      cleanups.push(f);
+    },
     cleanup,
   };
 }
@@ -124,7 +149,10 @@ export function suiteOutput(h, { page, artifacts, parse }) {
       if (hostLines.length === 0) h.say(`the suite started after ${h.secs()}`);
       hostLines.push(l);
       const shot = /^@screenshot ([\w-]+)\s*$/.exec(l);
-      if (shot) { void screenshot(shot[1]); continue; }
+      if (shot) {
+        void screenshot(shot[1]);
+        continue;
+      }
       h.out(`  | ${l}`);
     }
     return suite;
@@ -140,7 +168,9 @@ export async function waitForSuite(h, exited, screenshot) {
   let timer;
   const result = await Promise.race([
     exited,
-    new Promise((r) => { timer = setTimeout(() => r({ harness: `timed out after ${h.timeoutS} s waiting for the suite (codeAutomationExit)` }), h.timeoutS * 1000); }),
+    new Promise((r) => {
+      timer = setTimeout(() => r({ harness: `timed out after ${h.timeoutS} s waiting for the suite (codeAutomationExit)` }), h.timeoutS * 1000);
+    }),
   ]);
   clearTimeout(timer);
   if (result.code !== undefined) h.say(`codeAutomationExit(${result.code}) after ${h.secs()}`);

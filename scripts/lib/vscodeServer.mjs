@@ -75,21 +75,40 @@ export async function startVSCodeServer({ vsix, settings = quietSettings(), logF
   writeJson(join(U, 'User', 'settings.json'), settings);
   mkdirSync(E, { recursive: true });
   const env = { ...process.env, NODE_OPTIONS: '' };
-  const inst = spawnSync(vs.node, [vs.serverMain, '--install-extension', vsix, '--extensions-dir', E, '--user-data-dir', U, '--server-data-dir', S, '--accept-server-license-terms'], { encoding: 'utf8', env });
+  const inst = spawnSync(
+    vs.node,
+    [vs.serverMain, '--install-extension', vsix, '--extensions-dir', E, '--user-data-dir', U, '--server-data-dir', S, '--accept-server-license-terms'],
+    { encoding: 'utf8', env },
+  );
   if (inst.status !== 0 || !/successfully installed/.test(inst.stdout)) throw new Error(`installing ${vsix} failed: ${inst.stdout}${inst.stderr}`);
   port ??= await freePort();
   const base = `http://127.0.0.1:${port}`;
   const out = logFile ? createWriteStream(logFile) : undefined;
-  const server = spawn(vs.node, [
-    vs.serverMain,
-    '--host', '127.0.0.1', '--port', String(port),
-    '--without-connection-token', '--accept-server-license-terms',
-    '--user-data-dir', U, '--server-data-dir', S, '--extensions-dir', E,
-    '--disable-telemetry',
-    ...(settings['security.workspace.trust.enabled'] === false ? ['--disable-workspace-trust'] : []),
-  ], { cwd: dir, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env });
+  const server = spawn(
+    vs.node,
+    [
+      vs.serverMain,
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--without-connection-token',
+      '--accept-server-license-terms',
+      '--user-data-dir',
+      U,
+      '--server-data-dir',
+      S,
+      '--extensions-dir',
+      E,
+      '--disable-telemetry',
+      ...(settings['security.workspace.trust.enabled'] === false ? ['--disable-workspace-trust'] : []),
+    ],
+    { cwd: dir, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env },
+  );
   let exited = false;
-  server.on('exit', () => { exited = true; });
+  server.on('exit', () => {
+    exited = true;
+  });
   if (out) {
     server.stdout.pipe(out, { end: false });
     server.stderr.pipe(out, { end: false });
@@ -97,21 +116,32 @@ export async function startVSCodeServer({ vsix, settings = quietSettings(), logF
     server.stdout.resume();
     server.stderr.resume();
   }
-  const killGroup = (sig) => { try { process.kill(-server.pid, sig); } catch { /* gone */ } };
+  const killGroup = (sig) => {
+    try {
+      process.kill(-server.pid, sig);
+    } catch {
+      /* gone */
+    }
+  };
   const onExit = () => killGroup('SIGKILL');
   process.on('exit', onExit);
-  const stop = () => new Promise((res) => {
-    process.off('exit', onExit);
-    const done = () => {
-      out?.end();
-      if (!keepState) rmSync(dir, { recursive: true, force: true });
-      res();
-    };
-    if (exited) return done();
-    const t = setTimeout(() => killGroup('SIGKILL'), 4000);
-    server.once('exit', () => { clearTimeout(t); killGroup('SIGKILL'); done(); });
-    killGroup('SIGTERM');
-  });
+  const stop = () =>
+    new Promise((res) => {
+      process.off('exit', onExit);
+      const done = () => {
+        out?.end();
+        if (!keepState) rmSync(dir, { recursive: true, force: true });
+        res();
+      };
+      if (exited) return done();
+      const t = setTimeout(() => killGroup('SIGKILL'), 4000);
+      server.once('exit', () => {
+        clearTimeout(t);
+        killGroup('SIGKILL');
+        done();
+      });
+      killGroup('SIGTERM');
+    });
   try {
     await waitForHttp(`${base}/version`, 60_000, () => !exited);
   } catch (e) {

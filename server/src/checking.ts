@@ -32,7 +32,14 @@ export class CheckScheduler {
 }
 
 /** Checks documents as they open and change, and those that depend on a changed one; clears closed ones. */
-export function listenForChanges(connection: Connection, store: DocumentStore, languages: LanguageRegistry, scheduler: CheckScheduler, publisher: DiagnosticsPublisher, settings: Settings): void {
+export function listenForChanges(
+  connection: Connection,
+  store: DocumentStore,
+  languages: LanguageRegistry,
+  scheduler: CheckScheduler,
+  publisher: DiagnosticsPublisher,
+  settings: Settings,
+): void {
   const { documents } = store;
   documents.onDidOpen((e) => scheduler.schedule(e.document.uri, 0));
   connection.onDidChangeWatchedFiles((p) => {

@@ -54,7 +54,14 @@ const SYM: Record<DocSymbol['kind'] & string, SymbolKind> = {
 };
 
 export function toDocumentSymbol(s: DocSymbol): DocumentSymbol {
-  return { name: s.name || '?', detail: s.detail, kind: SYM[s.kind], range: s.range, selectionRange: s.selectionRange, children: s.children.map(toDocumentSymbol) };
+  return {
+    name: s.name || '?',
+    detail: s.detail,
+    kind: SYM[s.kind],
+    range: s.range,
+    selectionRange: s.selectionRange,
+    children: s.children.map(toDocumentSymbol),
+  };
 }
 
 const CK: Record<CompletionEntry['kind'], CompletionItemKind> = {

@@ -28,7 +28,14 @@ export class DiagnosticsPublisher {
       diags = this.languages.for(doc).diagnostics(doc);
     } catch (e) {
       this.connection.console.log(`[error] checking ${uri}: ${(e as Error)?.stack ?? e}`);
-      diags = [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, severity: 'error', code: 'internal', message: `Tensor Lens internal error while checking this file (the server is still running): ${(e as Error)?.message}` }];
+      diags = [
+        {
+          range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+          severity: 'error',
+          code: 'internal',
+          message: `Tensor Lens internal error while checking this file (the server is still running): ${(e as Error)?.message}`,
+        },
+      ];
     }
     diags = [...diags, ...(this.runDiagnostics.get(uri) ?? [])];
     void this.connection.sendDiagnostics({ uri, version, diagnostics: diags.map(toLspDiagnostic) });

@@ -47,6 +47,9 @@ export class DocumentStore {
 
   /** Length of a line (0-based) of an open document, without its line break; undefined when not open. */
   lineLength(uri: string, line: number): number | undefined {
-    return this.documents.get(uri)?.getText({ start: { line, character: 0 }, end: { line: line + 1, character: 0 } }).replace(/\r?\n$/, '').length;
+    return this.documents
+      .get(uri)
+      ?.getText({ start: { line, character: 0 }, end: { line: line + 1, character: 0 } })
+      .replace(/\r?\n$/, '').length;
   }
 }

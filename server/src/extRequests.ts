@@ -10,11 +10,19 @@
 import type { CancellationToken, Connection, Disposable, HandlerResult } from 'vscode-languageserver';
 import type { NotificationType, RequestType, RequestType0 } from 'vscode-jsonrpc';
 
-export function onRequest<P, R>(connection: Connection, type: RequestType<P, R, void>, handler: (params: P, token: CancellationToken) => HandlerResult<NoInfer<R>, void>): Disposable {
+export function onRequest<P, R>(
+  connection: Connection,
+  type: RequestType<P, R, void>,
+  handler: (params: P, token: CancellationToken) => HandlerResult<NoInfer<R>, void>,
+): Disposable {
   return connection.onRequest<R, void>(type.method, handler);
 }
 
-export function onRequest0<R>(connection: Connection, type: RequestType0<R, void>, handler: (token: CancellationToken) => HandlerResult<NoInfer<R>, void>): Disposable {
+export function onRequest0<R>(
+  connection: Connection,
+  type: RequestType0<R, void>,
+  handler: (token: CancellationToken) => HandlerResult<NoInfer<R>, void>,
+): Disposable {
   return connection.onRequest<R, void>(type.method, handler);
 }
 

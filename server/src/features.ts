@@ -28,7 +28,9 @@ export function registerFeatures(connection: Connection, store: DocumentStore, l
   connection.onCodeLens((p) => on('codeLens', p.textDocument.uri, [], (l, doc) => l.codeLenses?.(doc)));
   connection.onDocumentSymbol((p) => on('documentSymbol', p.textDocument.uri, [], (l, doc) => l.symbols?.(doc)));
   connection.onDefinition((p) => on('definition', p.textDocument.uri, [], (l, doc) => l.definition?.(doc, doc.offsetAt(p.position))));
-  connection.onReferences((p) => on('references', p.textDocument.uri, [], (l, doc) => l.references?.(doc, doc.offsetAt(p.position), p.context.includeDeclaration)));
+  connection.onReferences((p) =>
+    on('references', p.textDocument.uri, [], (l, doc) => l.references?.(doc, doc.offsetAt(p.position), p.context.includeDeclaration)),
+  );
   connection.onCompletion((p) => on('completion', p.textDocument.uri, [], (l, doc) => l.completion?.(doc, doc.offsetAt(p.position))));
   connection.onSignatureHelp((p) => on('signatureHelp', p.textDocument.uri, null, (l, doc) => l.signatureHelp?.(doc, doc.offsetAt(p.position))));
   connection.languages.semanticTokens.on((p) => on('semanticTokens', p.textDocument.uri, { data: [] }, (l, doc) => l.semanticTokens?.(doc)));
@@ -44,5 +46,7 @@ export function registerFeatures(connection: Connection, store: DocumentStore, l
 
   const noPreview: TransferPreviewResult = { markdown: 'not a tensor program', transfers: 0 };
   const failedPreview: TransferPreviewResult = { markdown: 'internal error', transfers: 0 };
-  onRequest(connection, TransferPreviewRequest, (p) => on('transferPreview', p.uri, noPreview, (l, doc) => l.transferPreview?.(doc, p.function, p.rows), failedPreview));
+  onRequest(connection, TransferPreviewRequest, (p) =>
+    on('transferPreview', p.uri, noPreview, (l, doc) => l.transferPreview?.(doc, p.function, p.rows), failedPreview),
+  );
 }

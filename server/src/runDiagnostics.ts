@@ -28,7 +28,13 @@ export function runDiagnosticsOf(r: RunOutcome, lineLength: (uri: string, line: 
   };
   if (r.cancelled) return out;
   const e = r.error;
-  if (e && e.kind !== 'cancelled') add(e.file, e.line, e.column, { severity: 'error', code: `run.${e.kind}`, message: `Run: ${e.message}${e.stack.length ? `\n${e.stack.map((f) => '  at ' + f).join('\n')}` : ''}` });
-  for (const w of r.warnings ?? []) add(w.file, w.line, w.column, { severity: 'warning', code: 'run.warning', message: `Run: ${w.message}${w.count > 1 ? ` (${w.count} times)` : ''}` });
+  if (e && e.kind !== 'cancelled')
+    add(e.file, e.line, e.column, {
+      severity: 'error',
+      code: `run.${e.kind}`,
+      message: `Run: ${e.message}${e.stack.length ? `\n${e.stack.map((f) => '  at ' + f).join('\n')}` : ''}`,
+    });
+  for (const w of r.warnings ?? [])
+    add(w.file, w.line, w.column, { severity: 'warning', code: 'run.warning', message: `Run: ${w.message}${w.count > 1 ? ` (${w.count} times)` : ''}` });
   return out;
 }

@@ -18,13 +18,34 @@ export function registerRunRequests(connection: Connection, host: ServerHost, st
   let runId = 0;
   onRequest(connection, RunRequest, async (p, token) => {
     const id = ++runId;
-    const empty: RunResultMessage = { runId: id, entry: p.entry ?? '', summary: { steps: 0, statements: 0, bytesMoved: 0, laneOps: 0, timeMs: 0 }, warnings: [], trace: [], traceTruncated: false, dumps: [], output: '', error: null };
-    if (!host.simulator) return { ...empty, error: { uri: p.uri, line: 1, column: 1, message: 'Running programs needs the desktop (Node) extension host', kind: 'unsupported', stack: [] } };
+    const empty: RunResultMessage = {
+      runId: id,
+      entry: p.entry ?? '',
+      summary: { steps: 0, statements: 0, bytesMoved: 0, laneOps: 0, timeMs: 0 },
+      warnings: [],
+      trace: [],
+      traceTruncated: false,
+      dumps: [],
+      output: '',
+      error: null,
+    };
+    if (!host.simulator)
+      return {
+        ...empty,
+        error: { uri: p.uri, line: 1, column: 1, message: 'Running programs needs the desktop (Node) extension host', kind: 'unsupported', stack: [] },
+      };
     const { uri: _uri, ...config } = p;
     const file = uriToPath(p.uri);
     const r = await host.simulator.run(
       // read as the checker reads it unless the request says otherwise
-      { ...config, includePaths: config.includePaths ?? settings.includePaths, dialect: config.dialect ?? settings.dialect, runId: id, file, overlay: store.overlay() },
+      {
+        ...config,
+        includePaths: config.includePaths ?? settings.includePaths,
+        dialect: config.dialect ?? settings.dialect,
+        runId: id,
+        file,
+        overlay: store.overlay(),
+      },
       (statements) => void sendNotification(connection, RunProgressNotification, { uri: p.uri, steps: statements, statements }),
       () => token.isCancellationRequested,
       (f) => token.onCancellationRequested(f),
@@ -51,7 +72,9 @@ function toMessage(r: SimRunResult & { cancelled?: boolean }, runId: number): Ru
     ...r,
     runId,
     warnings: (r.warnings ?? []).map(({ file: f, ...w }) => ({ uri: pathToUri(f), ...w })),
-    error: r.error ? { uri: pathToUri(r.error.file), line: r.error.line, column: r.error.column, message: r.error.message, kind: r.error.kind, stack: r.error.stack } : null,
+    error: r.error
+      ? { uri: pathToUri(r.error.file), line: r.error.line, column: r.error.column, message: r.error.message, kind: r.error.kind, stack: r.error.stack }
+      : null,
   };
 }
 

@@ -30,7 +30,11 @@ export function startServer(connection: Connection, host: ServerHost): void {
   const store = new DocumentStore(host, settings);
   const tprog = new TprogLanguage(store.project, !!host.simulator);
   // asked in this order for a document whose language id is not one of ours; tensor programs last (any C file)
-  const languages = new LanguageRegistry([new LayoutLanguage(host.readBinary ? (path) => host.readBinary!(path) : undefined), new PcoreLanguage(store.project), tprog]);
+  const languages = new LanguageRegistry([
+    new LayoutLanguage(host.readBinary ? (path) => host.readBinary!(path) : undefined),
+    new PcoreLanguage(store.project),
+    tprog,
+  ]);
   const publisher = new DiagnosticsPublisher(connection, store, languages);
   const scheduler = new CheckScheduler(publisher, settings);
 

@@ -68,7 +68,18 @@ port.on('message', async (msg: WorkerRun | WorkerRead) => {
     };
     port.postMessage(done);
   } catch (e) {
-    const failed: WorkerDone = { type: 'done', runId: msg.runId, entry: msg.entry ?? '', summary: { steps: 0, statements: 0, bytesMoved: 0, laneOps: 0, timeMs: 0 }, warnings: [], trace: [], traceTruncated: false, dumps: [], output: '', error: { file: msg.file, line: 1, column: 1, message: (e as Error).message, kind: e instanceof SpecError ? 'usage' : 'internal', stack: [] } };
+    const failed: WorkerDone = {
+      type: 'done',
+      runId: msg.runId,
+      entry: msg.entry ?? '',
+      summary: { steps: 0, statements: 0, bytesMoved: 0, laneOps: 0, timeMs: 0 },
+      warnings: [],
+      trace: [],
+      traceTruncated: false,
+      dumps: [],
+      output: '',
+      error: { file: msg.file, line: 1, column: 1, message: (e as Error).message, kind: e instanceof SpecError ? 'usage' : 'internal', stack: [] },
+    };
     port.postMessage(failed);
   }
 });

@@ -28,7 +28,12 @@ export interface SimReadResult {
 
 export interface SimulatorHost {
   /** Starts run `req.runId` (the caller numbers runs; readMemory names them by that id). */
-  run(req: Omit<WorkerRun, 'type'>, onProgress: (statements: number) => void, isCancelled: () => boolean, onCancel: (f: () => void) => void): Promise<SimRunResult & { cancelled?: boolean }>;
+  run(
+    req: Omit<WorkerRun, 'type'>,
+    onProgress: (statements: number) => void,
+    isCancelled: () => boolean,
+    onCancel: (f: () => void) => void,
+  ): Promise<SimRunResult & { cancelled?: boolean }>;
   /** Bytes of a space of run `runId` (an error when that run is unknown or no longer kept). */
   read(runId: number, space: string, start: number, length: number, step?: number): Promise<SimReadResult>;
   /** Run ids whose memory is still readable, oldest first. */
@@ -86,7 +91,16 @@ export function nodeSimulator(dir: string, keep = KEPT_RUNS): SimulatorHost {
       });
       return new Promise((resolve) => {
         let settled = false;
-        const empty = { runId: id, entry: req.entry ?? '', summary: { steps: 0, statements: 0, bytesMoved: 0, laneOps: 0, timeMs: 0 }, warnings: [], trace: [], traceTruncated: false, dumps: [], output: '' };
+        const empty = {
+          runId: id,
+          entry: req.entry ?? '',
+          summary: { steps: 0, statements: 0, bytesMoved: 0, laneOps: 0, timeMs: 0 },
+          warnings: [],
+          trace: [],
+          traceTruncated: false,
+          dumps: [],
+          output: '',
+        };
         const finish = (r: SimRunResult & { cancelled?: boolean }, keepIt: boolean) => {
           if (settled) return;
           settled = true;
@@ -102,9 +116,25 @@ export function nodeSimulator(dir: string, keep = KEPT_RUNS): SimulatorHost {
           if (m.type === 'progress') onProgress(m.statements ?? 0);
           else if (m.type === 'done') finish(m, true);
         });
-        w.on('error', (e) => finish({ ...empty, error: { file: req.file, line: 1, column: 1, message: `simulator crashed: ${e.message}`, kind: 'internal', stack: [] } }, false));
+        w.on('error', (e) =>
+          finish({ ...empty, error: { file: req.file, line: 1, column: 1, message: `simulator crashed: ${e.message}`, kind: 'internal', stack: [] } }, false),
+        );
         w.on('exit', (code) => {
-          if (!settled && !isCancelled()) finish({ ...empty, error: { file: req.file, line: 1, column: 1, message: `simulator stopped (exit ${code}); the program may have used too much memory`, kind: 'internal', stack: [] } }, false);
+          if (!settled && !isCancelled())
+            finish(
+              {
+                ...empty,
+                error: {
+                  file: req.file,
+                  line: 1,
+                  column: 1,
+                  message: `simulator stopped (exit ${code}); the program may have used too much memory`,
+                  kind: 'internal',
+                  stack: [],
+                },
+              },
+              false,
+            );
           else if (settled && rw.done && runs.includes(rw)) drop(rw, `run ${id}: the simulator worker stopped (exit ${code})`);
         });
         const msg: WorkerRun = { type: 'run', ...req };
@@ -114,7 +144,11 @@ export function nodeSimulator(dir: string, keep = KEPT_RUNS): SimulatorHost {
     read(runId, space, start, length, step) {
       const r = runs.find((x) => x.id === runId);
       if (!r) {
-        const why = evicted.has(runId) ? gone(runId) : runId > 0 && runId <= maxId ? `run ${runId} has no memory to read (it failed to start, was cancelled or the server restarted)` : `no run ${runId}`;
+        const why = evicted.has(runId)
+          ? gone(runId)
+          : runId > 0 && runId <= maxId
+            ? `run ${runId} has no memory to read (it failed to start, was cancelled or the server restarted)`
+            : `no run ${runId}`;
         return Promise.resolve({ unit: 1, size: 0, error: why });
       }
       if (!r.done) return Promise.resolve({ unit: 1, size: 0, error: `run ${runId} is still running` });

@@ -62,7 +62,12 @@ function i16(bytes: Uint8Array): number[] {
   return out;
 }
 
-async function readMem(dc: DebugClient, memoryReference: string, count: number, offset = 0): Promise<{ address: string; bytes: Uint8Array; unreadable: number }> {
+async function readMem(
+  dc: DebugClient,
+  memoryReference: string,
+  count: number,
+  offset = 0,
+): Promise<{ address: string; bytes: Uint8Array; unreadable: number }> {
   const r = (await dc.customRequest('readMemory', { memoryReference, offset, count })) as DebugProtocol.ReadMemoryResponse;
   return { address: r.body!.address, bytes: fromBase64(r.body!.data ?? ''), unreadable: r.body!.unreadableBytes ?? 0 };
 }
@@ -72,7 +77,15 @@ test('breakpoints verify to the nearest executable line (C and > statements)', {
   await launch(dc, { program: DBG, trace: false }, async () => {
     const r = await dc.setBreakpointsRequest({ source: { path: DBG }, breakpoints: [{ line: 27 }, { line: 34 }, { line: 36 }, { line: 2 }] });
     // `void kernel_dbg(void) {` → `int k = 5;`; the empty line 34 → the `>` statement of line 35
-    assert.deepEqual(r.body.breakpoints.map((b) => [b.verified, b.line]), [[true, 28], [true, 35], [true, 36], [true, 15]]);
+    assert.deepEqual(
+      r.body.breakpoints.map((b) => [b.verified, b.line]),
+      [
+        [true, 28],
+        [true, 35],
+        [true, 36],
+        [true, 15],
+      ],
+    );
     await dc.setBreakpointsRequest({ source: { path: DBG }, breakpoints: [{ line: 36 }] });
   });
   const s = await stopped(dc);
@@ -95,7 +108,10 @@ test('breakpoints verify to the nearest executable line (C and > statements)', {
   const tt = (await last) as DebugProtocol.Event;
   checkTraceSlice(tt.body);
   assert.equal(tt.body.total, 2);
-  assert.deepEqual(tt.body.steps.map((x: { line: number; kind: string }) => `${x.kind}@${x.line}`), ['transfer@35', 'transfer@36']);
+  assert.deepEqual(
+    tt.body.steps.map((x: { line: number; kind: string }) => `${x.kind}@${x.line}`),
+    ['transfer@35', 'transfer@36'],
+  );
   await ended(dc);
 });
 
@@ -109,7 +125,14 @@ test('stop in a callee, inspect, set a variable, step out / over / in, read and 
   assert.equal(s.reason, 'breakpoint');
   assert.equal(s.threadId, 1);
   const st = await dc.stackTraceRequest({ threadId: 1 });
-  assert.deepEqual(st.body.stackFrames.map((f) => [f.name, f.line]), [['square', 16], ['sum_squares', 22], ['kernel_dbg', 32]]);
+  assert.deepEqual(
+    st.body.stackFrames.map((f) => [f.name, f.line]),
+    [
+      ['square', 16],
+      ['sum_squares', 22],
+      ['kernel_dbg', 32],
+    ],
+  );
   assert.equal(st.body.stackFrames[0].source?.path, DBG);
   const [fSquare, fSum] = st.body.stackFrames;
   const sq = await scopeVars(dc, fSquare.id, 'Locals');
@@ -125,7 +148,11 @@ test('stop in a callee, inspect, set a variable, step out / over / in, read and 
   assert.equal(e3.body.result, '37');
   await assert.rejects(dc.evaluateRequest({ expression: 'nosuchname + 1', frameId: fSquare.id, context: 'repl' }), /nosuchname/);
   // r = 10 instead of 9: sum_squares(5) becomes 0+1+4+10+16 = 31
-  const sv = await dc.setVariableRequest({ variablesReference: (await dc.scopesRequest({ frameId: fSquare.id })).body.scopes[0].variablesReference, name: 'r', value: '9 + 1' });
+  const sv = await dc.setVariableRequest({
+    variablesReference: (await dc.scopesRequest({ frameId: fSquare.id })).body.scopes[0].variablesReference,
+    name: 'r',
+    value: '9 + 1',
+  });
   assert.equal(sv.body.value, '10');
   // step out: back in sum_squares at the next statement run there, the loop body for i = 4
   await dc.stepOutRequest({ threadId: 1 });
@@ -220,16 +247,40 @@ test('both tensor-engine processes are threads: pid 0 and pid 1 stop at the same
     await dc.setBreakpointsRequest({ source: { path: TEST_M }, breakpoints: [{ line: 22 }] });
   });
   const th = await dc.threadsRequest();
-  assert.deepEqual(th.body.threads.map((t) => [t.id, t.name]), [[1, 'pid 0'], [2, 'pid 1']]);
+  assert.deepEqual(
+    th.body.threads.map((t) => [t.id, t.name]),
+    [
+      [1, 'pid 0'],
+      [2, 'pid 1'],
+    ],
+  );
   let s = await stopped(dc);
   assert.equal(s.threadId, 1);
   assert.equal(s.allThreadsStopped, true);
   const t1 = (await dc.stackTraceRequest({ threadId: 1 })).body.stackFrames;
-  assert.deepEqual(t1.map((f) => [f.name, f.line]), [['do_add', 22], ['kernel_test', 31]]);
+  assert.deepEqual(
+    t1.map((f) => [f.name, f.line]),
+    [
+      ['do_add', 22],
+      ['kernel_test', 31],
+    ],
+  );
   // pid 1 is parked at its ztaTaskYield() (line 21), below it the shared caller
   const t2 = (await dc.stackTraceRequest({ threadId: 2 })).body.stackFrames;
-  assert.deepEqual(t2.map((f) => [f.name, f.line]), [['do_add', 21], ['kernel_test', 31]]);
-  assert.deepEqual(values(await scopeVars(dc, t2[0].id, 'Locals')), { p: values(await scopeVars(dc, t1[0].id, 'Locals')).p, pid: '1', req: values(await scopeVars(dc, t1[0].id, 'Locals')).req, from: '1024', to: '2047' });
+  assert.deepEqual(
+    t2.map((f) => [f.name, f.line]),
+    [
+      ['do_add', 21],
+      ['kernel_test', 31],
+    ],
+  );
+  assert.deepEqual(values(await scopeVars(dc, t2[0].id, 'Locals')), {
+    p: values(await scopeVars(dc, t1[0].id, 'Locals')).p,
+    pid: '1',
+    req: values(await scopeVars(dc, t1[0].id, 'Locals')).req,
+    from: '1024',
+    to: '2047',
+  });
   assert.equal((await dc.evaluateRequest({ expression: 'to - from + 1', frameId: t2[0].id })).body.result, '1024');
   // PCORE variables per process, PCORE and thread: element e of a transfer goes to pcore e / 128,
   // thread (e / 8) % 16, lane e % 8, and _Z = _A + 1: pid 0 pcore 1 thread 2 holds inbuf[144..151] + 1
@@ -243,7 +294,13 @@ test('both tensor-engine processes are threads: pid 0 and pid 1 stop at the same
   await dc.continueRequest({ threadId: 1 });
   s = await stopped(dc);
   assert.equal(s.threadId, 2);
-  assert.deepEqual((await dc.stackTraceRequest({ threadId: 2 })).body.stackFrames.map((f) => [f.name, f.line]), [['do_add', 22], ['kernel_test', 31]]);
+  assert.deepEqual(
+    (await dc.stackTraceRequest({ threadId: 2 })).body.stackFrames.map((f) => [f.name, f.line]),
+    [
+      ['do_add', 22],
+      ['kernel_test', 31],
+    ],
+  );
   // pid 0 has finished its half: outbuf[0..3] = inbuf + 1 = -999 -998 -997 -996
   const g = await scopeVars(dc, (await top(dc, 2)).id, 'Globals');
   assert.equal(g.get('outbuf')!.value, '[2048] {-999, -998, -997, -996, -995, -994, -993, -992, …}');
@@ -260,7 +317,13 @@ test('a run-time fault stops where it happens with its C stack', { timeout: 60_0
   assert.equal(s.reason, 'exception');
   assert.match(String(s.description), /null pointer dereference/);
   const st = (await dc.stackTraceRequest({ threadId: 1 })).body.stackFrames;
-  assert.deepEqual(st.map((f) => [f.name, f.line]), [['poke', 5], ['main', 10]]);
+  assert.deepEqual(
+    st.map((f) => [f.name, f.line]),
+    [
+      ['poke', 5],
+      ['main', 10],
+    ],
+  );
   assert.deepEqual(values(await scopeVars(dc, st[0].id, 'Locals')), { p: '0x00000000', v: '7' });
   const info = await dc.exceptionInfoRequest({ threadId: 1 });
   assert.equal(info.body.exceptionId, 'fault');
@@ -282,7 +345,10 @@ test('data breakpoints: a C global changed by C code, a SCRATCH range written by
   assert.deepEqual(info.body.accessTypes, ['write']);
   const scratch = await dc.dataBreakpointInfoRequest({ name: 'SCRATCH:16:8' });
   const set = await dc.setDataBreakpointsRequest({ breakpoints: [{ dataId: info.body.dataId! }, { dataId: scratch.body.dataId! }] });
-  assert.deepEqual(set.body.breakpoints.map((b) => b.verified), [true, true]);
+  assert.deepEqual(
+    set.body.breakpoints.map((b) => b.verified),
+    [true, true],
+  );
   // counter = sum_squares(k) (line 32) changes counter: the stop is before the next statement
   await dc.continueRequest({ threadId: 1 });
   s = await stopped(dc);
@@ -322,7 +388,10 @@ test('step into a > transfer: batches of elements, progress in the stack, partia
   // stepIn enters the transfer before its first element: nothing written yet
   await dc.stepInRequest({ threadId: 1 });
   assert.deepEqual(await stopped(dc), { reason: 'step', threadId: 1, allThreadsStopped: true });
-  assert.deepEqual(await frames(), [['transfer 0/24 elements', 12], ['kernel_xfer', 12]]);
+  assert.deepEqual(await frames(), [
+    ['transfer 0/24 elements', 12],
+    ['kernel_xfer', 12],
+  ]);
   f = await top(dc);
   let tv = values(await scopeVars(dc, f.id, 'Transfer'));
   assert.equal(tv.statement, 'DTYPE(INT16)MEM((uint32_t)&dst[0],6,4)[0:5][0:3] <= FOR(C=0:5) FOR(R=0:3) DTYPE(INT16)MEM((uint32_t)&src[0],4,6)[R][C]');
@@ -336,7 +405,10 @@ test('step into a > transfer: batches of elements, progress in the stack, partia
   // each stepIn / next moves one batch of 8 (two 4-element rows) and stops again
   await dc.stepInRequest({ threadId: 1 });
   await stopped(dc);
-  assert.deepEqual(await frames(), [['transfer 8/24 elements', 12], ['kernel_xfer', 12]]);
+  assert.deepEqual(await frames(), [
+    ['transfer 8/24 elements', 12],
+    ['kernel_xfer', 12],
+  ]);
   assert.deepEqual(await dstNow(), written(8));
   f = await top(dc);
   const tvars = await scopeVars(dc, f.id, 'Transfer');
@@ -354,13 +426,20 @@ test('step into a > transfer: batches of elements, progress in the stack, partia
 
   await dc.nextRequest({ threadId: 1 });
   await stopped(dc);
-  assert.deepEqual(await frames(), [['transfer 16/24 elements', 12], ['kernel_xfer', 12]]);
+  assert.deepEqual(await frames(), [
+    ['transfer 16/24 elements', 12],
+    ['kernel_xfer', 12],
+  ]);
   assert.deepEqual(await dstNow(), written(16));
   // the inspector's view of these stops: the last one changed dst's page, and the one before it is the 8-element state
   const ms = ((await dc.customRequest('memoryStops', { from: 0 })) as DebugProtocol.Response).body;
-  assert.deepEqual(ms.stops.map((x: { text: string }) => x.text.replace(/^.*\(pid 0, /, '').replace(/\)$/, '')), ['breakpoint at xfer.m:12 (pid 0', 'transfer 0/24 elements', 'transfer 8/24 elements', 'transfer 16/24 elements']);
+  assert.deepEqual(
+    ms.stops.map((x: { text: string }) => x.text.replace(/^.*\(pid 0, /, '').replace(/\)$/, '')),
+    ['breakpoint at xfer.m:12 (pid 0', 'transfer 0/24 elements', 'transfer 8/24 elements', 'transfer 16/24 elements'],
+  );
   assert.deepEqual(ms.stops[3].changed, { MEM: [Math.floor(dstAddr / 4096)] });
-  const at = async (stop: number) => i16(fromBase64(((await dc.customRequest('memoryAtStop', { space: 'MEM', offset: dstAddr, length: 48, stop })) as DebugProtocol.Response).body.data));
+  const at = async (stop: number) =>
+    i16(fromBase64(((await dc.customRequest('memoryAtStop', { space: 'MEM', offset: dstAddr, length: 48, stop })) as DebugProtocol.Response).body.data));
   assert.deepEqual(await at(2), written(8));
   assert.deepEqual(await at(1), written(0));
   // the trace has no record of the statement until it has finished
@@ -373,14 +452,20 @@ test('step into a > transfer: batches of elements, progress in the stack, partia
   assert.deepEqual(await dstNow(), want);
   const tr = ((await dc.customRequest('tensorTrace', {})) as DebugProtocol.Response).body;
   assert.equal(tr.total, 1);
-  assert.deepEqual([tr.steps[0].elements, tr.steps[0].written, tr.steps[0].read], [24, { space: 'MEM', lo: dstAddr, hi: dstAddr + 47, count: 48 }, { space: 'MEM', lo: srcAddr, hi: srcAddr + 47, count: 48 }]);
+  assert.deepEqual(
+    [tr.steps[0].elements, tr.steps[0].written, tr.steps[0].read],
+    [24, { space: 'MEM', lo: dstAddr, hi: dstAddr + 47, count: 48 }, { space: 'MEM', lo: srcAddr, hi: srcAddr + 47, count: 48 }],
+  );
 
   // line 14: enter the contiguous copy (one batch of 24: its single row), then continue finishes it normally
   await dc.continueRequest({ threadId: 1 });
   assert.equal((await stopped(dc)).reason, 'breakpoint');
   await dc.stepInRequest({ threadId: 1 });
   await stopped(dc);
-  assert.deepEqual(await frames(), [['transfer 0/24 elements', 14], ['kernel_xfer', 14]]);
+  assert.deepEqual(await frames(), [
+    ['transfer 0/24 elements', 14],
+    ['kernel_xfer', 14],
+  ]);
   assert.equal(values(await scopeVars(dc, (await top(dc)).id, 'Transfer'))['next batch'], 'elements 0..23 (24)');
   await dc.continueRequest({ threadId: 1 });
   assert.equal(await ended(dc), 0);
@@ -392,9 +477,17 @@ test('memory at each stop for the inspector: memoryStops lists the pages each st
   await launch(dc, { program: DBG, trace: false }, async () => {
     await dc.setBreakpointsRequest({ source: { path: DBG }, breakpoints: [{ line: 35 }, { line: 36 }] });
   });
-  type Stops = { total: number; oldest: number; paused: boolean; sizes: Record<string, number>; globals: { name: string; address: number; size: number }[]; stops: { step: number; kind: string; line: number; text: string; changed: Record<string, number[]> }[] };
+  type Stops = {
+    total: number;
+    oldest: number;
+    paused: boolean;
+    sizes: Record<string, number>;
+    globals: { name: string; address: number; size: number }[];
+    stops: { step: number; kind: string; line: number; text: string; changed: Record<string, number[]> }[];
+  };
   const stopsReq = async (from = 0) => ((await dc.customRequest('memoryStops', { from })) as DebugProtocol.Response).body as Stops;
-  const atStop = async (space: string, offset: number, length: number, stop: number) => fromBase64(((await dc.customRequest('memoryAtStop', { space, offset, length, stop })) as DebugProtocol.Response).body.data);
+  const atStop = async (space: string, offset: number, length: number, stop: number) =>
+    fromBase64(((await dc.customRequest('memoryAtStop', { space, offset, length, stop })) as DebugProtocol.Response).body.data);
   await stopped(dc);
   let st = await stopsReq();
   assert.deepEqual([st.total, st.paused, st.sizes.SCRATCH, st.sizes.PCORE0], [1, true, 32768, 8 * 4096 * 2]);
@@ -414,7 +507,10 @@ test('memory at each stop for the inspector: memoryStops lists the pages each st
   // stop 1 (line 36): only the `>` of line 35 ran in between, writing SCRATCH[0..31]
   st = await stopsReq(1);
   assert.equal(st.total, 2);
-  assert.deepEqual(st.stops.map((x) => [x.step, x.line, x.changed]), [[1, 36, { SCRATCH: [0] }]]);
+  assert.deepEqual(
+    st.stops.map((x) => [x.step, x.line, x.changed]),
+    [[1, 36, { SCRATCH: [0] }]],
+  );
   assert.deepEqual(i16(await atStop('SCRATCH', 0, 32, 0)), new Array(16).fill(0));
   assert.deepEqual(i16(await atStop('SCRATCH', 0, 32, 1)), dataNow);
   assert.deepEqual(i16((await readMem(dc, 'SCRATCH', 32)).bytes), dataNow);
@@ -455,18 +551,36 @@ test('launch errors are reported with their location', { timeout: 60_000 }, asyn
 });
 
 test('hit conditions', () => {
-  assert.deepEqual([1, 2, 3, 4].map((n) => hitMatches('3', n)), [false, false, true, true]);
-  assert.deepEqual([1, 2, 3, 4].map((n) => hitMatches('==3', n)), [false, false, true, false]);
-  assert.deepEqual([1, 2, 3, 4].map((n) => hitMatches('>2', n)), [false, false, true, true]);
-  assert.deepEqual([1, 2, 3, 4].map((n) => hitMatches('<3', n)), [true, true, false, false]);
-  assert.deepEqual([1, 2, 3, 4].map((n) => hitMatches('%2', n)), [false, true, false, true]);
+  assert.deepEqual(
+    [1, 2, 3, 4].map((n) => hitMatches('3', n)),
+    [false, false, true, true],
+  );
+  assert.deepEqual(
+    [1, 2, 3, 4].map((n) => hitMatches('==3', n)),
+    [false, false, true, false],
+  );
+  assert.deepEqual(
+    [1, 2, 3, 4].map((n) => hitMatches('>2', n)),
+    [false, false, true, true],
+  );
+  assert.deepEqual(
+    [1, 2, 3, 4].map((n) => hitMatches('<3', n)),
+    [true, true, false, false],
+  );
+  assert.deepEqual(
+    [1, 2, 3, 4].map((n) => hitMatches('%2', n)),
+    [false, true, false, true],
+  );
   assert.deepEqual([...fromBase64(toBase64(new Uint8Array([0, 255, 1, 2, 3])))], [0, 255, 1, 2, 3]);
   assert.equal(toBase64(new Uint8Array([0x4d, 0x61, 0x6e])), 'TWFu');
 });
 
 test('the stdio adapter (debug/main.ts) runs a program to its end', { timeout: 60_000 }, async () => {
   const { DebugClient } = await import('@vscode/debugadapter-testsupport');
-  const dc = new DebugClient('node', join(ROOT, 'debug', 'main.ts'), 'tensor-lens', { env: { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import tsx`.trim() }, cwd: ROOT });
+  const dc = new DebugClient('node', join(ROOT, 'debug', 'main.ts'), 'tensor-lens', {
+    env: { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import tsx`.trim() },
+    cwd: ROOT,
+  });
   dc.defaultTimeout = 30_000;
   await dc.start();
   try {

@@ -74,7 +74,10 @@ const ends = new WeakMap<DebugClient, Promise<number | undefined>>();
 
 /** Resolves when the session has sent `terminated`, with the exit code of its `exited` event (if any). */
 export function ended(dc: DebugClient, timeout = 20_000): Promise<number | undefined> {
-  return Promise.race([ends.get(dc)!, new Promise<never>((_r, rej) => setTimeout(() => rej(new Error(`not terminated within ${timeout} ms`)), timeout).unref())]);
+  return Promise.race([
+    ends.get(dc)!,
+    new Promise<never>((_r, rej) => setTimeout(() => rej(new Error(`not terminated within ${timeout} ms`)), timeout).unref()),
+  ]);
 }
 
 /** The next `stopped` event (queued since the client started) and returns its body. */
@@ -119,5 +122,11 @@ export async function children(dc: DebugClient, v: DebugProtocol.Variable, start
 export function collectOutput(dc: DebugClient): { text: (category?: string) => string } {
   const got: { category: string; output: string }[] = [];
   dc.on('output', (e: DebugProtocol.OutputEvent) => got.push({ category: e.body.category ?? 'console', output: e.body.output }));
-  return { text: (c) => got.filter((g) => !c || g.category === c).map((g) => g.output).join('') };
+  return {
+    text: (c) =>
+      got
+        .filter((g) => !c || g.category === c)
+        .map((g) => g.output)
+        .join(''),
+  };
 }

@@ -58,7 +58,10 @@ test('without them the launch fails where the include is', { timeout: 60_000 }, 
 test('dialect: a guide program is refused read as ztachip', { timeout: 60_000 }, async () => {
   const dc = await client();
   await dc.initializeRequest();
-  await assert.rejects(dc.launchRequest({ program: join(ROOT, 'examples', 'guide', 'transfers.m'), dialect: 'ztachip' } as DebugProtocol.LaunchRequestArguments), /the program has errors; fix them first: DTYPE is not defined/);
+  await assert.rejects(
+    dc.launchRequest({ program: join(ROOT, 'examples', 'guide', 'transfers.m'), dialect: 'ztachip' } as DebugProtocol.LaunchRequestArguments),
+    /the program has errors; fix them first: DTYPE is not defined/,
+  );
   const guide = await runToEnd({ program: join(ROOT, 'examples', 'guide', 'transfers.m'), dialect: 'guide' });
   assert.equal(guide.code, 0);
 });
@@ -66,5 +69,8 @@ test('dialect: a guide program is refused read as ztachip', { timeout: 60_000 },
 test('a malformed dump fails the launch with its message', { timeout: 60_000 }, async () => {
   const dc = await client();
   await dc.initializeRequest();
-  await assert.rejects(dc.launchRequest({ program: INC_M, dump: ['NOPE:r:1:i32'] } as DebugProtocol.LaunchRequestArguments), /SPACE must be MEM, SCRATCH, PCORE or PCORE@1/);
+  await assert.rejects(
+    dc.launchRequest({ program: INC_M, dump: ['NOPE:r:1:i32'] } as DebugProtocol.LaunchRequestArguments),
+    /SPACE must be MEM, SCRATCH, PCORE or PCORE@1/,
+  );
 });

@@ -78,7 +78,10 @@ export async function poll<T>(what: string, fn: () => Promise<T> | T, timeout = 
     } catch (e) {
       last = e;
     }
-    if (Date.now() > end) throw new Error(`timed out after ${timeout} ms waiting for ${what} (last: ${last instanceof Error ? last.message.split('\n')[0] : JSON.stringify(last)})`);
+    if (Date.now() > end)
+      throw new Error(
+        `timed out after ${timeout} ms waiting for ${what} (last: ${last instanceof Error ? last.message.split('\n')[0] : JSON.stringify(last)})`,
+      );
     await new Promise((r) => setTimeout(r, every));
   }
 }
@@ -119,7 +122,15 @@ export class Workbench {
         executablePath: server.vs.chromium,
         headless: true,
         viewport: { width: 1400, height: 900 },
-        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
+        args: [
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--no-first-run',
+          '--disable-dev-shm-usage',
+        ],
       });
     } catch (e) {
       await server.stop();
@@ -187,10 +198,14 @@ export class Workbench {
 
   /** Waits until the text of one of `locator`'s elements matches `re` (non-breaking spaces read as spaces); returns that text. */
   async waitForText(locator: Locator, re: RegExp, timeout = 30_000): Promise<string> {
-    return poll(`text ${re} in ${locator}`, async () => {
-      const texts = await locator.allTextContents();
-      return texts.map((t) => t.replace(/\u00a0/g, ' ')).find((t) => re.test(t));
-    }, timeout);
+    return poll(
+      `text ${re} in ${locator}`,
+      async () => {
+        const texts = await locator.allTextContents();
+        return texts.map((t) => t.replace(/\u00a0/g, ' ')).find((t) => re.test(t));
+      },
+      timeout,
+    );
   }
 
   /** The active text editor. */
@@ -218,13 +233,23 @@ export class Workbench {
    * iframe.webview holding the view's own iframe); waits for it.
    */
   async webviewFrame(selector: string, timeout = 30_000): Promise<Frame> {
-    return poll(`a webview with ${selector}`, async () => {
-      for (const f of this.page.frames()) {
-        if (f === this.page.mainFrame() || !f.parentFrame() || f.parentFrame() === this.page.mainFrame()) continue;
-        if ((await f.locator(selector).count().catch(() => 0)) > 0) return f;
-      }
-      return undefined;
-    }, timeout);
+    return poll(
+      `a webview with ${selector}`,
+      async () => {
+        for (const f of this.page.frames()) {
+          if (f === this.page.mainFrame() || !f.parentFrame() || f.parentFrame() === this.page.mainFrame()) continue;
+          if (
+            (await f
+              .locator(selector)
+              .count()
+              .catch(() => 0)) > 0
+          )
+            return f;
+        }
+        return undefined;
+      },
+      timeout,
+    );
   }
 }
 

@@ -14,7 +14,11 @@ export interface StaticRun {
   histories: Map<string, SpaceHistory>;
 }
 
-export function runStatic(a: TprogAnalysis, vars: Record<string, number>, opts: { process?: 0 | 1; runner?: PcoreRunner; m?: Machine; prepare?: (m: Machine) => void } = {}): StaticRun {
+export function runStatic(
+  a: TprogAnalysis,
+  vars: Record<string, number>,
+  opts: { process?: 0 | 1; runner?: PcoreRunner; m?: Machine; prepare?: (m: Machine) => void } = {},
+): StaticRun {
   const m = opts.m ?? new Machine({ memBytes: 1 << 20 });
   opts.prepare?.(m);
   const steps: TraceStep[] = [];

@@ -26,7 +26,13 @@ export function pairs(info: StmtInfo): Pair[] {
   const sd = info.src!.desc;
   const D = enumerate(dd, dd.total ?? 0);
   const S = sd.total === undefined ? [] : enumerate(sd, sd.total);
-  const natural = (levels: typeof sd.levels, idx: number[]) => (sd.space === 'MEM' || sd.space === 'SCRATCH' ? levels.map((l, k) => ({ d: l.dim, v: idx[k] })).sort((x, y) => x.d - y.d).map((x) => x.v) : idx);
+  const natural = (levels: typeof sd.levels, idx: number[]) =>
+    sd.space === 'MEM' || sd.space === 'SCRATCH'
+      ? levels
+          .map((l, k) => ({ d: l.dim, v: idx[k] }))
+          .sort((x, y) => x.d - y.d)
+          .map((x) => x.v)
+      : idx;
   return D.map((d, n) => ({ dst: d.idx, src: S[n] ? natural(sd.levels, S[n].idx) : undefined, srcValid: S[n]?.valid ?? false, dstValid: d.valid }));
 }
 

@@ -37,14 +37,21 @@ const MISTAKES_M = read('examples/mistakes/mistakes.m');
 function textAt(text: string, range: Range): string {
   const lines = text.split(/\r\n|\r|\n/);
   if (range.start.line === range.end.line) return lines[range.start.line].slice(range.start.character, range.end.character);
-  return [lines[range.start.line].slice(range.start.character), ...lines.slice(range.start.line + 1, range.end.line), lines[range.end.line].slice(0, range.end.character)].join('\n');
+  return [
+    lines[range.start.line].slice(range.start.character),
+    ...lines.slice(range.start.line + 1, range.end.line),
+    lines[range.end.line].slice(0, range.end.character),
+  ].join('\n');
 }
 
 function assertInside(text: string, r: Range, what: string): void {
   const lines = text.split(/\r\n|\r|\n/);
   for (const p of [r.start, r.end]) {
     assert.ok(p.line >= 0 && p.line < lines.length, `${what}: line ${p.line} outside the document (${lines.length} lines)`);
-    assert.ok(p.character >= 0 && p.character <= lines[p.line].length, `${what}: character ${p.character} outside line ${p.line} (length ${lines[p.line].length})`);
+    assert.ok(
+      p.character >= 0 && p.character <= lines[p.line].length,
+      `${what}: character ${p.character} outside line ${p.line} (length ${lines[p.line].length})`,
+    );
   }
   assert.ok(r.start.line < r.end.line || (r.start.line === r.end.line && r.start.character <= r.end.character), `${what}: start after end`);
 }
@@ -89,7 +96,14 @@ describe('language server over stdio (examples/)', () => {
     const caps = lsp.initializeResult.capabilities;
     assert.equal(lsp.initializeResult.serverInfo?.name, 'tensor-lens');
     assert.equal(caps.textDocumentSync, 2, 'incremental sync');
-    assert.ok(caps.hoverProvider && caps.inlayHintProvider && caps.definitionProvider && caps.referencesProvider && caps.documentSymbolProvider && caps.codeActionProvider);
+    assert.ok(
+      caps.hoverProvider &&
+        caps.inlayHintProvider &&
+        caps.definitionProvider &&
+        caps.referencesProvider &&
+        caps.documentSymbolProvider &&
+        caps.codeActionProvider,
+    );
     assert.ok(caps.completionProvider?.triggerCharacters?.includes('$'));
     assert.ok(caps.signatureHelpProvider?.triggerCharacters?.includes('('));
     assert.ok(caps.semanticTokensProvider && caps.semanticTokensProvider.legend.tokenTypes.length > 0);
@@ -128,14 +142,27 @@ describe('language server over stdio (examples/)', () => {
     at('tprog.undefined-var', 34);
     at('tprog.unterminated', 36);
     // the correct lines of the file are not flagged
-    for (const line1 of [8, 29]) assert.deepEqual(p.diagnostics.filter((d) => d.range.start.line === line1 - 1).map((d) => d.code), [], `line ${line1}`);
+    for (const line1 of [8, 29])
+      assert.deepEqual(
+        p.diagnostics.filter((d) => d.range.start.line === line1 - 1).map((d) => d.code),
+        [],
+        `line ${line1}`,
+      );
   });
 
   it('finds no errors in examples/test/test.m, examples/blur/blur.m and examples/guide/transfers.m', async () => {
-    for (const [u, text] of [[uri.test, TEST_M], [uri.blur, BLUR_M], [uri.guide, read('examples/guide/transfers.m')]] as const) {
+    for (const [u, text] of [
+      [uri.test, TEST_M],
+      [uri.blur, BLUR_M],
+      [uri.guide, read('examples/guide/transfers.m')],
+    ] as const) {
       const p = await lsp.diagnostics(u);
       const errors = p.diagnostics.filter((d) => d.severity === DiagnosticSeverity.Error);
-      assert.deepEqual(errors.map((d) => `${d.range.start.line + 1}: ${d.code} ${d.message}`), [], u);
+      assert.deepEqual(
+        errors.map((d) => `${d.range.start.line + 1}: ${d.code} ${d.message}`),
+        [],
+        u,
+      );
       for (const d of p.diagnostics) assertInside(text, d.range, `${u} ${d.code}`);
     }
   });
@@ -166,15 +193,25 @@ describe('language server over stdio (examples/)', () => {
   });
 
   it('hover outside statements and past the end answers without failing', async () => {
-    for (const position of [{ line: 0, character: 0 }, { line: 200, character: 3 }, { line: 18, character: 500 }]) {
+    for (const position of [
+      { line: 0, character: 0 },
+      { line: 200, character: 3 },
+      { line: 18, character: 500 },
+    ]) {
       await lsp.conn.sendRequest(HoverRequest.type, { textDocument: { uri: uri.test }, position });
     }
-    assert.equal(await lsp.conn.sendRequest(HoverRequest.type, { textDocument: { uri: uriOf('examples/not-open.m') }, position: { line: 0, character: 0 } }), null);
+    assert.equal(
+      await lsp.conn.sendRequest(HoverRequest.type, { textDocument: { uri: uriOf('examples/not-open.m') }, position: { line: 0, character: 0 } }),
+      null,
+    );
   });
 
   it('inlay hints of test.m: the element count and shape at the end of the first transfer', async () => {
     const lines = TEST_M.split('\n');
-    const all = await lsp.conn.sendRequest(InlayHintRequest.type, { textDocument: { uri: uri.test }, range: { start: { line: 0, character: 0 }, end: { line: lines.length, character: 0 } } });
+    const all = await lsp.conn.sendRequest(InlayHintRequest.type, {
+      textDocument: { uri: uri.test },
+      range: { start: { line: 0, character: 0 }, end: { line: lines.length, character: 0 } },
+    });
     assert.ok(all);
     const first = all.find((h) => h.position.line === 18);
     assert.ok(first, `hint on line 19; got ${JSON.stringify(all)}`);
@@ -183,18 +220,27 @@ describe('language server over stdio (examples/)', () => {
     assert.match(String(first.tooltip), /1024 elements/);
     for (const h of all) assertInside(TEST_M, { start: h.position, end: h.position }, 'inlay hint');
     // range-scoped: no transfer ends in lines 1-10
-    const none = await lsp.conn.sendRequest(InlayHintRequest.type, { textDocument: { uri: uri.test }, range: { start: { line: 0, character: 0 }, end: { line: 9, character: 0 } } });
+    const none = await lsp.conn.sendRequest(InlayHintRequest.type, {
+      textDocument: { uri: uri.test },
+      range: { start: { line: 0, character: 0 }, end: { line: 9, character: 0 } },
+    });
     assert.deepEqual(none, []);
   });
 
   it('inlay hints of blur.m stay inside the document', async () => {
-    const all = await lsp.conn.sendRequest(InlayHintRequest.type, { textDocument: { uri: uri.blur }, range: { start: { line: 0, character: 0 }, end: { line: 60, character: 0 } } });
+    const all = await lsp.conn.sendRequest(InlayHintRequest.type, {
+      textDocument: { uri: uri.blur },
+      range: { start: { line: 0, character: 0 }, end: { line: 60, character: 0 } },
+    });
     assert.ok(all && all.length > 0);
     for (const h of all) assertInside(BLUR_M, { start: h.position, end: h.position }, 'inlay hint');
   });
 
   it('go to definition of test::_A lands on its declaration in test.p', async () => {
-    const r = (await lsp.conn.sendRequest(DefinitionRequest.type, { textDocument: { uri: uri.test }, position: posOf(TEST_M, 18, 'test::_A', 3) })) as Location[];
+    const r = (await lsp.conn.sendRequest(DefinitionRequest.type, {
+      textDocument: { uri: uri.test },
+      position: posOf(TEST_M, 18, 'test::_A', 3),
+    })) as Location[];
     assert.equal(r.length, 1);
     assert.equal(r[0].uri, uri.testP);
     assert.equal(r[0].range.start.line, 1);
@@ -203,7 +249,10 @@ describe('language server over stdio (examples/)', () => {
   });
 
   it('go to definition of the kernel test::add lands on the kernel in test.p', async () => {
-    const r = (await lsp.conn.sendRequest(DefinitionRequest.type, { textDocument: { uri: uri.test }, position: posOf(TEST_M, 19, 'test::add', 7) })) as Location[];
+    const r = (await lsp.conn.sendRequest(DefinitionRequest.type, {
+      textDocument: { uri: uri.test },
+      position: posOf(TEST_M, 19, 'test::add', 7),
+    })) as Location[];
     assert.ok(r.length >= 1);
     assert.equal(r[0].uri, uri.testP);
     assert.match(textAt(TEST_P, r[0].range), /test::add/);
@@ -211,21 +260,52 @@ describe('language server over stdio (examples/)', () => {
 
   it('references of the tensor variable $out_pc in blur.m', async () => {
     const pos = posOf(BLUR_M, 41, '$out_pc', 1);
-    const withDecl = (await lsp.conn.sendRequest(ReferencesRequest.type, { textDocument: { uri: uri.blur }, position: pos, context: { includeDeclaration: true } }))!;
-    assert.deepEqual(withDecl.map((l) => [l.uri, l.range.start.line]), [[uri.blur, 37], [uri.blur, 41]]);
+    const withDecl = (await lsp.conn.sendRequest(ReferencesRequest.type, {
+      textDocument: { uri: uri.blur },
+      position: pos,
+      context: { includeDeclaration: true },
+    }))!;
+    assert.deepEqual(
+      withDecl.map((l) => [l.uri, l.range.start.line]),
+      [
+        [uri.blur, 37],
+        [uri.blur, 41],
+      ],
+    );
     for (const l of withDecl) assert.match(textAt(BLUR_M, l.range), /^\$?out_pc$/);
-    const uses = (await lsp.conn.sendRequest(ReferencesRequest.type, { textDocument: { uri: uri.blur }, position: pos, context: { includeDeclaration: false } }))!;
-    assert.deepEqual(uses.map((l) => l.range.start.line), [41]);
-    const dst = (await lsp.conn.sendRequest(ReferencesRequest.type, { textDocument: { uri: uri.blur }, position: posOf(BLUR_M, 38, '$dst_mem', 2), context: { includeDeclaration: true } }))!;
-    assert.deepEqual(dst.map((l) => l.range.start.line), [38, 41]);
+    const uses = (await lsp.conn.sendRequest(ReferencesRequest.type, {
+      textDocument: { uri: uri.blur },
+      position: pos,
+      context: { includeDeclaration: false },
+    }))!;
+    assert.deepEqual(
+      uses.map((l) => l.range.start.line),
+      [41],
+    );
+    const dst = (await lsp.conn.sendRequest(ReferencesRequest.type, {
+      textDocument: { uri: uri.blur },
+      position: posOf(BLUR_M, 38, '$dst_mem', 2),
+      context: { includeDeclaration: true },
+    }))!;
+    assert.deepEqual(
+      dst.map((l) => l.range.start.line),
+      [38, 41],
+    );
   });
 
   it('definition of a $ variable goes to its := definition', async () => {
-    const r = (await lsp.conn.sendRequest(DefinitionRequest.type, { textDocument: { uri: uri.blur }, position: posOf(BLUR_M, 41, '$out_pc', 2) })) as Location[];
-    assert.deepEqual(r.map((l) => [l.uri, l.range.start.line]), [[uri.blur, 37]]);
+    const r = (await lsp.conn.sendRequest(DefinitionRequest.type, {
+      textDocument: { uri: uri.blur },
+      position: posOf(BLUR_M, 41, '$out_pc', 2),
+    })) as Location[];
+    assert.deepEqual(
+      r.map((l) => [l.uri, l.range.start.line]),
+      [[uri.blur, 37]],
+    );
   });
 
-  const labels = (items: CompletionItem[] | { items: CompletionItem[] } | null) => (items ? (Array.isArray(items) ? items : items.items) : []).map((i) => i.label);
+  const labels = (items: CompletionItem[] | { items: CompletionItem[] } | null) =>
+    (items ? (Array.isArray(items) ? items : items.items) : []).map((i) => i.label);
 
   it('completion after `test::` lists the members of class test', async () => {
     const l = labels(await lsp.conn.sendRequest(CompletionRequest.type, { textDocument: { uri: uri.test }, position: posOf(TEST_M, 18, 'test::', 6) }));
@@ -265,7 +345,10 @@ describe('language server over stdio (examples/)', () => {
 
   it('document symbols: C functions with their tensor statements', async () => {
     const syms = (await lsp.conn.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri: uri.test } })) as DocumentSymbol[];
-    assert.deepEqual(syms.map((s) => s.name), ['do_add', 'kernel_test']);
+    assert.deepEqual(
+      syms.map((s) => s.name),
+      ['do_add', 'kernel_test'],
+    );
     const kids = syms[0].children!.map((c) => c.name);
     assert.ok(kids.includes('test::_A <= req->input'), JSON.stringify(kids));
     assert.ok(kids.includes('EXE_LOCKSTEP test::add'), JSON.stringify(kids));
@@ -293,13 +376,23 @@ describe('language server over stdio (examples/)', () => {
       assert.ok(line < lines.length && char + data[i + 2] <= lines[line].length, `token ${i / 5} at ${line}:${char}+${data[i + 2]} outside its line`);
       toks.push({ line, char, text: lines[line].slice(char, char + data[i + 2]), type: legend.tokenTypes[data[i + 3]] });
     }
-    assert.ok(toks.some((t) => t.line === 18 && t.text === 'DTYPE' && t.type === 'keyword'), JSON.stringify(toks.filter((t) => t.line === 18)));
-    assert.ok(toks.every((t) => /^\s*>/.test(lines[t.line]) || /\$\w/.test(t.text) || t.type === 'function'), 'tokens only on statement lines (or kernel references in C)');
+    assert.ok(
+      toks.some((t) => t.line === 18 && t.text === 'DTYPE' && t.type === 'keyword'),
+      JSON.stringify(toks.filter((t) => t.line === 18)),
+    );
+    assert.ok(
+      toks.every((t) => /^\s*>/.test(lines[t.line]) || /\$\w/.test(t.text) || t.type === 'function'),
+      'tokens only on statement lines (or kernel references in C)',
+    );
   });
 
   it('code actions: the DDR → MEM quick fix on mistakes.m line 32', async () => {
     const d = (await lsp.diagnostics(uri.mistakes)).diagnostics.filter((x) => x.range.start.line === 31);
-    const actions = (await lsp.conn.sendRequest(CodeActionRequest.type, { textDocument: { uri: uri.mistakes }, range: { start: { line: 31, character: 0 }, end: { line: 31, character: 0 } }, context: { diagnostics: d } }))!;
+    const actions = (await lsp.conn.sendRequest(CodeActionRequest.type, {
+      textDocument: { uri: uri.mistakes },
+      range: { start: { line: 31, character: 0 }, end: { line: 31, character: 0 } },
+      context: { diagnostics: d },
+    }))!;
     const mem = actions.find((a) => 'edit' in a && a.edit?.changes?.[uri.mistakes]?.some((e) => e.newText === 'MEM'));
     assert.ok(mem && 'kind' in mem, `a quick fix writing MEM; got ${JSON.stringify(actions.map((a) => a.title))}`);
     assert.equal(mem.kind, 'quickfix');
@@ -309,12 +402,23 @@ describe('language server over stdio (examples/)', () => {
     assert.equal(textAt(MISTAKES_M, edit.range), 'DDR');
     assert.ok(actions.some((a) => a.title === 'Add DTYPE(INT16)'));
     // the unterminated statement gets `Add ;`
-    const semi = (await lsp.conn.sendRequest(CodeActionRequest.type, { textDocument: { uri: uri.mistakes }, range: { start: { line: 35, character: 0 }, end: { line: 35, character: 1 } }, context: { diagnostics: [] } }))!;
+    const semi = (await lsp.conn.sendRequest(CodeActionRequest.type, {
+      textDocument: { uri: uri.mistakes },
+      range: { start: { line: 35, character: 0 }, end: { line: 35, character: 1 } },
+      context: { diagnostics: [] },
+    }))!;
     const add = semi.find((a) => a.title === 'Add `;`');
     assert.ok(add && 'edit' in add);
     assert.equal(add.edit!.changes![uri.mistakes][0].range.start.character, MISTAKES_M.split('\n')[35].length);
     // a line without mistakes has no action
-    assert.deepEqual(await lsp.conn.sendRequest(CodeActionRequest.type, { textDocument: { uri: uri.mistakes }, range: { start: { line: 7, character: 0 }, end: { line: 7, character: 0 } }, context: { diagnostics: [] } }), []);
+    assert.deepEqual(
+      await lsp.conn.sendRequest(CodeActionRequest.type, {
+        textDocument: { uri: uri.mistakes },
+        range: { start: { line: 7, character: 0 }, end: { line: 7, character: 0 } },
+        context: { diagnostics: [] },
+      }),
+      [],
+    );
   });
 
   it('a `.p` document gets its own PCORE diagnostics, hover and outline', async () => {
@@ -330,14 +434,20 @@ describe('language server over stdio (examples/)', () => {
     const h = await lsp.conn.sendRequest(HoverRequest.type, { textDocument: { uri: uri.broken }, position: posOf(text, 11, 'gain', 1) });
     assert.match(markdown(h), /gain/);
     const syms = (await lsp.conn.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri: uri.broken } })) as DocumentSymbol[];
-    assert.deepEqual(syms.map((s) => s.name), ['brk']);
+    assert.deepEqual(
+      syms.map((s) => s.name),
+      ['brk'],
+    );
     assert.deepEqual(syms[0].children!.map((c) => c.name).sort(), ['a', 'ok', 'run', 'tab'].sort());
   });
 
   it('an example `.p` opened as pcore has no errors', async () => {
     const u = await lsp.open('examples/test/test.p', PCORE);
     const p = await lsp.diagnostics(u);
-    assert.deepEqual(p.diagnostics.filter((d) => d.severity === DiagnosticSeverity.Error), []);
+    assert.deepEqual(
+      p.diagnostics.filter((d) => d.severity === DiagnosticSeverity.Error),
+      [],
+    );
   });
 
   it('custom request tensorLens/transferPreview', async () => {

@@ -29,7 +29,8 @@ describe('language routing over LSP', () => {
   };
   const check = async (path: string, languageId: string) => (await c.diagnostics(await c.open(path, languageId))).diagnostics;
   /** Commands of the document's code lenses. */
-  const lenses = async (path: string) => ((await c.conn.sendRequest(CodeLensRequest.type, { textDocument: { uri: pathToFileURL(path).href } })) ?? []).map((l) => l.command?.command);
+  const lenses = async (path: string) =>
+    ((await c.conn.sendRequest(CodeLensRequest.type, { textDocument: { uri: pathToFileURL(path).href } })) ?? []).map((l) => l.command?.command);
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'tl-languages-lsp-'));
@@ -49,7 +50,7 @@ describe('language routing over LSP', () => {
     assert.deepEqual(summary(plain), summary(own));
     const spyre = copy('other', 'examples/layouts/spyre.tlayout');
     await check(spyre, 'plaintext');
-    assert.ok((await lenses(spyre)).includes(OPEN_LAYOUT_MAP_COMMAND), 'a layout spec\'s code lenses');
+    assert.ok((await lenses(spyre)).includes(OPEN_LAYOUT_MAP_COMMAND), "a layout spec's code lenses");
   });
 
   it('a .p under another language id is a PCORE program, a .m a tensor program', async () => {

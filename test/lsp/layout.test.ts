@@ -81,7 +81,10 @@ describe('layout specs over LSP', () => {
   it('a valid spec has no errors; hover on a probe shows the address and every intermediate (T1, T5, sparse)', async () => {
     const uri = await openSpec('ok.tlayout', SPEC);
     const d = await c.diagnostics(uri);
-    assert.deepEqual(d.diagnostics.filter((x) => x.severity === DiagnosticSeverity.Error).map((x) => x.message), []);
+    assert.deepEqual(
+      d.diagnostics.filter((x) => x.severity === DiagnosticSeverity.Error).map((x) => x.message),
+      [],
+    );
 
     // T1: (40,17) → tile (1,0) = page 2 → bank 2 (2 mod 12), face 1, element 256 + 8·16 + 1 = 385 → byte 770
     const h1 = await c.conn.sendRequest(HoverRequest.type, { textDocument: { uri }, position: posOf(SPEC, 2, '40') });
@@ -109,7 +112,10 @@ describe('layout specs over LSP', () => {
 
   it('inlay hints: tensor summaries (bytes, pages, banks/cores, entries of the file) and probe addresses', async () => {
     const uri = await openSpec('ok.tlayout', SPEC);
-    const hints = await c.conn.sendRequest(InlayHintRequest.type, { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 8, character: 0 } } });
+    const hints = await c.conn.sendRequest(InlayHintRequest.type, {
+      textDocument: { uri },
+      range: { start: { line: 0, character: 0 }, end: { line: 8, character: 0 } },
+    });
     const byLine = new Map<number, string[]>();
     for (const h of hints ?? []) byLine.set(h.position.line, [...(byLine.get(h.position.line) ?? []), label(h)]);
     // T1: 2×2 tiles of 2048 B = 4 pages over 12 banks, every bank reserves 2048 B → 24 KiB
@@ -129,14 +135,20 @@ describe('layout specs over LSP', () => {
   it('Spyre S1: hover and inlay of the seed example (device (7,4,5,44), stick 7,685, byte 983,768)', async () => {
     const uri = await openSpec('spyre.tlayout', SPYRE);
     const d = await c.diagnostics(uri);
-    assert.deepEqual(d.diagnostics.filter((x) => x.severity === DiagnosticSeverity.Error), []);
+    assert.deepEqual(
+      d.diagnostics.filter((x) => x.severity === DiagnosticSeverity.Error),
+      [],
+    );
     const hv = await c.conn.sendRequest(HoverRequest.type, { textDocument: { uri }, position: posOf(SPYRE, 2, '5, 7') });
     const md = (hv!.contents as MarkupContent).value;
     assert.match(md, /\| device coordinate \| \(7, 4, 5, 44\) \|/);
     assert.match(md, /\| stick \| 7,685 /);
     assert.match(md, /slot 44, byte 88/);
     assert.match(md, /address `0xf02d8` \(983,768\)/);
-    const hints = await c.conn.sendRequest(InlayHintRequest.type, { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 3, character: 0 } } });
+    const hints = await c.conn.sendRequest(InlayHintRequest.type, {
+      textDocument: { uri },
+      range: { start: { line: 0, character: 0 }, end: { line: 3, character: 0 } },
+    });
     // 128·256·512 fp16 = 32 MiB in 262,144 sticks of 64 elements, no padding
     assert.deepEqual((hints ?? []).map(label), ['32 MiB · 262,144 sticks · 0 % padding', '→ 0xf02d8']);
   });
@@ -186,8 +198,14 @@ describe('layout specs over LSP', () => {
     writeFileSync(join(dir, 'late.csfbin'), A);
     await c.change(uri, [{ text: text + '\n' }]);
     const d2 = await c.diagnostics(uri);
-    assert.deepEqual(d2.diagnostics.filter((x) => x.severity === DiagnosticSeverity.Error).map((x) => x.message), []);
-    const hints = await c.conn.sendRequest(InlayHintRequest.type, { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 3, character: 0 } } });
+    assert.deepEqual(
+      d2.diagnostics.filter((x) => x.severity === DiagnosticSeverity.Error).map((x) => x.message),
+      [],
+    );
+    const hints = await c.conn.sendRequest(InlayHintRequest.type, {
+      textDocument: { uri },
+      range: { start: { line: 0, character: 0 }, end: { line: 3, character: 0 } },
+    });
     // (0, 1): fiber 0, index 1 = entry 0 at main 0 → byte 0
     assert.deepEqual((hints ?? []).map(label), ['3 entries (50.0 % dense) · 24 B main + 6 metadata words', '→ 0x0']);
   });
@@ -199,9 +217,14 @@ describe('layout specs over LSP', () => {
     assert.match(d1.diagnostics.map((x) => x.message).join('\n'), /watched\.csfbin: file not found/);
     const before = c.published.get(uri)?.length ?? 0;
     writeFileSync(join(dir, 'watched.csfbin'), A);
-    await c.conn.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: pathToFileURL(join(dir, 'watched.csfbin')).href, type: FileChangeType.Created }] });
+    await c.conn.sendNotification(DidChangeWatchedFilesNotification.type, {
+      changes: [{ uri: pathToFileURL(join(dir, 'watched.csfbin')).href, type: FileChangeType.Created }],
+    });
     const d2 = await c.diagnostics(uri, (p) => (c.published.get(uri)?.indexOf(p) ?? 0) >= before);
-    assert.deepEqual(d2.diagnostics.map((x) => x.message), []);
+    assert.deepEqual(
+      d2.diagnostics.map((x) => x.message),
+      [],
+    );
   });
 
   it('code lens "Show layout map" on each tensor with a layout, running tensorLens.openLayoutMap(uri, name)', async () => {
@@ -221,19 +244,29 @@ describe('layout specs over LSP', () => {
   it('completion offers layouts, dtypes and keywords where they fit', async () => {
     const text = 'target wormhole_b0\ntensor a: bfloat16[64, 64] = tt(layout=ti)\n\n';
     const uri = await openSpec('complete.tlayout', text);
-    const labels = async (line: number, character: number) => ((await c.conn.sendRequest(CompletionRequest.type, { textDocument: { uri }, position: { line, character } })) as CompletionItem[] | null ?? []).map((i) => i.label);
+    const labels = async (line: number, character: number) =>
+      (((await c.conn.sendRequest(CompletionRequest.type, { textDocument: { uri }, position: { line, character } })) as CompletionItem[] | null) ?? []).map(
+        (i) => i.label,
+      );
     const inLayout = await labels(1, posOf(text, 1, 'ti)').character + 2);
     assert.ok(inLayout.includes('tile') && inLayout.includes('row_major'), inLayout.join(' '));
     const dtypes = await labels(1, posOf(text, 1, 'bfloat16').character);
-    assert.ok(['bfloat16', 'bfloat8_b', 'bfloat4_b', 'float32'].every((x) => dtypes.includes(x)), dtypes.join(' '));
+    assert.ok(
+      ['bfloat16', 'bfloat8_b', 'bfloat4_b', 'float32'].every((x) => dtypes.includes(x)),
+      dtypes.join(' '),
+    );
     const statement = await labels(2, 0);
-    assert.ok(['tensor', 'probe', 'target'].every((x) => statement.includes(x)), statement.join(' '));
+    assert.ok(
+      ['tensor', 'probe', 'target'].every((x) => statement.includes(x)),
+      statement.join(' '),
+    );
   });
 
   it('formatting normalises spacing of a tensor line and leaves formatted lines alone', async () => {
     const text = 'target wormhole_b0\ntensor  m :  bfloat16[ 64,64 ]=tt( layout=tile )\nprobe m[1, 2]\n';
     const uri = await openSpec('format.tlayout', text);
-    const edits: TextEdit[] = (await c.conn.sendRequest(DocumentFormattingRequest.type, { textDocument: { uri }, options: { tabSize: 2, insertSpaces: true } })) ?? [];
+    const edits: TextEdit[] =
+      (await c.conn.sendRequest(DocumentFormattingRequest.type, { textDocument: { uri }, options: { tabSize: 2, insertSpaces: true } })) ?? [];
     assert.equal(edits.length, 1);
     assert.equal(edits[0].range.start.line, 1);
     assert.equal(edits[0].newText, 'tensor m: bfloat16[64, 64] = tt(layout=tile)');

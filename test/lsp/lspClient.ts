@@ -86,7 +86,8 @@ export class LspClient {
     child.on('exit', (code, signal) => {
       c.exitCode = code;
       c.exitSignal = signal;
-      for (const w of c.waiters) w.reject(new Error(`server exited (code ${code}, signal ${signal}) while waiting for diagnostics of ${w.uri}\nstderr:\n${c.stderr}`));
+      for (const w of c.waiters)
+        w.reject(new Error(`server exited (code ${code}, signal ${signal}) while waiting for diagnostics of ${w.uri}\nstderr:\n${c.stderr}`));
       c.waiters = [];
     });
     // a write to a dead server must fail the test, not crash the runner
@@ -105,7 +106,16 @@ export class LspClient {
     conn.onNotification(LogMessageNotification.method, (p: { message: string }) => void c.logs.push(p.message));
     // server→client requests the server may send (configuration, refresh, registration, progress)
     conn.onRequest('workspace/configuration', (p: { items?: unknown[] }) => (p.items ?? []).map(() => null));
-    for (const m of ['client/registerCapability', 'client/unregisterCapability', 'window/workDoneProgress/create', 'workspace/inlayHint/refresh', 'workspace/semanticTokens/refresh', 'workspace/codeLens/refresh', 'workspace/diagnostic/refresh']) conn.onRequest(m, () => null);
+    for (const m of [
+      'client/registerCapability',
+      'client/unregisterCapability',
+      'window/workDoneProgress/create',
+      'workspace/inlayHint/refresh',
+      'workspace/semanticTokens/refresh',
+      'workspace/codeLens/refresh',
+      'workspace/diagnostic/refresh',
+    ])
+      conn.onRequest(m, () => null);
     conn.listen();
     c.initializeResult = await conn.sendRequest(InitializeRequest.type, {
       processId: process.pid,
@@ -138,7 +148,9 @@ export class LspClient {
     const abs = resolve(ROOT, path);
     const uri = pathToFileURL(abs).href;
     this.versions.set(uri, 1);
-    await this.conn.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId, version: 1, text: text ?? readFileSync(abs, 'utf8') } });
+    await this.conn.sendNotification(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri, languageId, version: 1, text: text ?? readFileSync(abs, 'utf8') },
+    });
     return uri;
   }
 

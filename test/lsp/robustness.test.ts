@@ -41,7 +41,10 @@ function assertDiagnosticsInside(p: PublishDiagnosticsParams, text: string): voi
   const lens = lineLengths(text);
   for (const d of p.diagnostics) {
     for (const q of [d.range.start, d.range.end]) {
-      assert.ok(q.line < lens.length && q.character <= lens[q.line], `diagnostic ${d.code} at ${q.line}:${q.character} is outside the document (${lens.length} lines)`);
+      assert.ok(
+        q.line < lens.length && q.character <= lens[q.line],
+        `diagnostic ${d.code} at ${q.line}:${q.character} is outside the document (${lens.length} lines)`,
+      );
     }
   }
 }
@@ -78,7 +81,12 @@ describe('language server robustness', () => {
       { line: mid, character: Math.floor(lens[mid] / 2) },
       { line: lens.length - 1, character: lens[lens.length - 1] },
     ];
-    for (const position of positions) await withTimeout(lsp.conn.sendRequest(HoverRequest.type, { textDocument: { uri }, position }), timeoutMs, `hover at ${position.line}:${position.character} of ${name}`);
+    for (const position of positions)
+      await withTimeout(
+        lsp.conn.sendRequest(HoverRequest.type, { textDocument: { uri }, position }),
+        timeoutMs,
+        `hover at ${position.line}:${position.character} of ${name}`,
+      );
     assert.ok(lsp.alive, `the server exited after ${name}\nstderr:\n${lsp.stderr}`);
     await lsp.close(uri);
   }
@@ -88,14 +96,23 @@ describe('language server robustness', () => {
   it('lone surrogates and control characters', () => survive('surrogates', TEST_M.replace(/_A/g, '\ud800_A').replace(/;/g, ';\u0000\u2028\ufeff')));
   it('a 100,000-character statement line', () => survive('long-statement', `void f(int p) {\n   > DTYPE(INT16)MEM(p)[0:1] <= ${fill('1+', 100_000)}1;\n}\n`));
   it('a 100,000-character C line', () => survive('long-c', `${TEST_M}\nint q = ${fill('q', 100_000)};\n`));
-  it('a 100,000-character line of statements', () => survive('long-statements', `void f(int p) {\n   > ${fill('DTYPE(INT16)MEM(p)[0:7] <= INT16(0);', 100_000)}\n}\n`));
-  it('10,000 nested [ ] in a statement', () => survive('nested-square', `void f(int p) {\n   > DTYPE(INT16)MEM(p)${'['.repeat(10_000)}0${']'.repeat(10_000)} <= INT16(0);\n}\n`));
-  it('10,000 nested ( ) in a statement', () => survive('nested-paren', `void f(int p) {\n   > DTYPE(INT16)MEM(p,${'('.repeat(10_000)}8${')'.repeat(10_000)})[0] <= INT16(0);\n}\n`));
-  it('10,000 unclosed ( and [ in a statement', () => survive('unclosed', `void f(int p) {\n   > DTYPE(INT16)MEM(p,${'('.repeat(10_000)}${'['.repeat(10_000)} <= INT16(0);\n}\n`));
+  it('a 100,000-character line of statements', () =>
+    survive('long-statements', `void f(int p) {\n   > ${fill('DTYPE(INT16)MEM(p)[0:7] <= INT16(0);', 100_000)}\n}\n`));
+  it('10,000 nested [ ] in a statement', () =>
+    survive('nested-square', `void f(int p) {\n   > DTYPE(INT16)MEM(p)${'['.repeat(10_000)}0${']'.repeat(10_000)} <= INT16(0);\n}\n`));
+  it('10,000 nested ( ) in a statement', () =>
+    survive('nested-paren', `void f(int p) {\n   > DTYPE(INT16)MEM(p,${'('.repeat(10_000)}8${')'.repeat(10_000)})[0] <= INT16(0);\n}\n`));
+  it('10,000 unclosed ( and [ in a statement', () =>
+    survive('unclosed', `void f(int p) {\n   > DTYPE(INT16)MEM(p,${'('.repeat(10_000)}${'['.repeat(10_000)} <= INT16(0);\n}\n`));
   it('10,000 nested { } in C', () => survive('nested-brace', `void f(int p) {${'{'.repeat(10_000)}\n   > BARRIER;\n${'}'.repeat(10_000)}}\n`));
-  it('10,000 nested ( ) in a PCORE program', () => survive('nested-pcore', `_kernel_ void a::k() { int x = ${'('.repeat(10_000)}1${')'.repeat(10_000)}; }\n`, PCORE));
+  it('10,000 nested ( ) in a PCORE program', () =>
+    survive('nested-pcore', `_kernel_ void a::k() { int x = ${'('.repeat(10_000)}1${')'.repeat(10_000)}; }\n`, PCORE));
   it('a 5 MB document (C and tensor statements)', () => {
-    const body = fill('   acc += buf[n] * 3 + (acc >> 2);\n'.repeat(50) + '   > DTYPE(INT16)PCORE(NUM_PCORE)[0:NUM_PCORE-1].THREAD[0:15].test::_A[0:7] <= DTYPE(INT16)MEM(n)[0:1023];\n', 5_000_000);
+    const body = fill(
+      '   acc += buf[n] * 3 + (acc >> 2);\n'.repeat(50) +
+        '   > DTYPE(INT16)PCORE(NUM_PCORE)[0:NUM_PCORE-1].THREAD[0:15].test::_A[0:7] <= DTYPE(INT16)MEM(n)[0:1023];\n',
+      5_000_000,
+    );
     return survive('five-mb', `${TEST_M}\nvoid big(int *buf, int n) {\n   int acc = 0;\n${body}}\n`, TPROG, 60_000);
   });
 
@@ -103,7 +120,33 @@ describe('language server robustness', () => {
     const r = rng(42);
     const uri = await lsp.open('test/fixtures/lsp/generated/edited.m', TPROG, MISTAKES_M);
     let text = MISTAKES_M;
-    const pieces = ['>', '<=', '[', ']', '(', ')', '::', '$', ';', '\n', '\r\n', '\\\n', 'DTYPE(INT16)', 'PCORE(8)', 'MEM(p)', 'FOR(I=0:7)', 'EXE_LOCKSTEP(', 'calc::in', '{', '}', '/*', '"', '\u0000', '😀', ''];
+    const pieces = [
+      '>',
+      '<=',
+      '[',
+      ']',
+      '(',
+      ')',
+      '::',
+      '$',
+      ';',
+      '\n',
+      '\r\n',
+      '\\\n',
+      'DTYPE(INT16)',
+      'PCORE(8)',
+      'MEM(p)',
+      'FOR(I=0:7)',
+      'EXE_LOCKSTEP(',
+      'calc::in',
+      '{',
+      '}',
+      '/*',
+      '"',
+      '\u0000',
+      '😀',
+      '',
+    ];
     const randPos = (): Position => {
       const lens = lineLengths(text);
       const line = Math.floor(r() * (lens.length + 2)); // sometimes past the end
@@ -141,7 +184,9 @@ describe('language server robustness', () => {
           lsp.conn.sendRequest(InlayHintRequest.type, { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: position } }),
           step % 5 === 0 ? lsp.conn.sendRequest(SemanticTokensRequest.type, { textDocument: { uri } }) : null,
           step % 5 === 1 ? lsp.conn.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } }) : null,
-          step % 5 === 2 ? lsp.conn.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range: { start: position, end: position }, context: { diagnostics: [] } }) : null,
+          step % 5 === 2
+            ? lsp.conn.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range: { start: position, end: position }, context: { diagnostics: [] } })
+            : null,
           step % 5 === 3 ? lsp.conn.sendRequest(TransferPreviewRequest, { uri }) : null,
         ]),
         10_000,
@@ -160,7 +205,11 @@ describe('language server robustness', () => {
     assert.equal(await lsp.conn.sendRequest(HoverRequest.type, { textDocument: { uri: unknown }, position: { line: 0, character: 0 } }), null);
     assert.deepEqual(await lsp.conn.sendRequest(CompletionRequest.type, { textDocument: { uri: unknown }, position: { line: 0, character: 0 } }), []);
     const uri = await lsp.open('test/fixtures/lsp/generated/far.m', TPROG, TEST_M);
-    for (const position of [{ line: 1e9, character: 1e9 }, { line: 18, character: 1e9 }, { line: 2 ** 31 - 1, character: 0 }]) {
+    for (const position of [
+      { line: 1e9, character: 1e9 },
+      { line: 18, character: 1e9 },
+      { line: 2 ** 31 - 1, character: 0 },
+    ]) {
       await lsp.conn.sendRequest(HoverRequest.type, { textDocument: { uri }, position });
       await lsp.conn.sendRequest(CompletionRequest.type, { textDocument: { uri }, position });
       await lsp.conn.sendRequest(ReferencesRequest.type, { textDocument: { uri }, position, context: { includeDeclaration: true } });
@@ -174,7 +223,10 @@ describe('language server robustness', () => {
     const h = await lsp.conn.sendRequest(HoverRequest.type, { textDocument: { uri }, position: posOf(TEST_M, 18, '<=') });
     assert.match((h?.contents as { value: string }).value, /1024 elements/);
     const p = await lsp.diagnostics(uri);
-    assert.deepEqual(p.diagnostics.filter((d) => d.severity === 1), []);
+    assert.deepEqual(
+      p.diagnostics.filter((d) => d.severity === 1),
+      [],
+    );
     const errors = lsp.logs.filter((l) => /\[error\]|\[uncaught\]/.test(l));
     assert.deepEqual(errors, [], 'internal errors logged by the server');
   });
@@ -189,7 +241,11 @@ describe('large programs of many functions', () => {
     try {
       const text = fill(TEST_M, 2_500_000);
       const uri = await lsp.open('test/fixtures/lsp/generated/many-functions.m', TPROG, text);
-      await withTimeout(lsp.conn.sendRequest(HoverRequest.type, { textDocument: { uri }, position: posOf(TEST_M, 18, '<=') }), 10_000, 'hover on a 2.5 MB program of many functions');
+      await withTimeout(
+        lsp.conn.sendRequest(HoverRequest.type, { textDocument: { uri }, position: posOf(TEST_M, 18, '<=') }),
+        10_000,
+        'hover on a 2.5 MB program of many functions',
+      );
     } finally {
       lsp.kill();
     }

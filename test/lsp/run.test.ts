@@ -31,7 +31,10 @@ const publishedAfter = (uri: string, n: number) => lsp.diagnostics(uri, () => (l
 test('a header found only through tensorLens.includePaths: checked and run alike', { timeout: 60_000 }, async () => {
   const uri = await lsp.open(join(FIX, 'prog', 'inc.m'), TPROG);
   const checked = await lsp.diagnostics(uri);
-  assert.deepEqual(checked.diagnostics.filter((d) => d.severity === 1), []);
+  assert.deepEqual(
+    checked.diagnostics.filter((d) => d.severity === 1),
+    [],
+  );
   const r = await run({ uri, dump: DUMP_R });
   assert.equal(r.error, null, r.error?.message);
   assert.equal(r.entry, 'kernel_inc');
@@ -55,7 +58,10 @@ test('a header found only through tensorLens.includePaths: checked and run alike
   const again = await run({ uri, dump: DUMP_R, includePaths: [INCLUDE] });
   assert.equal(again.error, null, again.error?.message);
   const cleared = await publishedAfter(uri, m);
-  assert.deepEqual(cleared.diagnostics.filter((x) => String(x.code).startsWith('run.')), []);
+  assert.deepEqual(
+    cleared.diagnostics.filter((x) => String(x.code).startsWith('run.')),
+    [],
+  );
   await settings({ includePaths: [INCLUDE] });
 });
 
@@ -78,7 +84,10 @@ test('tensorLens.dialect: a guide program is refused read as ztachip, runs read 
 test('a run warning (an index the hardware does not check) is a Warning in the Problems panel at its term', { timeout: 60_000 }, async () => {
   const uri = await lsp.open(join(ROOT, 'test', 'fixtures', 'run-warning', 'clip.m'), TPROG);
   const checked = await lsp.diagnostics(uri);
-  assert.deepEqual(checked.diagnostics.filter((d) => d.severity === 1 || d.severity === 2), []);
+  assert.deepEqual(
+    checked.diagnostics.filter((d) => d.severity === 1 || d.severity === 2),
+    [],
+  );
   const n = lsp.published.get(uri)?.length ?? 0;
   const r = await run({ uri });
   assert.equal(r.error, null, r.error?.message);

@@ -43,5 +43,8 @@ test('the > statement evaluator applies them with C precedence', () => {
   assert.equal(evaluate('-7 / 2 + (3 > 2 && 4 != 4 ? 10 : 20)', none), 17);
   assert.equal(evaluate('0x7fffffff + 1', none), -(2 ** 31));
   assert.equal(evaluate('~0 & 0xff | 1 ^ 3', none), 0xff);
-  assert.equal(evaluate('N * 2', (n) => (n === 'N' ? 2.5 : undefined)), 4); // C int: N converted
+  assert.equal(
+    evaluate('N * 2', (n) => (n === 'N' ? 2.5 : undefined)),
+    4,
+  ); // C int: N converted
 });

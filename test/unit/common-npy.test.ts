@@ -71,7 +71,16 @@ test('decodeNpy: Fortran order and 0-d arrays are read as stored, unsupported fi
   assert.equal(decodeNpy(fortran).fortranOrder, true);
   const be = le.slice();
   be[String.fromCharCode(...be).indexOf('<f4') + 0] = 0x3e; // '>'
-  assert.throws(() => decodeNpy(be), (e: unknown) => e instanceof NpyError && /big-endian/.test(e.message) && e.offset === 10);
-  assert.throws(() => decodeNpy(le.subarray(0, le.length - 1)), (e: unknown) => e instanceof NpyError && /truncated data/.test(e.message) && e.offset === 128);
-  assert.throws(() => decodeNpy(new Uint8Array(20)), (e: unknown) => e instanceof NpyError && e.offset === 0);
+  assert.throws(
+    () => decodeNpy(be),
+    (e: unknown) => e instanceof NpyError && /big-endian/.test(e.message) && e.offset === 10,
+  );
+  assert.throws(
+    () => decodeNpy(le.subarray(0, le.length - 1)),
+    (e: unknown) => e instanceof NpyError && /truncated data/.test(e.message) && e.offset === 128,
+  );
+  assert.throws(
+    () => decodeNpy(new Uint8Array(20)),
+    (e: unknown) => e instanceof NpyError && e.offset === 0,
+  );
 });

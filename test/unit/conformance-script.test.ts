@@ -47,14 +47,17 @@ test('decodeBmp: split R, G, B planes, top row first, rows padded to 4 bytes ski
     const { width, height, data } = decodeBmp(makeBmp(3, 2, pixel, topDown));
     assert.equal(width, 3);
     assert.equal(height, 2);
-    assert.deepEqual([...data], [
-      // red plane (the third byte of each BMP pixel)
-      200, 201, 202, 210, 211, 212,
-      // green
-      100, 101, 102, 110, 111, 112,
-      // blue
-      0, 1, 2, 10, 11, 12,
-    ]);
+    assert.deepEqual(
+      [...data],
+      [
+        // red plane (the third byte of each BMP pixel)
+        200, 201, 202, 210, 211, 212,
+        // green
+        100, 101, 102, 110, 111, 112,
+        // blue
+        0, 1, 2, 10, 11, 12,
+      ],
+    );
   }
 });
 
@@ -89,7 +92,16 @@ test('test_yuyv_to_bgr crops: offsets rounded down to even, 4 formats each', asy
   const { cases } = await load('yuyv.mjs');
   const cs = cases(100, 100);
   assert.equal(cs.length, 20);
-  assert.deepEqual(cs.filter((_c: unknown, i: number) => i % 4 === 0).map((c: any) => [c.dstW, c.xOff]), [[100, 0], [98, 0], [96, 2], [94, 2], [92, 4]]);
+  assert.deepEqual(
+    cs.filter((_c: unknown, i: number) => i % 4 === 0).map((c: any) => [c.dstW, c.xOff]),
+    [
+      [100, 0],
+      [98, 0],
+      [96, 2],
+      [94, 2],
+      [92, 4],
+    ],
+  );
 });
 
 test("test_color: GraphNodeColorAndReshape's mapping of the test's 16 cases to kernel_copy_exe formats", async () => {

@@ -90,7 +90,7 @@ describe('csf CLI', () => {
     assert.match(e.out.at(-1)!, /offset 32: error: entry 2 \(fiber 1, x\[1, :\]\) has index 0 after index 2/);
   });
 
-  test('contract: A·Bᵀ writes the simulator\'s file and reports the placement', () => {
+  test("contract: A·Bᵀ writes the simulator's file and reports the placement", () => {
     const r = run('contract', p('A.csfbin'), p('B.csfbin'), p('C.csfbin'));
     assert.equal(r.code, 0, r.out.join('\n'));
     assert.equal(toHex(readFileSync(p('C.csfbin'))), oracles.valid.C_AxBt.hex);

@@ -68,7 +68,10 @@ describe('csf codec: worked examples (formats.md §A.8.1–A.8.3)', () => {
 
   test('A: header, sizes and pointers', () => {
     const f = open(hex(oracles.valid.A.hex));
-    assert.deepEqual({ order: f.order, shape: f.shape, nnz: f.nnz, fibers: f.fibers, density: f.density }, { order: 2, shape: [2, 3], nnz: 3, fibers: 2, density: 0.5 });
+    assert.deepEqual(
+      { order: f.order, shape: f.shape, nnz: f.nnz, fibers: f.fibers, density: f.density },
+      { order: 2, shape: [2, 3], nnz: 3, fibers: 2, density: 0.5 },
+    );
     assert.equal(f.byteLength, 56);
     assert.equal(f.entriesOffset, 16);
     assert.equal(f.pointersOffset, 44);
@@ -82,8 +85,19 @@ describe('csf codec: worked examples (formats.md §A.8.1–A.8.3)', () => {
   test('order 3: fibers are row-major over the leading modes', () => {
     const f = open(hex(oracles.valid.order3.hex));
     assert.equal(f.fibers, 4);
-    assert.deepEqual([0, 1, 2, 3].map((k) => f.fiber(k).coord), [[0, 0], [0, 1], [1, 0], [1, 1]]);
-    assert.deepEqual([0, 1, 2, 3].map((k) => f.fiberLength(k)), [1, 0, 1, 1]);
+    assert.deepEqual(
+      [0, 1, 2, 3].map((k) => f.fiber(k).coord),
+      [
+        [0, 0],
+        [0, 1],
+        [1, 0],
+        [1, 1],
+      ],
+    );
+    assert.deepEqual(
+      [0, 1, 2, 3].map((k) => f.fiberLength(k)),
+      [1, 0, 1, 1],
+    );
     assert.equal(f.valueAt([1, 0, 1]), 2);
     assert.equal(f.valueAt([1, 1, 2]), -1);
     assert.equal(f.valueAt([0, 1, 2]), 0);
@@ -95,7 +109,10 @@ describe('csf codec: worked examples (formats.md §A.8.1–A.8.3)', () => {
   test('order 1 has one fiber; fiber helpers', () => {
     const t = denseToCsf(new Float32Array([0, 7, 0, 8]), [4]);
     assert.deepEqual(Array.from(t.ptr), [0, 2]);
-    assert.equal(toHex(encodeCsf(t)), '01000000' + '04000000' + '02000000' + '01000000' + '0000e040' + '03000000' + '00000041' + '02000000' + '00000000' + '02000000');
+    assert.equal(
+      toHex(encodeCsf(t)),
+      '01000000' + '04000000' + '02000000' + '01000000' + '0000e040' + '03000000' + '00000041' + '02000000' + '00000000' + '02000000',
+    );
     assert.deepEqual(fiberCoord([4], 0), []);
     assert.deepEqual(fiberCoord([2, 3, 4, 5], 23), [1, 2, 3]);
     assert.equal(fiberOfCoord([2, 3, 4, 5], [1, 2, 3]), 23);
@@ -129,7 +146,16 @@ describe('csf codec: worked examples (formats.md §A.8.1–A.8.3)', () => {
 
 describe('csf codec: writer rules (§A.5)', () => {
   test('csfFromFibers sorts each fiber and rounds to f32 (ties to even)', () => {
-    const t = csfFromFibers([2, 5], [[[3, 1.1], [0, 2]], []]);
+    const t = csfFromFibers(
+      [2, 5],
+      [
+        [
+          [3, 1.1],
+          [0, 2],
+        ],
+        [],
+      ],
+    );
     assert.deepEqual(Array.from(t.indices), [0, 3]);
     assert.equal(t.values[1], Math.fround(1.1));
     assert.equal(t.bits[1], 0x3f8ccccd);
@@ -146,16 +172,57 @@ describe('csf codec: writer rules (§A.5)', () => {
       }
       return 'no error';
     };
-    assert.equal(code(() => csfFromFibers([1, 4], [[[1, 1], [1, 2]]])), 'csf.duplicate-index');
-    assert.equal(code(() => csfFromFibers([1, 4], [[[4, 1]]])), 'csf.index-out-of-range');
-    assert.equal(code(() => csfFromFibers([1, 4], [[[0, 1e39]]])), 'csf.value-overflow');
-    assert.equal(code(() => csfFromFibers([1, 4], [[[0, Infinity]]])), 'no error', 'infinities are values, not overflow');
-    assert.equal(code(() => csfFromFibers([1, 4], [[], []])), 'csf.bad-tensor');
-    assert.equal(code(() => encodeCsf(makeTensor(new Array(11).fill(1), new Uint32Array([0, 0]), new Uint32Array(0), new Uint32Array(0)))), 'csf.bad-shape');
-    assert.equal(code(() => encodeCsf(makeTensor([2, 2 ** 31 + 1], new Uint32Array([0, 0, 0]), new Uint32Array(0), new Uint32Array(0)))), 'csf.bad-shape');
-    assert.equal(code(() => denseToCsf(new Float32Array(0), [65536, 65536, 0])), 'csf.count-overflow');
-    assert.equal(code(() => encodeCsf(makeTensor([2, 3], new Uint32Array([0, 1, 2]), new Uint32Array([0]), new Uint32Array(1)))), 'csf.last-pointer-mismatch');
-    assert.equal(code(() => encodeCsf(makeTensor([1, 3], new Uint32Array([0, 2]), new Uint32Array([2, 1]), new Uint32Array(2)))), 'csf.unsorted-index');
+    assert.equal(
+      code(() =>
+        csfFromFibers(
+          [1, 4],
+          [
+            [
+              [1, 1],
+              [1, 2],
+            ],
+          ],
+        ),
+      ),
+      'csf.duplicate-index',
+    );
+    assert.equal(
+      code(() => csfFromFibers([1, 4], [[[4, 1]]])),
+      'csf.index-out-of-range',
+    );
+    assert.equal(
+      code(() => csfFromFibers([1, 4], [[[0, 1e39]]])),
+      'csf.value-overflow',
+    );
+    assert.equal(
+      code(() => csfFromFibers([1, 4], [[[0, Infinity]]])),
+      'no error',
+      'infinities are values, not overflow',
+    );
+    assert.equal(
+      code(() => csfFromFibers([1, 4], [[], []])),
+      'csf.bad-tensor',
+    );
+    assert.equal(
+      code(() => encodeCsf(makeTensor(new Array(11).fill(1), new Uint32Array([0, 0]), new Uint32Array(0), new Uint32Array(0)))),
+      'csf.bad-shape',
+    );
+    assert.equal(
+      code(() => encodeCsf(makeTensor([2, 2 ** 31 + 1], new Uint32Array([0, 0, 0]), new Uint32Array(0), new Uint32Array(0)))),
+      'csf.bad-shape',
+    );
+    assert.equal(
+      code(() => denseToCsf(new Float32Array(0), [65536, 65536, 0])),
+      'csf.count-overflow',
+    );
+    assert.equal(
+      code(() => encodeCsf(makeTensor([2, 3], new Uint32Array([0, 1, 2]), new Uint32Array([0]), new Uint32Array(1)))),
+      'csf.last-pointer-mismatch',
+    );
+    assert.equal(
+      code(() => encodeCsf(makeTensor([1, 3], new Uint32Array([0, 2]), new Uint32Array([2, 1]), new Uint32Array(2)))),
+      'csf.unsorted-index',
+    );
   });
 
   test('f32 text is the shortest that reads back', () => {
@@ -176,7 +243,10 @@ describe('csf codec: round trips (property)', () => {
         assert.equal(bytes.length, 16 + 4 * shape.length + 8 * t.indices.length + 4 * (t.ptr.length - 1));
         const r = parseCsf(bytes);
         assert.ok(r.ok, JSON.stringify(!r.ok && r.issues));
-        assert.deepEqual(new Uint32Array(csfToDense(r.tensor).buffer), new Uint32Array(data.buffer, 0, data.length).map((b) => ((b & 0x7fffffff) === 0 ? 0 : b)));
+        assert.deepEqual(
+          new Uint32Array(csfToDense(r.tensor).buffer),
+          new Uint32Array(data.buffer, 0, data.length).map((b) => ((b & 0x7fffffff) === 0 ? 0 : b)),
+        );
         assert.equal(toHex(encodeCsf(r.tensor)), toHex(bytes));
       }),
     );

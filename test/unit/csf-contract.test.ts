@@ -60,7 +60,12 @@ function peReference(a: CsfTensor, i: number, b: CsfTensor, j: number, quirk: bo
   let acc = 0;
   for (const [k, va] of fa) {
     const hit = fb.find(([kb]) => kb === k);
-    if (hit) acc = op(acc, op(va, hit[1], (p, q) => p * q), (p, q) => p + q);
+    if (hit)
+      acc = op(
+        acc,
+        op(va, hit[1], (p, q) => p * q),
+        (p, q) => p + q,
+      );
   }
   return acc;
 }
@@ -124,15 +129,51 @@ describe('contraction: the worked example (§A.8.6)', () => {
 
 describe('contraction: shapes and orders (measured pairs)', () => {
   const pairs: [number[], number[], number[]][] = [
-    [[3, 4], [2, 4], [3, 2]],
-    [[3, 4, 8], [5, 8], [3, 4, 5]],
-    [[4, 8], [2, 3, 8], [4, 2, 3]],
-    [[2, 3, 5], [3, 2, 5], [2, 3, 3, 2]],
-    [[2, 2, 2, 6], [3, 6], [2, 2, 2, 3]],
-    [[3, 6], [2, 2, 3, 6], [3, 2, 2, 3]],
-    [[2, 2, 2, 4], [2, 1, 3, 4], [2, 2, 2, 2, 1, 3]],
-    [[2, 1, 9], [1, 3, 2, 9], [2, 1, 1, 3, 2]],
-    [[1, 1], [1, 1], [1, 1]],
+    [
+      [3, 4],
+      [2, 4],
+      [3, 2],
+    ],
+    [
+      [3, 4, 8],
+      [5, 8],
+      [3, 4, 5],
+    ],
+    [
+      [4, 8],
+      [2, 3, 8],
+      [4, 2, 3],
+    ],
+    [
+      [2, 3, 5],
+      [3, 2, 5],
+      [2, 3, 3, 2],
+    ],
+    [
+      [2, 2, 2, 6],
+      [3, 6],
+      [2, 2, 2, 3],
+    ],
+    [
+      [3, 6],
+      [2, 2, 3, 6],
+      [3, 2, 2, 3],
+    ],
+    [
+      [2, 2, 2, 4],
+      [2, 1, 3, 4],
+      [2, 2, 2, 2, 1, 3],
+    ],
+    [
+      [2, 1, 9],
+      [1, 3, 2, 9],
+      [2, 1, 1, 3, 2],
+    ],
+    [
+      [1, 1],
+      [1, 1],
+      [1, 1],
+    ],
     [[12], [10, 12], [10]],
     [[7, 9], [9], [7]],
     [[6], [3, 4, 6], [3, 4]],
@@ -150,8 +191,14 @@ describe('contraction: shapes and orders (measured pairs)', () => {
       assert.deepEqual(r.tensor.shape, sc);
       const L = sc[sc.length - 1];
       assert.equal(r.tensor.indices.length, prod(sc), 'nnz = Π shape(C)');
-      assert.deepEqual(Array.from(r.tensor.ptr), Array.from({ length: prod(sc) / L + 1 }, (_, i) => i * L));
-      assert.deepEqual(Array.from(r.tensor.indices), Array.from({ length: prod(sc) }, (_, e) => e % L));
+      assert.deepEqual(
+        Array.from(r.tensor.ptr),
+        Array.from({ length: prod(sc) / L + 1 }, (_, i) => i * L),
+      );
+      assert.deepEqual(
+        Array.from(r.tensor.indices),
+        Array.from({ length: prod(sc) }, (_, e) => e % L),
+      );
       assert.deepEqual(new Uint32Array(csfToDense(r.tensor).buffer), new Uint32Array(denseReference(da, sa, db, sb).buffer));
       assert.deepEqual(
         r.warnings.map((w) => w.code),
@@ -195,7 +242,17 @@ describe('contraction: float32 arithmetic, bit for bit', () => {
   const NINF = 0xff800000;
   test('empty-fiber quirk: an empty fiber meets Inf or NaN at index 0 → NaN (exact mode: 0)', () => {
     const a = raw([1, 3], [[]]);
-    const b = raw([3, 3], [[[0, INF]], [[0, NINF], [2, bitsOf(5)]], [[1, INF]]]);
+    const b = raw(
+      [3, 3],
+      [
+        [[0, INF]],
+        [
+          [0, NINF],
+          [2, bitsOf(5)],
+        ],
+        [[1, INF]],
+      ],
+    );
     assert.deepEqual(Array.from(contractBits(a, b)), [0xffc00000, 0xffc00000, 0]);
     assert.deepEqual(Array.from(contractBits(a, b, false)), [0, 0, 0]);
     assert.deepEqual(Array.from(contractBits(b, a)), [0xffc00000, 0xffc00000, 0]);
@@ -206,7 +263,20 @@ describe('contraction: float32 arithmetic, bit for bit', () => {
   });
 
   test('Inf − Inf and 0 · Inf give the default NaN 0xFFC00000; explicit zeros take part', () => {
-    assert.equal(one([[0, Infinity], [1, 1]], [[0, 1], [1, -Infinity]], 2), 0xffc00000);
+    assert.equal(
+      one(
+        [
+          [0, Infinity],
+          [1, 1],
+        ],
+        [
+          [0, 1],
+          [1, -Infinity],
+        ],
+        2,
+      ),
+      0xffc00000,
+    );
     const zeros = denseToCsf(new Float32Array([0, 2]), [1, 2], { keepZeros: true });
     const inf = denseToCsf(new Float32Array([Infinity, 1]), [1, 2]);
     assert.equal(contractBits(zeros, inf)[0], 0xffc00000);
@@ -214,18 +284,80 @@ describe('contraction: float32 arithmetic, bit for bit', () => {
   });
 
   test('NaN operands propagate quieted; the lhs wins a product, the accumulator wins a sum', () => {
-    const a = raw([1, 2], [[[0, 0x7fa00001], [1, bitsOf(1)]]]);
-    const b = raw([1, 2], [[[0, 0xffc00007], [1, 0x7fc00009]]]);
+    const a = raw(
+      [1, 2],
+      [
+        [
+          [0, 0x7fa00001],
+          [1, bitsOf(1)],
+        ],
+      ],
+    );
+    const b = raw(
+      [1, 2],
+      [
+        [
+          [0, 0xffc00007],
+          [1, 0x7fc00009],
+        ],
+      ],
+    );
     assert.equal(contractBits(a, b)[0], 0x7fe00001);
-    const a2 = raw([1, 2], [[[0, bitsOf(1)], [1, 0x7fc00005]]]);
-    const b2 = raw([1, 2], [[[0, 0xff800001], [1, 0xffc00007]]]);
+    const a2 = raw(
+      [1, 2],
+      [
+        [
+          [0, bitsOf(1)],
+          [1, 0x7fc00005],
+        ],
+      ],
+    );
+    const b2 = raw(
+      [1, 2],
+      [
+        [
+          [0, 0xff800001],
+          [1, 0xffc00007],
+        ],
+      ],
+    );
     assert.equal(contractBits(a2, b2)[0], 0xffc00001);
     assert.equal(contractBits(b2, a2)[0], 0xffc00001);
   });
 
   test('sequential ascending summation: (1 + 1e8) − 1e8 = 0, though the exact sum is 1', () => {
-    assert.equal(one([[0, 1], [1, 1e8], [2, -1e8]], [[0, 1], [1, 1], [2, 1]], 3), 0);
-    assert.equal(one([[0, 1e8], [1, -1e8], [2, 1]], [[0, 1], [1, 1], [2, 1]], 3), bitsOf(1));
+    assert.equal(
+      one(
+        [
+          [0, 1],
+          [1, 1e8],
+          [2, -1e8],
+        ],
+        [
+          [0, 1],
+          [1, 1],
+          [2, 1],
+        ],
+        3,
+      ),
+      0,
+    );
+    assert.equal(
+      one(
+        [
+          [0, 1e8],
+          [1, -1e8],
+          [2, 1],
+        ],
+        [
+          [0, 1],
+          [1, 1],
+          [2, 1],
+        ],
+        3,
+      ),
+      bitsOf(1),
+    );
   });
 
   test('never −0.0; subnormals kept; overflow to Inf', () => {
@@ -233,14 +365,48 @@ describe('contraction: float32 arithmetic, bit for bit', () => {
     const zero = denseToCsf(new Float32Array([0]), [1, 1], { keepZeros: true });
     assert.equal(contractBits(neg, zero)[0], 0, '+0 + (−1 · 0) = +0');
     assert.equal(one([[0, 2 ** -140]], [[0, 2 ** -5]], 1), 16, '2^-145 is 16 subnormal steps');
-    assert.equal(one([[0, 3e38], [1, -3e38]], [[0, 10], [1, 10]], 2), 0xffc00000, 'Inf + (−Inf)');
+    assert.equal(
+      one(
+        [
+          [0, 3e38],
+          [1, -3e38],
+        ],
+        [
+          [0, 10],
+          [1, 10],
+        ],
+        2,
+      ),
+      0xffc00000,
+      'Inf + (−Inf)',
+    );
     assert.equal(one([[0, 3e38]], [[0, 10]], 1), INF);
   });
 
   test('a huge final extent (2^31, few entries) takes the sparse-column path and agrees with the PE model', () => {
     const K = 2 ** 31;
-    const a = raw([3, K], [[[5, bitsOf(2)], [K - 1, bitsOf(3)]], [], [[0, INF]]]);
-    const b = raw([2, K], [[[0, bitsOf(1)], [5, bitsOf(-1)], [K - 1, bitsOf(0.5)]], []]);
+    const a = raw(
+      [3, K],
+      [
+        [
+          [5, bitsOf(2)],
+          [K - 1, bitsOf(3)],
+        ],
+        [],
+        [[0, INF]],
+      ],
+    );
+    const b = raw(
+      [2, K],
+      [
+        [
+          [0, bitsOf(1)],
+          [5, bitsOf(-1)],
+          [K - 1, bitsOf(0.5)],
+        ],
+        [],
+      ],
+    );
     for (const quirk of [true, false]) {
       const bits = contractBits(a, b, quirk);
       assert.equal(bits.length, 6);
@@ -256,15 +422,20 @@ describe('contraction: float32 arithmetic, bit for bit', () => {
       { weight: 2, arbitrary: fc.integer({ min: 0, max: 0xffffffff }) },
     );
     const fibersArb = (F: number, K: number) =>
-      fc.array(fc.uniqueArray(fc.tuple(fc.integer({ min: 0, max: K - 1 }), special), { selector: (x) => x[0], maxLength: K }), { minLength: F, maxLength: F }).map((fs) => fs.map((f) => f.sort((x, y) => x[0] - y[0])));
+      fc
+        .array(fc.uniqueArray(fc.tuple(fc.integer({ min: 0, max: K - 1 }), special), { selector: (x) => x[0], maxLength: K }), { minLength: F, maxLength: F })
+        .map((fs) => fs.map((f) => f.sort((x, y) => x[0] - y[0])));
     fc.assert(
       fc.property(
-        fc.record({ FA: fc.integer({ min: 1, max: 4 }), FB: fc.integer({ min: 1, max: 4 }), K: fc.integer({ min: 1, max: 6 }) }).chain(({ FA, FB, K }) => fc.tuple(fc.constant(K), fibersArb(FA, K), fibersArb(FB, K), fc.boolean())),
+        fc
+          .record({ FA: fc.integer({ min: 1, max: 4 }), FB: fc.integer({ min: 1, max: 4 }), K: fc.integer({ min: 1, max: 6 }) })
+          .chain(({ FA, FB, K }) => fc.tuple(fc.constant(K), fibersArb(FA, K), fibersArb(FB, K), fc.boolean())),
         ([K, fa, fb, quirk]) => {
           const a = raw([fa.length, K], fa);
           const b = raw([fb.length, K], fb);
           const bits = contractBits(a, b, quirk);
-          for (let i = 0; i < fa.length; i++) for (let j = 0; j < fb.length; j++) assert.equal(bits[i * fb.length + j], peReference(a, i, b, j, quirk), `C[${i},${j}]`);
+          for (let i = 0; i < fa.length; i++)
+            for (let j = 0; j < fb.length; j++) assert.equal(bits[i * fb.length + j], peReference(a, i, b, j, quirk), `C[${i},${j}]`);
         },
       ),
       { numRuns: 300 },

@@ -46,7 +46,16 @@ describe('accelerator load (§A.7, §A.8.5)', () => {
     assert.equal(toHex(mem.metaImage()), oracles.load.metaHex);
     assert.equal(toHex(mem.mainImage()), oracles.load.mainHex);
     assert.deepEqual(Array.from(mem.mainWords()), [1, 0x3fc00000, 0, 0xc0000000, 2, 0x40500000, 0, 0x40800000, 2, 0x3f000000]);
-    assert.deepEqual([0, 1, 2, 3, 4].map((k) => [mem.mainIndex(k), mem.mainValue(k)]), [[1, 1.5], [0, -2], [2, 3.25], [0, 4], [2, 0.5]]);
+    assert.deepEqual(
+      [0, 1, 2, 3, 4].map((k) => [mem.mainIndex(k), mem.mainValue(k)]),
+      [
+        [1, 1.5],
+        [0, -2],
+        [2, 3.25],
+        [0, 4],
+        [2, 0.5],
+      ],
+    );
     assert.equal(mem.mainFloats()[9], 0.5);
   });
 
@@ -106,7 +115,10 @@ describe('accelerator load (§A.7, §A.8.5)', () => {
     const r = loadCsf(m2, fill(1021), { name: 'big' });
     assert.equal(r.ok, false);
     assert.equal(!r.ok && r.issues[0].code, 'csf.meta-capacity');
-    assert.match(!r.ok ? r.issues[0].message : '', /loading big .* needs 1025 metadata words at 0\.\.1024, but the metadata memory holds 1024 words \(1024 words free\)/);
+    assert.match(
+      !r.ok ? r.issues[0].message : '',
+      /loading big .* needs 1025 metadata words at 0\.\.1024, but the metadata memory holds 1024 words \(1024 words free\)/,
+    );
     assert.deepEqual([m2.metaTop, m2.mainTop, m2.tensors.length], [0, 0, 0]);
     const small = new AcceleratorMemory({ mainCapacity: 4 });
     assert.ok(loadCsf(small, A).ok);
@@ -195,12 +207,10 @@ describe('coordinate ↔ address mapping', () => {
   });
 
   test('random tensors loaded one after another: every element and every address maps both ways (property)', () => {
-    const tensorArb = fc
-      .array(fc.integer({ min: 1, max: 4 }), { minLength: 1, maxLength: 3 })
-      .chain((shape) => {
-        const n = shape.reduce((x, y) => x * y, 1);
-        return fc.tuple(fc.constant(shape), fc.array(fc.oneof(fc.constant(0), fc.constant(0), fc.integer({ min: -9, max: 9 })), { minLength: n, maxLength: n }));
-      });
+    const tensorArb = fc.array(fc.integer({ min: 1, max: 4 }), { minLength: 1, maxLength: 3 }).chain((shape) => {
+      const n = shape.reduce((x, y) => x * y, 1);
+      return fc.tuple(fc.constant(shape), fc.array(fc.oneof(fc.constant(0), fc.constant(0), fc.integer({ min: -9, max: 9 })), { minLength: n, maxLength: n }));
+    });
     fc.assert(
       fc.property(fc.array(tensorArb, { minLength: 1, maxLength: 4 }), (list) => {
         const mem = new AcceleratorMemory();

@@ -3,7 +3,17 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
-import { CsfValidator, csfIssueToDiagnostic, denseToCsf, encodeCsf, openCsf, parseCsf, validateCsf, validateCsfChunks, type CsfValidation } from '../../core/csf/index';
+import {
+  CsfValidator,
+  csfIssueToDiagnostic,
+  denseToCsf,
+  encodeCsf,
+  openCsf,
+  parseCsf,
+  validateCsf,
+  validateCsfChunks,
+  type CsfValidation,
+} from '../../core/csf/index';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/csf/', import.meta.url));
 const oracles = JSON.parse(readFileSync(FIXTURES + 'oracles.json', 'utf8'));
@@ -130,7 +140,13 @@ describe('csf validator: every rule', () => {
     ['sentinel is V13 even though it is also out of range', words(1, 4, 1, 0xffffffff, 0, 2, 0, 1), 'csf.empty-sentinel', 'V13', 12],
     ['trailing bytes are reported before bad pointers (V9 first)', new Uint8Array([...words(1, 4, 0, 2, 5, 0), 9]), 'csf.trailing-bytes', 'V9', 24],
     ['bad pointers are reported before bad entries', words(1, 4, 2, 9, 0, 9, 0, 2, 1, 2), 'csf.first-pointer-nonzero', 'V10', 32],
-    ['the first entry error wins: out of range at entry 0 before the unsorted entries after it', words(1, 4, 3, 7, 0, 1, 0, 0, 0, 2, 0, 3), 'csf.index-out-of-range', 'V14', 12],
+    [
+      'the first entry error wins: out of range at entry 0 before the unsorted entries after it',
+      words(1, 4, 3, 7, 0, 1, 0, 0, 0, 2, 0, 3),
+      'csf.index-out-of-range',
+      'V14',
+      12,
+    ],
   ];
   for (const [name, bytes, code, rule, offset] of cases)
     test(`${name}: ${code} (${rule}) at ${offset}`, () => {

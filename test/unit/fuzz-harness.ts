@@ -53,7 +53,8 @@ const read = (p: string) => readFileSync(resolve(ROOT, p), 'utf8');
 export const EXAMPLE_FILES: Record<string, string> = {};
 for (const dir of readdirSync(resolve(ROOT, 'examples'), { withFileTypes: true })) {
   if (!dir.isDirectory()) continue;
-  for (const f of readdirSync(resolve(ROOT, 'examples', dir.name), { withFileTypes: true })) if (f.isFile()) EXAMPLE_FILES[`/w/${dir.name}/${f.name}`] = read(`examples/${dir.name}/${f.name}`);
+  for (const f of readdirSync(resolve(ROOT, 'examples', dir.name), { withFileTypes: true }))
+    if (f.isFile()) EXAMPLE_FILES[`/w/${dir.name}/${f.name}`] = read(`examples/${dir.name}/${f.name}`);
 }
 
 export const TPROG_SEEDS: Seed[] = Object.entries(EXAMPLE_FILES)
@@ -64,7 +65,9 @@ export const PCORE_SEEDS: Seed[] = [
   ...Object.entries(EXAMPLE_FILES)
     .filter(([p]) => p.endsWith('.p'))
     .map(([path, text]) => ({ path, text })),
-  ...readdirSync(resolve(ROOT, 'test/fixtures/pcore')).filter((f) => f.endsWith('.p')).map((f) => ({ path: `/w/fixtures/${f}`, text: read(`test/fixtures/pcore/${f}`) })),
+  ...readdirSync(resolve(ROOT, 'test/fixtures/pcore'))
+    .filter((f) => f.endsWith('.p'))
+    .map((f) => ({ path: `/w/fixtures/${f}`, text: read(`test/fixtures/pcore/${f}`) })),
   { path: '/w/fixtures/broken.p', text: read('test/fixtures/lsp/broken.p') },
 ];
 
@@ -73,16 +76,187 @@ export const PCORE_SEEDS: Seed[] = [
 
 /** Pieces of the statement language, C and preprocessor, and awkward characters and names. */
 export const FRAGMENTS = [
-  '>', '> ', '>\t', '<=', ':=', '[', ']', '(', ')', '::', ':', '$', ';', ',', '.', '*', '+', '-', '/', '%', '<<', '>>', '?', '&', '|', '~', '!', '=',
-  '\n', '\r\n', '\r', '\\\n', '/*', '*/', '//', '"', "'", '{', '}', '\t', ' ', '  ', '\u00a0', '\u2028', '\ud800', '\udc00', '😀', '\0', '\x7f', '\ufeff',
-  '#define N 8\n', '#define F(a,b) ((a)*(b))\n', '#define SELF SELF\n', '#include "test.h"\n', '#include "blur.h"\n', '#include "missing.h"\n', '#if 0\n', '#ifdef X\n', '#else\n', '#endif\n', '#undef N\n',
-  'FOR(I=0:7) ', 'FOR(J=0:N-1)', 'FOR(', 'DTYPE(INT16)', 'DTYPE(INT8)', 'DTYPE(UINT8)', 'DTYPE(t)', 'DTYPE(', 'PCORE(NUM_PCORE)', 'PCORE(8)[:]', 'PCORE(2,4)[1][*]', 'PCORE[0:1]', 'PCORE',
-  '.THREAD[0:15]', '.THREAD(4,4)[:][:]', 'THREAD', 'MEM(p,16,16)', 'MEM(p)', 'MEM(req->input)', 'MEM(p,(64)(8,8))', 'MEM(p,8+)', 'MEM', 'SCRATCH(0,8)', 'DDR(p)', 'INT16(3)', 'INT8(-1)', 'INT16(',
-  'EXE_LOCKSTEP(', 'EXE_LOCKSTEP(test::add,NUM_PCORE);', 'EXE(', 'BARRIER;', 'CALLBACK(f,0);', 'PRINT(1,2);', 'LOG_ON;', 'NOP;', 'EXPORT', 'CONCURRENT ', 'REMAP(1) ', 'LATEST ', 'PAD(0) ', 'REPEAT ', 'SCATTER ', 'PROC(1) ', '(int16)', '(uint8)',
-  '[$]', '$v', '$v :=', '$out_pc', '$dst_mem[0]', 'VAR $x;', 'test::_A', 'test::_Z', 'test::add', 'test::add.x', 'calc::in', 'calc::run.gain', 'calc::acc', 'calc::lut', 'blur::win(4,4,8)', 'blur::row3.shift', 'tone::out(2,4,4,8)', 'root.constant', 'x::y::z',
-  '[0:7]', '[*]', '[:]', '[-1]', '[0:-1]', '[7:0]', '[0:NUM_PCORE-1]', '[from:to]', '[I]', '[J][J]', '[0][0][0][0][0][0][0][0]', '0', '1', '-1', '8', '0x7fffffff', '0xffffffff', '2147483648', '99999999999999999999', '1e9', '0b101', '010', '1/0', '1%0', '1<<40', '-2147483648/-1',
-  'void g(void) {', 'static void h(int p) {', 'int x = 3;', 'int x = x;', 'static int a[4];', 'uint32_t p = (uint32_t)&buf[0];', 'ztaTaskYield();', 'for (int i = 0; i < 8; i++)', 'return;', 'typedef struct { int a; } S;',
-  'NaN', 'Infinity', 'undefined', 'null', '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'prototype', 'NUM_PCORE', 'VECTOR_WIDTH', 'BUFSZ', 'TILE_H', 'from', 'to', 'req', 'p', 'I', 'J',
+  '>',
+  '> ',
+  '>\t',
+  '<=',
+  ':=',
+  '[',
+  ']',
+  '(',
+  ')',
+  '::',
+  ':',
+  '$',
+  ';',
+  ',',
+  '.',
+  '*',
+  '+',
+  '-',
+  '/',
+  '%',
+  '<<',
+  '>>',
+  '?',
+  '&',
+  '|',
+  '~',
+  '!',
+  '=',
+  '\n',
+  '\r\n',
+  '\r',
+  '\\\n',
+  '/*',
+  '*/',
+  '//',
+  '"',
+  "'",
+  '{',
+  '}',
+  '\t',
+  ' ',
+  '  ',
+  '\u00a0',
+  '\u2028',
+  '\ud800',
+  '\udc00',
+  '😀',
+  '\0',
+  '\x7f',
+  '\ufeff',
+  '#define N 8\n',
+  '#define F(a,b) ((a)*(b))\n',
+  '#define SELF SELF\n',
+  '#include "test.h"\n',
+  '#include "blur.h"\n',
+  '#include "missing.h"\n',
+  '#if 0\n',
+  '#ifdef X\n',
+  '#else\n',
+  '#endif\n',
+  '#undef N\n',
+  'FOR(I=0:7) ',
+  'FOR(J=0:N-1)',
+  'FOR(',
+  'DTYPE(INT16)',
+  'DTYPE(INT8)',
+  'DTYPE(UINT8)',
+  'DTYPE(t)',
+  'DTYPE(',
+  'PCORE(NUM_PCORE)',
+  'PCORE(8)[:]',
+  'PCORE(2,4)[1][*]',
+  'PCORE[0:1]',
+  'PCORE',
+  '.THREAD[0:15]',
+  '.THREAD(4,4)[:][:]',
+  'THREAD',
+  'MEM(p,16,16)',
+  'MEM(p)',
+  'MEM(req->input)',
+  'MEM(p,(64)(8,8))',
+  'MEM(p,8+)',
+  'MEM',
+  'SCRATCH(0,8)',
+  'DDR(p)',
+  'INT16(3)',
+  'INT8(-1)',
+  'INT16(',
+  'EXE_LOCKSTEP(',
+  'EXE_LOCKSTEP(test::add,NUM_PCORE);',
+  'EXE(',
+  'BARRIER;',
+  'CALLBACK(f,0);',
+  'PRINT(1,2);',
+  'LOG_ON;',
+  'NOP;',
+  'EXPORT',
+  'CONCURRENT ',
+  'REMAP(1) ',
+  'LATEST ',
+  'PAD(0) ',
+  'REPEAT ',
+  'SCATTER ',
+  'PROC(1) ',
+  '(int16)',
+  '(uint8)',
+  '[$]',
+  '$v',
+  '$v :=',
+  '$out_pc',
+  '$dst_mem[0]',
+  'VAR $x;',
+  'test::_A',
+  'test::_Z',
+  'test::add',
+  'test::add.x',
+  'calc::in',
+  'calc::run.gain',
+  'calc::acc',
+  'calc::lut',
+  'blur::win(4,4,8)',
+  'blur::row3.shift',
+  'tone::out(2,4,4,8)',
+  'root.constant',
+  'x::y::z',
+  '[0:7]',
+  '[*]',
+  '[:]',
+  '[-1]',
+  '[0:-1]',
+  '[7:0]',
+  '[0:NUM_PCORE-1]',
+  '[from:to]',
+  '[I]',
+  '[J][J]',
+  '[0][0][0][0][0][0][0][0]',
+  '0',
+  '1',
+  '-1',
+  '8',
+  '0x7fffffff',
+  '0xffffffff',
+  '2147483648',
+  '99999999999999999999',
+  '1e9',
+  '0b101',
+  '010',
+  '1/0',
+  '1%0',
+  '1<<40',
+  '-2147483648/-1',
+  'void g(void) {',
+  'static void h(int p) {',
+  'int x = 3;',
+  'int x = x;',
+  'static int a[4];',
+  'uint32_t p = (uint32_t)&buf[0];',
+  'ztaTaskYield();',
+  'for (int i = 0; i < 8; i++)',
+  'return;',
+  'typedef struct { int a; } S;',
+  'NaN',
+  'Infinity',
+  'undefined',
+  'null',
+  '__proto__',
+  'constructor',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  'prototype',
+  'NUM_PCORE',
+  'VECTOR_WIDTH',
+  'BUFSZ',
+  'TILE_H',
+  'from',
+  'to',
+  'req',
+  'p',
+  'I',
+  'J',
 ];
 
 export const fragmentArb = fc.constantFrom(...FRAGMENTS);
@@ -112,58 +286,98 @@ export interface MutationLimits {
 }
 
 /** One edit of a text: delete/insert/duplicate/swap/replace characters, unbalanced brackets, very long lines, deep nesting, truncation. */
-export const mutationArb = (limits: MutationLimits = {}, fragments: fc.Arbitrary<string> = fragmentArb): fc.Arbitrary<Mutation> => fc.oneof(
-  // delete a slice
-  fc.tuple(frac, fc.integer({ min: 1, max: 40 })).map(([f, n]): Mutation => (s) => s.slice(0, at(s, f)) + s.slice(at(s, f) + n)),
-  // insert fragments
-  fc.tuple(frac, fc.array(fragments, { minLength: 1, maxLength: 6 })).map(([f, xs]): Mutation => (s) => s.slice(0, at(s, f)) + xs.join('') + s.slice(at(s, f))),
-  // insert random text
-  fc.tuple(frac, textArb(30)).map(([f, x]): Mutation => (s) => s.slice(0, at(s, f)) + x + s.slice(at(s, f))),
-  // duplicate a slice somewhere else
-  fc.tuple(frac, fc.integer({ min: 1, max: 200 }), frac).map(([f, n, g]): Mutation => (s) => {
-    const piece = s.slice(at(s, f), at(s, f) + n);
-    return s.slice(0, at(s, g)) + piece + s.slice(at(s, g));
-  }),
-  // swap two characters
-  fc.tuple(frac, frac).map(([f, g]): Mutation => (s) => {
-    const i = Math.min(at(s, f), s.length - 1);
-    const j = Math.min(at(s, g), s.length - 1);
-    if (i < 0 || j < 0 || i === j) return s;
-    const a = [...s.split('')];
-    [a[i], a[j]] = [a[j], a[i]];
-    return a.join('');
-  }),
-  // swap two lines
-  fc.tuple(frac, frac).map(([f, g]): Mutation => (s) => {
-    const lines = s.split('\n');
-    const i = Math.floor(f * lines.length);
-    const j = Math.floor(g * lines.length);
-    [lines[i], lines[j]] = [lines[j], lines[i]];
-    return lines.join('\n');
-  }),
-  // replace one character
-  fc.tuple(frac, fc.oneof(fragments, fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }))).map(([f, c]): Mutation => (s) => s.slice(0, at(s, f)) + c + s.slice(at(s, f) + 1)),
-  // unbalanced brackets
-  fc.tuple(frac, fc.constantFrom('(', ')', '[', ']', '{', '}', '/*', '"'), fc.integer({ min: 1, max: 50 })).map(([f, b, n]): Mutation => (s) => s.slice(0, at(s, f)) + b.repeat(n) + s.slice(at(s, f))),
-  // very long line (a statement, C or a comment)
-  fc.tuple(frac, fc.constantFrom('> ', '   > DTYPE(INT16)MEM(p)[0:1] <= ', 'int q = ', '// ', ''), fc.oneof(fragments, fc.constantFrom('x', '1+', '[0]', 'FOR(I=0:1) ')), fc.integer({ min: 1000, max: Math.max(1000, limits.maxLine ?? 30000) })).map(
-    ([f, head, unit, n]): Mutation =>
-      (s) => {
+export const mutationArb = (limits: MutationLimits = {}, fragments: fc.Arbitrary<string> = fragmentArb): fc.Arbitrary<Mutation> =>
+  fc.oneof(
+    // delete a slice
+    fc.tuple(frac, fc.integer({ min: 1, max: 40 })).map(
+      ([f, n]): Mutation =>
+        (s) =>
+          s.slice(0, at(s, f)) + s.slice(at(s, f) + n),
+    ),
+    // insert fragments
+    fc.tuple(frac, fc.array(fragments, { minLength: 1, maxLength: 6 })).map(
+      ([f, xs]): Mutation =>
+        (s) =>
+          s.slice(0, at(s, f)) + xs.join('') + s.slice(at(s, f)),
+    ),
+    // insert random text
+    fc.tuple(frac, textArb(30)).map(
+      ([f, x]): Mutation =>
+        (s) =>
+          s.slice(0, at(s, f)) + x + s.slice(at(s, f)),
+    ),
+    // duplicate a slice somewhere else
+    fc.tuple(frac, fc.integer({ min: 1, max: 200 }), frac).map(([f, n, g]): Mutation => (s) => {
+      const piece = s.slice(at(s, f), at(s, f) + n);
+      return s.slice(0, at(s, g)) + piece + s.slice(at(s, g));
+    }),
+    // swap two characters
+    fc.tuple(frac, frac).map(([f, g]): Mutation => (s) => {
+      const i = Math.min(at(s, f), s.length - 1);
+      const j = Math.min(at(s, g), s.length - 1);
+      if (i < 0 || j < 0 || i === j) return s;
+      const a = [...s.split('')];
+      [a[i], a[j]] = [a[j], a[i]];
+      return a.join('');
+    }),
+    // swap two lines
+    fc.tuple(frac, frac).map(([f, g]): Mutation => (s) => {
+      const lines = s.split('\n');
+      const i = Math.floor(f * lines.length);
+      const j = Math.floor(g * lines.length);
+      [lines[i], lines[j]] = [lines[j], lines[i]];
+      return lines.join('\n');
+    }),
+    // replace one character
+    fc.tuple(frac, fc.oneof(fragments, fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }))).map(
+      ([f, c]): Mutation =>
+        (s) =>
+          s.slice(0, at(s, f)) + c + s.slice(at(s, f) + 1),
+    ),
+    // unbalanced brackets
+    fc.tuple(frac, fc.constantFrom('(', ')', '[', ']', '{', '}', '/*', '"'), fc.integer({ min: 1, max: 50 })).map(
+      ([f, b, n]): Mutation =>
+        (s) =>
+          s.slice(0, at(s, f)) + b.repeat(n) + s.slice(at(s, f)),
+    ),
+    // very long line (a statement, C or a comment)
+    fc
+      .tuple(
+        frac,
+        fc.constantFrom('> ', '   > DTYPE(INT16)MEM(p)[0:1] <= ', 'int q = ', '// ', ''),
+        fc.oneof(fragments, fc.constantFrom('x', '1+', '[0]', 'FOR(I=0:1) ')),
+        fc.integer({ min: 1000, max: Math.max(1000, limits.maxLine ?? 30000) }),
+      )
+      .map(([f, head, unit, n]): Mutation => (s) => {
         const i = at(s, f);
         return s.slice(0, i) + '\n' + head + unit.repeat(Math.ceil(n / Math.max(1, unit.length))) + '\n' + s.slice(i);
-      },
-  ),
-  // deep nesting
-  fc.tuple(frac, fc.constantFrom<[string, string]>(['(', ')'], ['[', ']'], ['{', '}'], ['MEM(', ')'], ['(1+', ')'], ['F(', ',1)']), fc.integer({ min: 10, max: Math.max(10, limits.maxNest ?? 3000) }), fc.boolean()).map(
-    ([f, [o, c], n, closed]): Mutation =>
-      (s) =>
-        s.slice(0, at(s, f)) + o.repeat(n) + '1' + (closed ? c.repeat(n) : '') + s.slice(at(s, f)),
-  ),
-  // truncate
-  frac.map((f): Mutation => (s) => s.slice(0, at(s, f))),
-  // line endings
-  fc.constantFrom<Mutation>((s) => s.replace(/\n/g, '\r\n'), (s) => s.replace(/\n/g, '\r'), (s) => s.replace(/\n/g, '\\\n')),
-);
+      }),
+    // deep nesting
+    fc
+      .tuple(
+        frac,
+        fc.constantFrom<[string, string]>(['(', ')'], ['[', ']'], ['{', '}'], ['MEM(', ')'], ['(1+', ')'], ['F(', ',1)']),
+        fc.integer({ min: 10, max: Math.max(10, limits.maxNest ?? 3000) }),
+        fc.boolean(),
+      )
+      .map(
+        ([f, [o, c], n, closed]): Mutation =>
+          (s) =>
+            s.slice(0, at(s, f)) + o.repeat(n) + '1' + (closed ? c.repeat(n) : '') + s.slice(at(s, f)),
+      ),
+    // truncate
+    frac.map(
+      (f): Mutation =>
+        (s) =>
+          s.slice(0, at(s, f)),
+    ),
+    // line endings
+    fc.constantFrom<Mutation>(
+      (s) => s.replace(/\n/g, '\r\n'),
+      (s) => s.replace(/\n/g, '\r'),
+      (s) => s.replace(/\n/g, '\\\n'),
+    ),
+  );
 
 export const mutateArb = (seed: string, maxMutations = 6, limits: MutationLimits = {}, fragments: fc.Arbitrary<string> = fragmentArb): fc.Arbitrary<string> =>
   fc.array(mutationArb(limits, fragments), { minLength: 1, maxLength: maxMutations }).map((ms) => ms.reduce((s, m) => m(s), seed));
@@ -176,7 +390,10 @@ export const soupArb = (maxStatements = 12): fc.Arbitrary<string> =>
       fc.constantFrom('', '#include <stdint.h>\n#include "test.h"\n', '#define N 8\nstatic int16_t buf[64];\n'),
       fc.boolean(),
     )
-    .map(([stmts, head, inFn]) => `${head}${inFn ? 'void f(int p) {\n   int from = 0, to = 7;\n' : ''}${stmts.map(([s, end]) => `   > ${s.join('')}${end ? ';' : ''}`).join('\n')}\n${inFn ? '}\n' : ''}`);
+    .map(
+      ([stmts, head, inFn]) =>
+        `${head}${inFn ? 'void f(int p) {\n   int from = 0, to = 7;\n' : ''}${stmts.map(([s, end]) => `   > ${s.join('')}${end ? ';' : ''}`).join('\n')}\n${inFn ? '}\n' : ''}`,
+    );
 
 /** An input for the tensor-program checks: a text analysed at a path of the example tree, optionally with a mutated `.p`. */
 export interface TprogInput {
@@ -219,14 +436,35 @@ export interface PcoreInput {
 
 export const pcoreInputArb = (opts: { maxMutations?: number; limits?: MutationLimits } = {}): fc.Arbitrary<PcoreInput> => {
   const seedIdx = fc.integer({ min: 0, max: PCORE_SEEDS.length - 1 });
-  return fc.record({
-    x: fc.oneof(
-      { weight: 6, arbitrary: seedIdx.chain((i) => mutateArb(PCORE_SEEDS[i].text, opts.maxMutations, opts.limits).map((t) => ({ i, t }))) },
-      { weight: 1, arbitrary: fc.tuple(seedIdx, fc.oneof(bytesArb(), textArb(2000), fc.array(fragmentArb, { maxLength: 80 }).map((a) => a.join(' ')))).map(([i, t]) => ({ i, t })) },
-    ),
-    at: fc.array(frac, { minLength: 4, maxLength: 24 }),
-    lookups: fc.array(fc.oneof(fragmentArb, fc.string({ maxLength: 20 }), fc.constantFrom('test::_A', 'calc::run.gain', 'calc::run.', '::', '.', 'root.constant', 'blur::row3.shift', 'edge::tile', 'a::b.c.d')), { maxLength: 8 }),
-  }).map(({ x, at, lookups }) => ({ path: PCORE_SEEDS[x.i].path, text: x.t, at, lookups }));
+  return fc
+    .record({
+      x: fc.oneof(
+        { weight: 6, arbitrary: seedIdx.chain((i) => mutateArb(PCORE_SEEDS[i].text, opts.maxMutations, opts.limits).map((t) => ({ i, t }))) },
+        {
+          weight: 1,
+          arbitrary: fc
+            .tuple(
+              seedIdx,
+              fc.oneof(
+                bytesArb(),
+                textArb(2000),
+                fc.array(fragmentArb, { maxLength: 80 }).map((a) => a.join(' ')),
+              ),
+            )
+            .map(([i, t]) => ({ i, t })),
+        },
+      ),
+      at: fc.array(frac, { minLength: 4, maxLength: 24 }),
+      lookups: fc.array(
+        fc.oneof(
+          fragmentArb,
+          fc.string({ maxLength: 20 }),
+          fc.constantFrom('test::_A', 'calc::run.gain', 'calc::run.', '::', '.', 'root.constant', 'blur::row3.shift', 'edge::tile', 'a::b.c.d'),
+        ),
+        { maxLength: 8 },
+      ),
+    })
+    .map(({ x, at, lookups }) => ({ path: PCORE_SEEDS[x.i].path, text: x.t, at, lookups }));
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -264,7 +502,8 @@ export function lineLengths(text: string): number[] {
 }
 
 function posProblem(lens: number[], p: Position | undefined): string | undefined {
-  if (!p || typeof p.line !== 'number' || typeof p.character !== 'number' || !Number.isInteger(p.line) || !Number.isInteger(p.character)) return `not a position: ${JSON.stringify(p)}`;
+  if (!p || typeof p.line !== 'number' || typeof p.character !== 'number' || !Number.isInteger(p.line) || !Number.isInteger(p.character))
+    return `not a position: ${JSON.stringify(p)}`;
   if (p.line < 0 || p.line >= lens.length) return `line ${p.line} outside the document (${lens.length} lines)`;
   if (p.character < 0 || p.character > lens[p.line]) return `character ${p.character} outside line ${p.line} (length ${lens[p.line]})`;
   return undefined;
@@ -376,7 +615,11 @@ export function checkTprog(input: TprogInput, opts: CheckOptions = {}): Violatio
   warm.setDialect(input.dialect);
   const a = c.call('Project.analyze(warm)', () => warm.analyze(path, text));
   const cold = c.call('Project.analyze(cold)', () => new Project({ fs: memFs(files), loadPcore: loadPcoreView, dialect: input.dialect }).analyze(path, text));
-  if (a && cold && stripFns(a) !== stripFns(cold)) c.violations.push({ where: 'Project.analyze', problem: `diagnostics with a warm parse cache differ from a cold analysis:\nwarm ${stripFns(a)}\ncold ${stripFns(cold)}` });
+  if (a && cold && stripFns(a) !== stripFns(cold))
+    c.violations.push({
+      where: 'Project.analyze',
+      problem: `diagnostics with a warm parse cache differ from a cold analysis:\nwarm ${stripFns(a)}\ncold ${stripFns(cold)}`,
+    });
   const bare = c.call('analyzeTprog', () => analyzeTprog(text, { file: path, dialect: input.dialect }));
   c.diagnostics('analyzeTprog', bare?.diagnostics);
   if (!a) {
@@ -388,11 +631,15 @@ export function checkTprog(input: TprogInput, opts: CheckOptions = {}): Violatio
     if (!an) continue;
     const offsets = [0, text.length, ...input.at.map((f) => Math.floor(f * (text.length + 1)))];
     for (const off of offsets) {
-      c.hover(`hover@${off}`, c.call(`hover@${off}`, () => hover(an, off)));
+      c.hover(
+        `hover@${off}`,
+        c.call(`hover@${off}`, () => hover(an, off)),
+      );
       c.call(`complete@${off}`, () => complete(an, off));
       c.call(`signatureHelp@${off}`, () => signatureHelp(an, off));
       for (const l of c.call(`definition@${off}`, () => definition(an, off)) ?? []) if (!l.file) c.range(`definition@${off}`, l.range);
-      for (const incl of [true, false]) for (const l of c.call(`references@${off}`, () => references(an, off, incl)) ?? []) if (!l.file) c.range(`references@${off}`, l.range);
+      for (const incl of [true, false])
+        for (const l of c.call(`references@${off}`, () => references(an, off, incl)) ?? []) if (!l.file) c.range(`references@${off}`, l.range);
     }
     for (const h of c.call('inlayHints', () => inlayHints(an, 0, lens.length)) ?? []) c.range('inlayHints', { start: h.position, end: h.position });
     c.call('inlayHints(range)', () => inlayHints(an, Math.floor(lens.length / 2), lens.length + 5));
@@ -422,7 +669,9 @@ export function checkPcore(input: PcoreInput, opts: CheckOptions = {}): Violatio
   const prog = c.call('analyzePcore', () => analyzePcore(text, path, { resolveInclude: readInclude }));
   if (!prog) return c.violations;
   c.diagnostics('analyzePcore', prog.diagnostics);
-  for (const r of prog.references ?? []) if (r.start < 0 || r.end > text.length || r.start > r.end) c.violations.push({ where: 'references', problem: `offsets ${r.start}..${r.end} outside 0..${text.length}` });
+  for (const r of prog.references ?? [])
+    if (r.start < 0 || r.end > text.length || r.start > r.end)
+      c.violations.push({ where: 'references', problem: `offsets ${r.start}..${r.end} outside 0..${text.length}` });
   for (const off of [0, text.length, ...input.at.map((f) => Math.floor(f * (text.length + 1)))]) c.call(`symbolAt@${off}`, () => prog.symbolAt(off));
   for (const v of prog.variables.values()) {
     c.call(`formatPcoreVariable(${v.fullName})`, () => formatPcoreVariable(v));
@@ -431,7 +680,11 @@ export function checkPcore(input: PcoreInput, opts: CheckOptions = {}): Violatio
   for (const k of prog.kernels.values()) c.range(`kernel ${k.fullName}`, k.nameRange);
   const view = c.call('loadPcoreView', () => loadPcoreView(text, path, readInclude));
   if (view) {
-    const names = [...input.lookups, ...[...prog.variables.keys()].slice(0, 5), ...[...prog.kernels.values()].slice(0, 3).flatMap((k) => [k.fullName, ...k.params.map((p) => `${k.fullName}.${p.name}`)])];
+    const names = [
+      ...input.lookups,
+      ...[...prog.variables.keys()].slice(0, 5),
+      ...[...prog.kernels.values()].slice(0, 3).flatMap((k) => [k.fullName, ...k.params.map((p) => `${k.fullName}.${p.name}`)]),
+    ];
     for (const n of names) c.call(`lookupMember(${JSON.stringify(n)})`, () => view.lookupMember(n));
     for (const n of names) c.call(`kernel(${JSON.stringify(n)})`, () => view.kernel(n));
     const classes = c.call('classNames', () => view.classNames()) ?? [];
@@ -450,14 +703,18 @@ export function checkPcore(input: PcoreInput, opts: CheckOptions = {}): Violatio
 function names1(prog: ReturnType<typeof analyzePcore>): string {
   const v = [...prog.variables.keys()][0];
   const k = [...prog.kernels.values()].find((x) => x.isKernel)?.fullName;
-  return [v ? `   > DTYPE(INT16)PCORE(NUM_PCORE)[:].THREAD[:].${v}[:] <= DTYPE(INT16)MEM(p)[0:1023];` : '', k ? `   > EXE_LOCKSTEP(${k},NUM_PCORE);` : ''].join('\n');
+  return [v ? `   > DTYPE(INT16)PCORE(NUM_PCORE)[:].THREAD[:].${v}[:] <= DTYPE(INT16)MEM(p)[0:1023];` : '', k ? `   > EXE_LOCKSTEP(${k},NUM_PCORE);` : ''].join(
+    '\n',
+  );
 }
 
 export function formatViolations(vs: Violation[], max = 8): string {
-  return vs
-    .slice(0, max)
-    .map((v) => `  ${v.where}: ${v.problem.split('\n').slice(0, 8).join('\n    ')}`)
-    .join('\n') + (vs.length > max ? `\n  … ${vs.length - max} more` : '');
+  return (
+    vs
+      .slice(0, max)
+      .map((v) => `  ${v.where}: ${v.problem.split('\n').slice(0, 8).join('\n    ')}`)
+      .join('\n') + (vs.length > max ? `\n  … ${vs.length - max} more` : '')
+  );
 }
 
 /** Short printable form of an input (for failure messages). */
@@ -472,25 +729,155 @@ export function describeInput(i: { path: string; text: string; pcoreText?: strin
 /** Every `.csfbin` of examples/ and test/fixtures/csf, as bytes, by in-memory path (`/w/<dir>/<name>`, `/w/fixtures/csf/<name>`). */
 export const CSF_FILES: Record<string, Uint8Array> = {};
 for (const dir of readdirSync(resolve(ROOT, 'examples'), { withFileTypes: true }))
-  if (dir.isDirectory()) for (const f of readdirSync(resolve(ROOT, 'examples', dir.name))) if (f.endsWith('.csfbin')) CSF_FILES[`/w/${dir.name}/${f}`] = new Uint8Array(readFileSync(resolve(ROOT, 'examples', dir.name, f)));
-for (const f of readdirSync(resolve(ROOT, 'test/fixtures/csf'))) if (f.endsWith('.csfbin')) CSF_FILES[`/w/fixtures/csf/${f}`] = new Uint8Array(readFileSync(resolve(ROOT, 'test/fixtures/csf', f)));
+  if (dir.isDirectory())
+    for (const f of readdirSync(resolve(ROOT, 'examples', dir.name)))
+      if (f.endsWith('.csfbin')) CSF_FILES[`/w/${dir.name}/${f}`] = new Uint8Array(readFileSync(resolve(ROOT, 'examples', dir.name, f)));
+for (const f of readdirSync(resolve(ROOT, 'test/fixtures/csf')))
+  if (f.endsWith('.csfbin')) CSF_FILES[`/w/fixtures/csf/${f}`] = new Uint8Array(readFileSync(resolve(ROOT, 'test/fixtures/csf', f)));
 
 export const LAYOUT_SEEDS: Seed[] = [
   ...Object.entries(EXAMPLE_FILES)
     .filter(([p]) => p.endsWith('.tlayout'))
     .map(([path, text]) => ({ path, text })),
-  ...readdirSync(resolve(ROOT, 'test/fixtures/layout')).filter((f) => f.endsWith('.tlayout')).map((f) => ({ path: `/w/layouts/fixture-${f}`, text: read(`test/fixtures/layout/${f}`) })),
+  ...readdirSync(resolve(ROOT, 'test/fixtures/layout'))
+    .filter((f) => f.endsWith('.tlayout'))
+    .map((f) => ({ path: `/w/layouts/fixture-${f}`, text: read(`test/fixtures/layout/${f}`) })),
 ];
 
 /** Pieces of the layout language (statements, models, arguments, numbers with units) and awkward characters. */
 export const LAYOUT_FRAGMENTS = [
-  '[', ']', '(', ')', '{', '}', ',', '=', ':', '-', '+', '*', '/', '.', '#', '//', '"', "'", '\n', '\r\n', '\r', ' ', '\t', '\\', '\u0000', 'ẞ', '😀', '\ud800', '\ufeff',
-  'tensor ', 'probe ', 'target ', 'tensor t: float16[4, 4] = ', 'probe t[1, 2]', 'probe t address 64', 'probe t device[0, 1, 0, 3]', 'probe t address 8 main', 'probe t address 4 meta', ' at ', ' at 0x1000', 'address', 'device', 'bank', 'core', 'core (1,0)', 'main', 'meta',
-  'target spyre(memory=128GiB)', 'target wormhole_b0', 'target blackhole', 'target tt(', 'spyre(', 'spyre()', 'tt(', 'cells(', 'strided(', 'fibers(', 'ttnn.', 'ttnn.create_sharded_memory_config(', 'ttnn.CoreGrid(y=2, x=2)', 'ttnn.ShardStrategy.BLOCK', 'SpyreTensorLayout(', 'as_strided(', 'nd_sharded',
-  'device_size=[256, 8, 128, 64]', 'dim_map=[1, 2, 0, 2]', 'dim_order=[1, 0]', 'dim_order=[0, 1, -1]', 'stride_map=[64, 256, 1]', 'shape=(64, 64)', 'size=[4, 4]', 'stride=[4, 1]', 'offset=3', 'ptr=[0, 1, 3]', 'index=[1, 0, 2]', 'main=0', 'meta=0', 'file="A.csfbin"', 'file="../sparse/matrix.csfbin"', 'file="missing.csfbin"', 'file="x.txt"', 'file=""', 'layout=', 'tile=', 'grid=', 'memory=',
-  'float16', 'bfloat16', 'float32', 'int8', 'uint8', 'bfloat8_b', 'float16[', 'float32[2, 3]', '[0]', '[-1]', '[1, 2, 3]', '[]', '()', 'True', 'False', 'None',
-  '0', '1', '-1', '2', '4096', '0x', '0x1_000', '0xffffffff', '1e', '1e9', '1.5e3', '4KiB', '128GiB', '32x', '32x32', '2x2x4', '999999999999', '99999999999999999999', '2147483648', '4294967296', 'NaN', 'Infinity',
-  '__proto__', 'constructor', 'toString', 'hasOwnProperty', 't', 'A', 'B', 'x',
+  '[',
+  ']',
+  '(',
+  ')',
+  '{',
+  '}',
+  ',',
+  '=',
+  ':',
+  '-',
+  '+',
+  '*',
+  '/',
+  '.',
+  '#',
+  '//',
+  '"',
+  "'",
+  '\n',
+  '\r\n',
+  '\r',
+  ' ',
+  '\t',
+  '\\',
+  '\u0000',
+  'ẞ',
+  '😀',
+  '\ud800',
+  '\ufeff',
+  'tensor ',
+  'probe ',
+  'target ',
+  'tensor t: float16[4, 4] = ',
+  'probe t[1, 2]',
+  'probe t address 64',
+  'probe t device[0, 1, 0, 3]',
+  'probe t address 8 main',
+  'probe t address 4 meta',
+  ' at ',
+  ' at 0x1000',
+  'address',
+  'device',
+  'bank',
+  'core',
+  'core (1,0)',
+  'main',
+  'meta',
+  'target spyre(memory=128GiB)',
+  'target wormhole_b0',
+  'target blackhole',
+  'target tt(',
+  'spyre(',
+  'spyre()',
+  'tt(',
+  'cells(',
+  'strided(',
+  'fibers(',
+  'ttnn.',
+  'ttnn.create_sharded_memory_config(',
+  'ttnn.CoreGrid(y=2, x=2)',
+  'ttnn.ShardStrategy.BLOCK',
+  'SpyreTensorLayout(',
+  'as_strided(',
+  'nd_sharded',
+  'device_size=[256, 8, 128, 64]',
+  'dim_map=[1, 2, 0, 2]',
+  'dim_order=[1, 0]',
+  'dim_order=[0, 1, -1]',
+  'stride_map=[64, 256, 1]',
+  'shape=(64, 64)',
+  'size=[4, 4]',
+  'stride=[4, 1]',
+  'offset=3',
+  'ptr=[0, 1, 3]',
+  'index=[1, 0, 2]',
+  'main=0',
+  'meta=0',
+  'file="A.csfbin"',
+  'file="../sparse/matrix.csfbin"',
+  'file="missing.csfbin"',
+  'file="x.txt"',
+  'file=""',
+  'layout=',
+  'tile=',
+  'grid=',
+  'memory=',
+  'float16',
+  'bfloat16',
+  'float32',
+  'int8',
+  'uint8',
+  'bfloat8_b',
+  'float16[',
+  'float32[2, 3]',
+  '[0]',
+  '[-1]',
+  '[1, 2, 3]',
+  '[]',
+  '()',
+  'True',
+  'False',
+  'None',
+  '0',
+  '1',
+  '-1',
+  '2',
+  '4096',
+  '0x',
+  '0x1_000',
+  '0xffffffff',
+  '1e',
+  '1e9',
+  '1.5e3',
+  '4KiB',
+  '128GiB',
+  '32x',
+  '32x32',
+  '2x2x4',
+  '999999999999',
+  '99999999999999999999',
+  '2147483648',
+  '4294967296',
+  'NaN',
+  'Infinity',
+  '__proto__',
+  'constructor',
+  'toString',
+  'hasOwnProperty',
+  't',
+  'A',
+  'B',
+  'x',
 ];
 
 export const layoutFragmentArb = fc.constantFrom(...LAYOUT_FRAGMENTS);
@@ -504,13 +891,21 @@ export interface LayoutInput {
 
 export const layoutInputArb = (opts: { maxMutations?: number; maxBytes?: number; limits?: MutationLimits } = {}): fc.Arbitrary<LayoutInput> => {
   const seedIdx = fc.integer({ min: 0, max: LAYOUT_SEEDS.length - 1 });
-  const soup = fc.array(fc.array(layoutFragmentArb, { minLength: 1, maxLength: 10 }), { minLength: 1, maxLength: 16 }).map((ls) => ls.map((l) => l.join('')).join('\n'));
+  const soup = fc
+    .array(fc.array(layoutFragmentArb, { minLength: 1, maxLength: 10 }), { minLength: 1, maxLength: 16 })
+    .map((ls) => ls.map((l) => l.join('')).join('\n'));
   return fc
     .record({
       x: fc.oneof(
-        { weight: 6, arbitrary: seedIdx.chain((i) => mutateArb(LAYOUT_SEEDS[i].text, opts.maxMutations, opts.limits, layoutFragmentArb).map((t) => ({ i, t }))) },
+        {
+          weight: 6,
+          arbitrary: seedIdx.chain((i) => mutateArb(LAYOUT_SEEDS[i].text, opts.maxMutations, opts.limits, layoutFragmentArb).map((t) => ({ i, t }))),
+        },
         { weight: 2, arbitrary: fc.tuple(seedIdx, soup).map(([i, t]) => ({ i, t })) },
-        { weight: 1, arbitrary: fc.tuple(seedIdx, fc.oneof(bytesArb(opts.maxBytes ?? 4000), textArb(Math.min(2000, opts.maxBytes ?? 2000)))).map(([i, t]) => ({ i, t })) },
+        {
+          weight: 1,
+          arbitrary: fc.tuple(seedIdx, fc.oneof(bytesArb(opts.maxBytes ?? 4000), textArb(Math.min(2000, opts.maxBytes ?? 2000)))).map(([i, t]) => ({ i, t })),
+        },
       ),
       at: fc.array(frac, { minLength: 4, maxLength: 24 }),
     })
@@ -530,21 +925,28 @@ export function checkLayout(input: LayoutInput, opts: CheckOptions = {}): Violat
   c.diagnostics('analyzeLayout', a.diagnostics);
   const offsets = [0, text.length, ...input.at.map((f) => Math.floor(f * (text.length + 1)))];
   for (const off of offsets) {
-    c.hover(`hover@${off}`, c.call(`hover@${off}`, () => layoutHover(a, off)));
+    c.hover(
+      `hover@${off}`,
+      c.call(`hover@${off}`, () => layoutHover(a, off)),
+    );
     const items = c.call(`complete@${off}`, () => layoutComplete(a, off));
     if (items !== undefined && !Array.isArray(items)) c.violations.push({ where: `complete@${off}`, problem: 'not an array' });
-    for (const it of items ?? []) if (typeof it.label !== 'string' || (it.documentation !== undefined && typeof it.documentation !== 'string')) c.violations.push({ where: `complete@${off}`, problem: `entry ${String(it.label)}: label or documentation is not a string` });
+    for (const it of items ?? [])
+      if (typeof it.label !== 'string' || (it.documentation !== undefined && typeof it.documentation !== 'string'))
+        c.violations.push({ where: `complete@${off}`, problem: `entry ${String(it.label)}: label or documentation is not a string` });
   }
   for (const h of c.call('inlayHints', () => layoutInlayHints(a, 0, lens.length)) ?? []) c.range('inlayHints', { start: h.position, end: h.position });
   const mid = Math.floor(lens.length / 2);
-  for (const h of c.call('inlayHints(range)', () => layoutInlayHints(a, mid, lens.length + 5)) ?? []) c.range('inlayHints(range)', { start: h.position, end: h.position });
+  for (const h of c.call('inlayHints(range)', () => layoutInlayHints(a, mid, lens.length + 5)) ?? [])
+    c.range('inlayHints(range)', { start: h.position, end: h.position });
   const walk = (s: DocSymbol) => {
     c.range(`documentSymbols ${s.name}`, s.range);
     c.range(`documentSymbols ${s.name} selection`, s.selectionRange);
     s.children.forEach(walk);
   };
   c.call('documentSymbols', () => layoutSymbols(a))?.forEach(walk);
-  for (const t of c.call('semanticTokens', () => layoutTokens(a)) ?? []) c.range('semanticTokens', { start: { line: t.line, character: t.char }, end: { line: t.line, character: t.char + t.length } });
+  for (const t of c.call('semanticTokens', () => layoutTokens(a)) ?? [])
+    c.range('semanticTokens', { start: { line: t.line, character: t.char }, end: { line: t.line, character: t.char + t.length } });
   const edits = c.call('formatLayout', () => formatLayout(a)) ?? [];
   for (const e of edits) c.range('formatLayout', e.range);
   if (edits.length) {
@@ -578,7 +980,10 @@ export const csfTensorBytesArb = (): fc.Arbitrary<Uint8Array> =>
       const F = shape.slice(0, -1).reduce((a, b) => a * b, 1);
       const last = shape[shape.length - 1];
       const value = fc.oneof(fc.float({ noDefaultInfinity: false }), fc.constantFrom(0, -0, NaN, Infinity, -Infinity, 1e-45, 1.5, -2));
-      const fiber = last === 0 ? fc.constant([] as [number, number][]) : fc.uniqueArray(fc.tuple(fc.integer({ min: 0, max: last - 1 }), value), { selector: (e) => e[0], maxLength: last });
+      const fiber =
+        last === 0
+          ? fc.constant([] as [number, number][])
+          : fc.uniqueArray(fc.tuple(fc.integer({ min: 0, max: last - 1 }), value), { selector: (e) => e[0], maxLength: last });
       return fc.array(fiber, { minLength: F, maxLength: F }).map((fibers) => ({ shape, fibers }));
     })
     .map(({ shape, fibers }) => encodeCsf(csfFromFibers(shape, fibers)));
@@ -624,7 +1029,11 @@ export const byteMutationArb = (): fc.Arbitrary<ByteMutation> =>
       return b.slice(0, aligned ? n & ~3 : n);
     }),
     // cut the last few bytes
-    fc.integer({ min: 1, max: 9 }).map((k): ByteMutation => (b) => b.slice(0, Math.max(0, b.length - k))),
+    fc.integer({ min: 1, max: 9 }).map(
+      (k): ByteMutation =>
+        (b) =>
+          b.slice(0, Math.max(0, b.length - k)),
+    ),
     // append random bytes or words
     fc.uint8Array({ minLength: 1, maxLength: 24 }).map((x): ByteMutation => (b) => {
       const c = new Uint8Array(b.length + x.length);
@@ -656,10 +1065,15 @@ export const byteMutationArb = (): fc.Arbitrary<ByteMutation> =>
 
 export const csfInputArb = (opts: { maxMutations?: number; maxBytes?: number } = {}): fc.Arbitrary<CsfInput> => {
   const seed = fc.oneof({ weight: 1, arbitrary: fc.constantFrom(...CSF_SEED_BYTES) }, { weight: 2, arbitrary: csfTensorBytesArb() });
-  const mutated = fc.tuple(seed, fc.array(byteMutationArb(), { minLength: 0, maxLength: opts.maxMutations ?? 6 })).map(([b, ms]) => ms.reduce((x, m) => m(x), b));
+  const mutated = fc
+    .tuple(seed, fc.array(byteMutationArb(), { minLength: 0, maxLength: opts.maxMutations ?? 6 }))
+    .map(([b, ms]) => ms.reduce((x, m) => m(x), b));
   const random = fc.oneof(fc.uint8Array({ maxLength: opts.maxBytes ?? 256 }), fc.uint8Array({ maxLength: 16 }));
   return fc
-    .record({ b: fc.oneof({ weight: 9, arbitrary: mutated }, { weight: 1, arbitrary: random }), at: fc.array(fc.oneof(frac, pos), { minLength: 4, maxLength: 16 }) })
+    .record({
+      b: fc.oneof({ weight: 9, arbitrary: mutated }, { weight: 1, arbitrary: random }),
+      at: fc.array(fc.oneof(frac, pos), { minLength: 4, maxLength: 16 }),
+    })
     .map(({ b, at }) => ({ path: '/w/fuzz.csfbin', text: latin1(b), at }));
 };
 
@@ -675,8 +1089,13 @@ export async function checkCsf(input: CsfInput, opts: CheckOptions = {}): Promis
     for (const i of list ?? []) {
       if (typeof i.message !== 'string' || !i.message) c.violations.push({ where: `${where} ${i.code}`, problem: 'empty message' });
       if (i.offset === undefined) continue;
-      if (!Number.isInteger(i.offset) || i.offset < 0 || i.offset > size) c.violations.push({ where: `${where} ${i.code}`, problem: `byte offset ${i.offset} outside the file (0..${size})` });
-      else if (i.length !== undefined && (!Number.isInteger(i.length) || i.length < 0 || i.offset + i.length > size)) c.violations.push({ where: `${where} ${i.code}`, problem: `bytes ${i.offset}..${i.offset + i.length} (length ${i.length}) outside the file (${size} bytes)` });
+      if (!Number.isInteger(i.offset) || i.offset < 0 || i.offset > size)
+        c.violations.push({ where: `${where} ${i.code}`, problem: `byte offset ${i.offset} outside the file (0..${size})` });
+      else if (i.length !== undefined && (!Number.isInteger(i.length) || i.length < 0 || i.offset + i.length > size))
+        c.violations.push({
+          where: `${where} ${i.code}`,
+          problem: `bytes ${i.offset}..${i.offset + i.length} (length ${i.length}) outside the file (${size} bytes)`,
+        });
     }
   };
   // the validator: whole, with every option, and in chunks (must agree with the whole)
@@ -687,8 +1106,13 @@ export async function checkCsf(input: CsfInput, opts: CheckOptions = {}): Promis
   const cuts = [pick(0, size + 1), pick(1, size + 1), pick(2, size + 1)].sort((a, b) => a - b);
   const chunks = [bytes.subarray(0, cuts[0]), bytes.subarray(cuts[0], cuts[1]), bytes.subarray(cuts[1], cuts[2]), bytes.subarray(cuts[2])];
   const vc = c.call('validateCsfChunks', () => validateCsfChunks(chunks, { maxIssues: 100, allowTrailing: true, dropEmptySentinel: true, keepPointers: true }));
-  const sameValidation = (x: CsfValidation, y: CsfValidation) => JSON.stringify({ ...x, pointers: x.pointers && [...x.pointers] }) === JSON.stringify({ ...y, pointers: y.pointers && [...y.pointers] });
-  if (all && vc && !sameValidation(all, vc)) c.violations.push({ where: 'validateCsfChunks', problem: `chunks split at ${cuts.join(', ')} validate differently from the whole file:\nwhole  ${JSON.stringify(all.issues.map(issueKey))}\nchunks ${JSON.stringify(vc.issues.map(issueKey))}` });
+  const sameValidation = (x: CsfValidation, y: CsfValidation) =>
+    JSON.stringify({ ...x, pointers: x.pointers && [...x.pointers] }) === JSON.stringify({ ...y, pointers: y.pointers && [...y.pointers] });
+  if (all && vc && !sameValidation(all, vc))
+    c.violations.push({
+      where: 'validateCsfChunks',
+      problem: `chunks split at ${cuts.join(', ')} validate differently from the whole file:\nwhole  ${JSON.stringify(all.issues.map(issueKey))}\nchunks ${JSON.stringify(vc.issues.map(issueKey))}`,
+    });
   // the lazy reader
   for (const allowTrailing of [false, true]) {
     const w = `openCsf(allowTrailing=${allowTrailing})`;
@@ -726,13 +1150,15 @@ export async function checkCsf(input: CsfInput, opts: CheckOptions = {}): Promis
   if (p && !p.ok) issues('parseCsf', p.issues);
   if (p?.ok && writable(p.tensor)) {
     const again = c.call('encodeCsf(parsed)', () => encodeCsf(p.tensor));
-    if (again && latin1(again) !== input.text) c.violations.push({ where: 'encodeCsf(parsed)', problem: `a valid file of ${size} bytes is written back as ${again.length} different bytes` });
+    if (again && latin1(again) !== input.text)
+      c.violations.push({ where: 'encodeCsf(parsed)', problem: `a valid file of ${size} bytes is written back as ${again.length} different bytes` });
   }
   const pd = c.call('parseCsf(dropEmptySentinel, allowTrailing)', () => parseCsf(bytes, { dropEmptySentinel: true, allowTrailing: true }));
   if (pd && !pd.ok) issues('parseCsf(dropEmptySentinel, allowTrailing)', pd.issues);
   if (pd?.ok && writable(pd.tensor)) c.call('encodeCsf(parsed, sentinels dropped)', () => encodeCsf(pd.tensor));
   const pl = c.call('placementOf', () => placementOf(bytes));
-  if (pl !== undefined && !(pl instanceof Error) && !p?.ok) c.violations.push({ where: 'placementOf', problem: 'gave a placement for a file parseCsf rejects' });
+  if (pl !== undefined && !(pl instanceof Error) && !p?.ok)
+    c.violations.push({ where: 'placementOf', problem: 'gave a placement for a file parseCsf rejects' });
   // the accelerator load: twice (the second tensor at nonzero bases), then back out
   const mem = new AcceleratorMemory({ metaCapacity: 4096, mainCapacity: 1 << 16 });
   for (const k of [0, 1]) {
@@ -759,13 +1185,19 @@ export async function checkCsf(input: CsfInput, opts: CheckOptions = {}): Promis
   if (view.indexProblem) issues('CsfView.indexProblem', [view.indexProblem]);
   // the viewer's structural check agrees with the reader's (trailing bytes are the validation's business)
   const structural = o.ok ? undefined : o.issues.find((i) => i.severity === 'error');
-  if (issueKey(view.indexProblem) !== issueKey(structural)) c.violations.push({ where: 'CsfView.open', problem: `index problem ${issueKey(view.indexProblem)} but openCsf (allowTrailing) finds ${issueKey(structural)}` });
+  if (issueKey(view.indexProblem) !== issueKey(structural))
+    c.violations.push({
+      where: 'CsfView.open',
+      problem: `index problem ${issueKey(view.indexProblem)} but openCsf (allowTrailing) finds ${issueKey(structural)}`,
+    });
   const rows = view.rowCount;
   for (let k = 0; k < 3; k++) {
     const start = pick(k, rows + 2);
     const count = 1 + pick(k + 1, 64);
     const r = await c.callAsync(`CsfView.rows(${start}, ${count})`, () => view.rows(start, count));
-    for (const row of r ?? []) if (row.kind === 'entry' && (row.offset < 0 || row.offset + 8 > size)) c.violations.push({ where: `CsfView.rows(${start}, ${count})`, problem: `entry ${row.entry} at byte ${row.offset} outside the file (${size} bytes)` });
+    for (const row of r ?? [])
+      if (row.kind === 'entry' && (row.offset < 0 || row.offset + 8 > size))
+        c.violations.push({ where: `CsfView.rows(${start}, ${count})`, problem: `entry ${row.entry} at byte ${row.offset} outside the file (${size} bytes)` });
   }
   for (let k = 0; k < 3; k++) {
     const off = pick(k + 2, size + 8);
@@ -785,10 +1217,12 @@ export async function checkCsf(input: CsfInput, opts: CheckOptions = {}): Promis
     ['csf.locate', { fiber: pick(3, fibers + 1) }],
     ['csf.locate', { entry: pick(4, nnz + 1) }],
   ];
-  for (const [id, [method, params]] of requests.entries()) await c.callAsync(`CsfViewHost ${method}#${id}`, () => host.handle({ type: 'request', id, method, params }));
+  for (const [id, [method, params]] of requests.entries())
+    await c.callAsync(`CsfViewHost ${method}#${id}`, () => host.handle({ type: 'request', id, method, params }));
   const info = await c.callAsync('CsfViewHost.validated', () => host.validated);
   host.dispose();
-  if (info?.state !== 'done') c.violations.push({ where: 'CsfViewHost.validated', problem: `validation ended in state ${info?.state}: ${info && 'error' in info ? info.error : ''}` });
+  if (info?.state !== 'done')
+    c.violations.push({ where: 'CsfViewHost.validated', problem: `validation ended in state ${info?.state}: ${info && 'error' in info ? info.error : ''}` });
   issues('CsfViewHost.validated', info?.problems as CsfIssue[] | undefined);
   const answers = posted.filter((m) => (m as { type: string }).type === 'response') as { id: number; ok: boolean; error?: string }[];
   for (const [id, [method]] of requests.entries()) {

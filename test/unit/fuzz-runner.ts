@@ -178,7 +178,13 @@ export interface FuzzReport {
 export function toReport(job: FuzzJob, o: TaskOutcome, ms: number): FuzzReport {
   const r: FuzzReport = { kind: job.kind, tried: o.tried, failures: [], hangs: [], seeds: [job.seed], stats: o.fuzz?.stats ?? {}, ms };
   for (const f of o.failures) r.failures.push({ kind: job.kind, seed: job.seed, ...f });
-  if (o.hang) r.hangs.push({ kind: job.kind, seed: job.seed, input: o.hang.input ?? { path: '?', text: '(no input reported)' }, violations: [{ where: o.hang.call ?? 'watchdog', problem: o.hang.problem }] });
+  if (o.hang)
+    r.hangs.push({
+      kind: job.kind,
+      seed: job.seed,
+      input: o.hang.input ?? { path: '?', text: '(no input reported)' },
+      violations: [{ where: o.hang.call ?? 'watchdog', problem: o.hang.problem }],
+    });
   if (o.fuzz?.counterexample) r.counterexample = { kind: job.kind, seed: job.seed, path: o.fuzz.path, ...o.fuzz.counterexample };
   if (o.fuzz?.error) r.error = o.fuzz.error;
   return r;
@@ -231,9 +237,15 @@ export async function runCampaign(
     // find the call that hangs: re-check the input alone, reporting each call
     let call = o.hang.call;
     if (o.hang.input && !call) {
-      const [again] = runTasks([{ type: 'case', kind: caseKindOf(job.kind), input: o.hang.input as CaseTask['input'], limitMs: job.limitMs }], { hangMs: opts.hangMs });
+      const [again] = runTasks([{ type: 'case', kind: caseKindOf(job.kind), input: o.hang.input as CaseTask['input'], limitMs: job.limitMs }], {
+        hangMs: opts.hangMs,
+      });
       const a = await again;
-      call = a.hang?.call ?? (a.violations?.length ? `${a.violations[0].where} (did not hang when re-run alone: ${a.violations[0].problem.split('\n')[0]})` : '(did not hang when re-run alone)');
+      call =
+        a.hang?.call ??
+        (a.violations?.length
+          ? `${a.violations[0].where} (did not hang when re-run alone: ${a.violations[0].problem.split('\n')[0]})`
+          : '(did not hang when re-run alone)');
     }
     const h: FuzzFailure = { kind: job.kind, seed, input, violations: [{ where: call ?? 'watchdog', problem: o.hang.problem }] };
     report.hangs.push(h);

@@ -40,7 +40,9 @@ function arbitrary(job: FuzzJob): fc.Arbitrary<Input> {
     case 'tprog':
       return tprogInputArb({ maxMutations: job.maxMutations, limits: job.limits });
     case 'tprog-bytes':
-      return fc.record({ text: fc.oneof(bytesArb(job.maxBytes ?? 4000), textArb(job.maxBytes ?? 2000)), at, dialect: fc.constant('auto' as const) }).map((r) => ({ ...r, path }));
+      return fc
+        .record({ text: fc.oneof(bytesArb(job.maxBytes ?? 4000), textArb(job.maxBytes ?? 2000)), at, dialect: fc.constant('auto' as const) })
+        .map((r) => ({ ...r, path }));
     case 'tprog-soup':
       return fc.record({ text: soupArb(), at, dialect: fc.constantFrom('auto' as const, 'guide' as const) }).map((r) => ({ ...r, path }));
     case 'pcore':
@@ -109,7 +111,16 @@ async function runFuzz(index: number, job: FuzzJob): Promise<FuzzDone> {
     const input = d.counterexample[0];
     counterexample = { input, violations: await check(job.kind, input, { limitMs: job.limitMs }) };
   }
-  return { tried, runs: d.numRuns, seed: d.seed, path: d.counterexamplePath ?? undefined, interrupted: d.interrupted, counterexample, error: d.failed && !counterexample ? String(d.errorInstance) : undefined, stats };
+  return {
+    tried,
+    runs: d.numRuns,
+    seed: d.seed,
+    path: d.counterexamplePath ?? undefined,
+    interrupted: d.interrupted,
+    counterexample,
+    error: d.failed && !counterexample ? String(d.errorInstance) : undefined,
+    stats,
+  };
 }
 
 void (async () => {

@@ -24,7 +24,10 @@ const SCALE = Number(process.env.FUZZ_SCALE ?? 1);
 
 function verdict(r: FuzzReport): void {
   const parts: string[] = [];
-  if (r.counterexample) parts.push(`counterexample (seed ${r.counterexample.seed}, path ${r.counterexample.path}):\n  input ${describeInput(r.counterexample.input)}\n${formatViolations(r.counterexample.violations)}`);
+  if (r.counterexample)
+    parts.push(
+      `counterexample (seed ${r.counterexample.seed}, path ${r.counterexample.path}):\n  input ${describeInput(r.counterexample.input)}\n${formatViolations(r.counterexample.violations)}`,
+    );
   for (const h of r.hangs) parts.push(`hang/crash (seed ${h.seed}):\n  input ${describeInput(h.input)}\n${formatViolations(h.violations)}`);
   if (r.error) parts.push(`error: ${r.error}`);
   assert.ok(parts.length === 0, `${r.kind}: ${parts.join('\n\n')}`);
@@ -42,7 +45,14 @@ const jobs: (Partial<FuzzJob> & { kind: FuzzJob['kind']; numRuns: number; timeLi
   { kind: 'tlayout', numRuns: 300, timeLimitMs: 3000, limits: { maxLine: 4000, maxNest: 1000 } },
   { kind: 'csfbin', numRuns: 300, timeLimitMs: 2000 },
 ];
-const fuzzJobs: FuzzJob[] = jobs.map((j) => ({ mode: 'assert', seed: SEED, limitMs: LIMIT_MS, ...j, numRuns: Math.max(1, Math.round(j.numRuns * SCALE)), timeLimitMs: j.timeLimitMs * SCALE }));
+const fuzzJobs: FuzzJob[] = jobs.map((j) => ({
+  mode: 'assert',
+  seed: SEED,
+  limitMs: LIMIT_MS,
+  ...j,
+  numRuns: Math.max(1, Math.round(j.numRuns * SCALE)),
+  timeLimitMs: j.timeLimitMs * SCALE,
+}));
 const t0 = Date.now();
 const fuzzResults = runTasks(
   fuzzJobs.map((job) => ({ type: 'fuzz', job })),
@@ -105,8 +115,18 @@ describe('edge cases through every feature function', () => {
   // one worker checks all cases, started now: it runs beside the (sequential) fuzz workers on the second core
   const results = runTasks(
     [
-      ...Object.values(cases).map((c): CaseTask => ({ type: 'case', kind: 'tprog', limitMs: LIMIT_MS, input: { path: test.path, text: typeof c === 'string' ? c : c[0], dialect: 'auto', at } })),
-      ...Object.values(pcoreCases).map((c): CaseTask => ({ type: 'case', kind: 'pcore', limitMs: LIMIT_MS, input: { path: '/w/fixtures/self.p', text: typeof c === 'string' ? c : c[0], at, lookups: ['a::v', 'a::k.x', '::', ''] } })),
+      ...Object.values(cases).map((c): CaseTask => ({
+        type: 'case',
+        kind: 'tprog',
+        limitMs: LIMIT_MS,
+        input: { path: test.path, text: typeof c === 'string' ? c : c[0], dialect: 'auto', at },
+      })),
+      ...Object.values(pcoreCases).map((c): CaseTask => ({
+        type: 'case',
+        kind: 'pcore',
+        limitMs: LIMIT_MS,
+        input: { path: '/w/fixtures/self.p', text: typeof c === 'string' ? c : c[0], at, lookups: ['a::v', 'a::k.x', '::', ''] },
+      })),
     ],
     { hangMs: 3000 },
   );
@@ -157,7 +177,8 @@ describe('bugs found by fuzzing, fixed', { concurrency: true }, () => {
   it('layout words named like Object.prototype members (`__proto__`, `constructor`, `toString`) are no table entries', async () => {
     // fuzz input (tlayout): hover on `__proto__` returned Object.prototype as its markdown; `spyre(constructor=` threw in
     // completion, `tt(layout=constructor)` was accepted as a layout and hover on a term named `__proto__` threw
-    const text = 'target toString\ntarget wormhole_b0(__proto__=1)\ntensor t: float16[4] = spyre(constructor=1, __proto__=2)\ntensor u: constructor[4] = tt(layout=constructor, buffer=__proto__)\ntensor v: float16[4] = __proto__()\ntensor w: float16[4] = tt(layout=\nprobe t[valueOf]\n4constructor\n';
+    const text =
+      'target toString\ntarget wormhole_b0(__proto__=1)\ntensor t: float16[4] = spyre(constructor=1, __proto__=2)\ntensor u: constructor[4] = tt(layout=constructor, buffer=__proto__)\ntensor v: float16[4] = __proto__()\ntensor w: float16[4] = tt(layout=\nprobe t[valueOf]\n4constructor\n';
     const at = Array.from({ length: text.length + 1 }, (_, i) => i / (text.length + 1));
     const [o] = runTasks([{ type: 'case', kind: 'tlayout', limitMs: LIMIT_MS, input: { path: '/w/layouts/x.tlayout', text, at } }], { hangMs: HANG_MS });
     const r = await o;
@@ -169,7 +190,13 @@ describe('bugs found by fuzzing, fixed', { concurrency: true }, () => {
   });
 
   it('layout values nested 30,000 deep are skipped with an error (the parser used to overflow the stack)', async () => {
-    const cases = ['['.repeat(30_000), `${'['.repeat(30_000)}1${']'.repeat(30_000)}`, 'f(x='.repeat(20_000), '(-'.repeat(20_000) + '1', 'a-'.repeat(20_000) + 'b'];
+    const cases = [
+      '['.repeat(30_000),
+      `${'['.repeat(30_000)}1${']'.repeat(30_000)}`,
+      'f(x='.repeat(20_000),
+      '(-'.repeat(20_000) + '1',
+      'a-'.repeat(20_000) + 'b',
+    ];
     const outcomes = runTasks(
       cases.map((body): CaseTask => {
         const text = `tensor t: float16[4] = spyre(x=${body})\nprobe t[0]\n`;
@@ -184,7 +211,10 @@ describe('bugs found by fuzzing, fixed', { concurrency: true }, () => {
     }
     const { analyzeLayout } = await import('../../core/layout/analyze');
     const a = analyzeLayout(`tensor t: float16[4] = spyre(x=${'['.repeat(3000)})\n`, '/x.tlayout');
-    assert.ok(a.diagnostics.some((d) => /nested more than \d+ deep/.test(d.message)), a.diagnostics.map((d) => d.message).join('; '));
+    assert.ok(
+      a.diagnostics.some((d) => /nested more than \d+ deep/.test(d.message)),
+      a.diagnostics.map((d) => d.message).join('; '),
+    );
   });
 
   it('.csfbin: parseCsf drops 0xFFFFFFFF entries even when a trailing-bytes warning is the one warning listed', async () => {
@@ -195,8 +225,24 @@ describe('bugs found by fuzzing, fixed', { concurrency: true }, () => {
     const { parseCsf } = await import('../../core/csf/codec');
     const p = parseCsf(bytes, { dropEmptySentinel: true, allowTrailing: true });
     assert.ok(p.ok);
-    assert.deepEqual([[...p.tensor.indices], [...p.tensor.ptr]], [[2, 3], [0, 2]]);
-    const [o] = runTasks([{ type: 'case', kind: 'csfbin', limitMs: LIMIT_MS, input: { path: '/w/fuzz.csfbin', text: Buffer.from(bytes).toString('latin1'), at: [0, 0.3, 0.6, 0.9] } }], { hangMs: HANG_MS });
+    assert.deepEqual(
+      [[...p.tensor.indices], [...p.tensor.ptr]],
+      [
+        [2, 3],
+        [0, 2],
+      ],
+    );
+    const [o] = runTasks(
+      [
+        {
+          type: 'case',
+          kind: 'csfbin',
+          limitMs: LIMIT_MS,
+          input: { path: '/w/fuzz.csfbin', text: Buffer.from(bytes).toString('latin1'), at: [0, 0.3, 0.6, 0.9] },
+        },
+      ],
+      { hangMs: HANG_MS },
+    );
     const r = await o;
     const v = r.hang ? [{ where: r.hang.call ?? 'watchdog', problem: r.hang.problem }] : (r.violations ?? []);
     assert.deepEqual(v, [], formatViolations(v));

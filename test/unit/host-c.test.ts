@@ -25,7 +25,10 @@ describe('host C: integer widths and wrap-around', () => {
     assert.equal(await main('long l = 2147483647L; l += 1; return l < 0;'), 1);
     assert.equal(await main('bool b = 5; return b;'), 1);
     assert.equal(await main('_Bool b = 0.25; return b;'), 1);
-    assert.equal(await main('return sizeof(char) + 10 * sizeof(short) + 100 * sizeof(int) + 1000 * sizeof(long) + 10000 * sizeof(long long) + 100000 * sizeof(void *);'), 1 + 20 + 400 + 4000 + 80000 + 400000);
+    assert.equal(
+      await main('return sizeof(char) + 10 * sizeof(short) + 100 * sizeof(int) + 1000 * sizeof(long) + 10000 * sizeof(long long) + 100000 * sizeof(void *);'),
+      1 + 20 + 400 + 4000 + 80000 + 400000,
+    );
   });
   test('usual arithmetic conversions: signed/unsigned comparisons and division', async () => {
     assert.equal(await main('int a = -1; unsigned b = 1; return a < b;'), 0);
@@ -176,7 +179,9 @@ describe('host C: preprocessor', () => {
 
 describe('host C: printf family', () => {
   test('formats integers, strings, characters and floats', async () => {
-    const r = await run('int main(void) { printf("%d %u %x %X %o %c %s|%5d|%-4d|%04d|%+d|%%|%.2f|%e|%g\\n", -5, -1, 255, 255, 8, 65, "hi", 42, 7, 9, 3, 3.14159, 12345.678, 0.0001); return 0; }');
+    const r = await run(
+      'int main(void) { printf("%d %u %x %X %o %c %s|%5d|%-4d|%04d|%+d|%%|%.2f|%e|%g\\n", -5, -1, 255, 255, 8, 65, "hi", 42, 7, 9, 3, 3.14159, 12345.678, 0.0001); return 0; }',
+    );
     assert.equal(r.f.printed, '-5 4294967295 ff FF 10 A hi|   42|7   |0009|+3|%|3.14|1.234568e+04|0.0001\n');
   });
   test('sprintf writes into MEM; puts and putchar', async () => {

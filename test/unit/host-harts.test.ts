@@ -32,14 +32,33 @@ int main(void) {
    work(&r, 1);
    return 0;
 }`;
-    const evals = { [-1]: ['req->input', 'from', 'cfg.src[1]', '(uint32_t)const_tbl', 'NUM_PCORE-1', 'NROWS*2', 'cfg.n', '$k::f', 'sizeof(Request)'], 2: ['i'] };
+    const evals = {
+      [-1]: ['req->input', 'from', 'cfg.src[1]', '(uint32_t)const_tbl', 'NUM_PCORE-1', 'NROWS*2', 'cfg.n', '$k::f', 'sizeof(Request)'],
+      2: ['i'],
+    };
     const { f, prog } = await run(src, 'main', [], { evals }, { kernelAddress: (n) => (n === 'k::f' ? 0x77 : undefined) });
-    assert.deepEqual(f.tensorCalls.map((c) => c.unit), [0, 2, 2, 0, 1, 2, 2]);
+    assert.deepEqual(
+      f.tensorCalls.map((c) => c.unit),
+      [0, 2, 2, 0, 1, 2, 2],
+    );
     const tbl = prog.globals().get('const_tbl')!.address;
     const first = f.tensorCalls[0].values;
-    assert.deepEqual(first, { 'req->input': 0x1000, from: 0, 'cfg.src[1]': 0xbeef, '(uint32_t)const_tbl': tbl, 'NUM_PCORE-1': 7, 'NROWS*2': 8, 'cfg.n': 4, '$k::f': 0x77, 'sizeof(Request)': 8 });
+    assert.deepEqual(first, {
+      'req->input': 0x1000,
+      from: 0,
+      'cfg.src[1]': 0xbeef,
+      '(uint32_t)const_tbl': tbl,
+      'NUM_PCORE-1': 7,
+      'NROWS*2': 8,
+      'cfg.n': 4,
+      '$k::f': 0x77,
+      'sizeof(Request)': 8,
+    });
     assert.equal(f.tensorCalls[4].values.from, 100);
-    assert.deepEqual(f.tensorCalls.filter((c) => c.unit === 2).map((c) => c.values.i), [0, 1, 0, 1]);
+    assert.deepEqual(
+      f.tensorCalls.filter((c) => c.unit === 2).map((c) => c.values.i),
+      [0, 1, 0, 1],
+    );
     assert.deepEqual(f.tensorCalls[0].stack, ['work (t.m:12:4)', 'main (t.m:24:4)']);
     assert.ok(f.tensorCalls.every((c) => c.process === 0));
   });
@@ -68,7 +87,9 @@ int main(void) {
     const kernels: Record<string, number> = { 'blur::row3': 0x101, 'tone::curve': 0x202 };
     const prog = await build(ex.text, { file: ex.file, units: a.units.map((u) => u.buf), readInclude: ex.readInclude, kernelAddress: (n) => kernels[n] });
     assert.deepEqual(prog.kernels, ['blur::row3', 'tone::curve']);
-    const f = fake({ evals: { 6: ['kernels[1]', 'req->img', 'imgBytes', 'x0', 'z0+VECTOR_WIDTH-1', 'BLK_H+2'], 10: ['sel', 'r0+GRID_R*4-1', 'GRID_R*GRID_C*32'] } });
+    const f = fake({
+      evals: { 6: ['kernels[1]', 'req->img', 'imgBytes', 'x0', 'z0+VECTOR_WIDTH-1', 'BLK_H+2'], 10: ['sel', 'r0+GRID_R*4-1', 'GRID_R*GRID_C*32'] },
+    });
     const req = f.alloc(24, 4);
     f.dv.setUint32(req, 0x4000, true); // img
     f.dv.setUint32(req + 8, 64, true); // img_w
@@ -95,10 +116,23 @@ int main(void) {
   test('other calls without a C body go to services.builtin with a scope', async () => {
     const src = '#include <stdint.h>\nint hostSum(int, int);\nint main(void) { int x = 5; int r = hostSum(x, 7); ztaJobDone(r); return r; }';
     let seen: number | undefined;
-    const { value, f } = await run(src, 'main', [], { builtins: { hostSum: (args, scope) => { seen = scope.eval('x * 2'); return args[0] + args[1]; } } });
+    const { value, f } = await run(src, 'main', [], {
+      builtins: {
+        hostSum: (args, scope) => {
+          seen = scope.eval('x * 2');
+          return args[0] + args[1];
+        },
+      },
+    });
     assert.equal(value, 12);
     assert.equal(seen, 10);
-    assert.deepEqual(f.builtinCalls.map((c) => [c.name, c.args]), [['hostSum', [5, 7]], ['callback', [0, 12]]]);
+    assert.deepEqual(
+      f.builtinCalls.map((c) => [c.name, c.args]),
+      [
+        ['hostSum', [5, 7]],
+        ['callback', [0, 12]],
+      ],
+    );
   });
 });
 
@@ -134,12 +168,15 @@ int main(void) {
     const marks = f.builtinCalls.filter((c) => c.name === 'mark').map((c) => `${c.args[0]}:${c.args[1]}@${c.process}`);
     // hart 0 starts; every ztaTaskYield switches to the other hart while both are running
     assert.deepEqual(marks, [
-      '0:100@0', '0:0@0', // hart 0 until step() yields
-      '1:100@1', '1:0@1', // hart 1 until step() yields
+      '0:100@0',
+      '0:0@0', // hart 0 until step() yields
+      '1:100@1',
+      '1:0@1', // hart 1 until step() yields
       '0:10@0', // hart 0: k = 10, more() yielded once, 10 < 12
       '1:7@1', // hart 1: 10 < 10 fails; step(7) marks and yields
       '0:11@0',
-      '1:200@1', '1:41@1', // hart 1 finishes (its local[] survived the switches)
+      '1:200@1',
+      '1:41@1', // hart 1 finishes (its local[] survived the switches)
       '0:40@0', // hart 0: 12 < 12 fails, finishes
       '9:9@0', // back in main on hart 0
     ]);
@@ -179,35 +216,65 @@ int main(void) {
   });
 
   test("ztalib.h's ztaTaskYield() macro (register write + _taskYield) is overridden by the scheduler", async () => {
-    const headers = { 'ztalib.h': '#define ztaTaskYield() {ZTAM_GREG(0,9,0)=0;_taskYield();}\nvoid ztaDualHartExecute(void(*func)(void *,int),void *pparm);\n' };
-    const src = '#include "ztalib.h"\nstatic void h(void *p, int pid) { mark(pid); ztaTaskYield(); mark(pid + 10); _taskYield(); mark(pid + 20); }\nint main(void) { ztaDualHartExecute(h, 0); return 0; }';
+    const headers = {
+      'ztalib.h': '#define ztaTaskYield() {ZTAM_GREG(0,9,0)=0;_taskYield();}\nvoid ztaDualHartExecute(void(*func)(void *,int),void *pparm);\n',
+    };
+    const src =
+      '#include "ztalib.h"\nstatic void h(void *p, int pid) { mark(pid); ztaTaskYield(); mark(pid + 10); _taskYield(); mark(pid + 20); }\nint main(void) { ztaDualHartExecute(h, 0); return 0; }';
     const { f } = await run(src, 'main', [], { builtins: { mark: 0 } }, { headers });
-    assert.deepEqual(f.builtinCalls.map((c) => c.args[0]), [0, 1, 10, 11, 20, 21]);
+    assert.deepEqual(
+      f.builtinCalls.map((c) => c.args[0]),
+      [0, 1, 10, 11, 20, 21],
+    );
   });
 
   test('outside ztaDualHartExecute, ztaTaskYield does nothing and a hart function runs as pid 0', async () => {
     const src = 'static void h(void *p, int pid) { mark(pid); ztaTaskYield(); mark(pid + 10); }\nint main(void) { h(0, 0); return 0; }';
     const { f } = await run(src, 'main', [], { builtins: { mark: 0 } });
-    assert.deepEqual(f.builtinCalls.map((c) => c.args[0]), [0, 10]);
+    assert.deepEqual(
+      f.builtinCalls.map((c) => c.args[0]),
+      [0, 10],
+    );
   });
 });
 
 describe('host C: frames for a debugger', () => {
   test('the scope given to services lists the active frames and their locals', async () => {
-    const src = 'static void inner(int a) {\n  int16_t buf[2];\n  buf[1] = a;\n  int b = a * 2;\n  > EXE_LOCKSTEP(x::y, 8);\n}\nint main(void) {\n  int k = 21;\n  inner(k);\n  return 0;\n}';
+    const src =
+      'static void inner(int a) {\n  int16_t buf[2];\n  buf[1] = a;\n  int b = a * 2;\n  > EXE_LOCKSTEP(x::y, 8);\n}\nint main(void) {\n  int k = 21;\n  inner(k);\n  return 0;\n}';
     let views: { fn: string; line?: number; locals: { name: string; type: string; value?: number; address?: number }[] }[] = [];
     const { f } = await run('#include <stdint.h>\n' + src, 'main', [], {
       onTensor: (_u, scope) => {
-        const fr = (scope as unknown as { frames(): { fn: string; loc?: { line: number }; locals(): { name: string; type: string; value?: number; address?: number }[] }[] }).frames();
+        const fr = (
+          scope as unknown as {
+            frames(): { fn: string; loc?: { line: number }; locals(): { name: string; type: string; value?: number; address?: number }[] }[];
+          }
+        ).frames();
         views = fr.map((v) => ({ fn: v.fn, line: v.loc?.line, locals: v.locals() }));
       },
     });
-    assert.deepEqual(views.map((v) => [v.fn, v.line]), [['inner', 6], ['main', 10]]);
+    assert.deepEqual(
+      views.map((v) => [v.fn, v.line]),
+      [
+        ['inner', 6],
+        ['main', 10],
+      ],
+    );
     const inner = views[0].locals;
-    assert.deepEqual(inner.map((l) => [l.name, l.type]), [['a', 'int'], ['buf', 'int16_t [2]'], ['b', 'int']]);
+    assert.deepEqual(
+      inner.map((l) => [l.name, l.type]),
+      [
+        ['a', 'int'],
+        ['buf', 'int16_t [2]'],
+        ['b', 'int'],
+      ],
+    );
     assert.equal(inner[0].value, 21);
     assert.equal(inner[2].value, 42);
     assert.equal(f.dv.getInt16(inner[1].address! + 2, true), 21);
-    assert.deepEqual(views[1].locals.map((l) => [l.name, l.value]), [['k', 21]]);
+    assert.deepEqual(
+      views[1].locals.map((l) => [l.name, l.value]),
+      [['k', 21]],
+    );
   });
 });

@@ -43,10 +43,14 @@ test('host C: a kernel in the style of the ztachip corpus (fixtures/host/tile.m)
   const g = prog.globals();
   // ztaInitPcore(zta_pcore_img) is the runtime library's (the program's own image: nothing to report)
   assert.deepEqual(f.events.slice(0, 8), [
-    'tensor:0@0', 'ztaBuildKernelFunc@0', // hart 0 yields after building the first kernel word
-    'tensor:0@1', 'ztaBuildKernelFunc@1',
-    'tensor:1@0', 'ztaBuildKernelFunc@0',
-    'tensor:1@1', 'ztaBuildKernelFunc@1',
+    'tensor:0@0',
+    'ztaBuildKernelFunc@0', // hart 0 yields after building the first kernel word
+    'tensor:0@1',
+    'ztaBuildKernelFunc@1',
+    'tensor:1@0',
+    'ztaBuildKernelFunc@0',
+    'tensor:1@1',
+    'ztaBuildKernelFunc@1',
   ]);
   for (const p of [0, 1] as const) {
     const units = f.tensorCalls.filter((c) => c.process === p).map((c) => c.unit);
@@ -54,8 +58,15 @@ test('host C: a kernel in the style of the ztachip corpus (fixtures/host/tile.m)
   }
   const defs = f.tensorCalls.filter((c) => c.unit === 0).map((c) => `${c.process}:${c.values.r2},${c.values.c2},${c.values.step}`);
   assert.deepEqual(defs.sort(), ['0:-1,-1,64', '0:1,-1,64', '1:3,-1,64', '1:5,-1,64']);
-  const exes = f.tensorCalls.filter((c) => c.unit === 1 && c.process === 1).slice(0, 3).map((c) => [c.values.f, c.values.kk]);
-  assert.deepEqual(exes, [[0x80010, 0], [0x80011, 1], [0x80012, 2]]);
+  const exes = f.tensorCalls
+    .filter((c) => c.unit === 1 && c.process === 1)
+    .slice(0, 3)
+    .map((c) => [c.values.f, c.values.kk]);
+  assert.deepEqual(exes, [
+    [0x80010, 0],
+    [0x80011, 1],
+    [0x80012, 2],
+  ]);
   const fsum = 0x80010 + 0x80011 + 0x80012;
   // ztaJobDone(checksum) posts CALLBACK(0, checksum)
   const done = f.builtinCalls.find((c) => c.name === 'callback')!;

@@ -2,7 +2,23 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { bf16ToFloat, decode, encodeValue, floatToBf16, floatToHalf, formatAddress, formatByte, formatFloat, formatValue, halfToFloat, parseNumber, parseSearch, rawBits, word12, asciiChar } from '../../core/inspect/decode';
+import {
+  bf16ToFloat,
+  decode,
+  encodeValue,
+  floatToBf16,
+  floatToHalf,
+  formatAddress,
+  formatByte,
+  formatFloat,
+  formatValue,
+  halfToFloat,
+  parseNumber,
+  parseSearch,
+  rawBits,
+  word12,
+  asciiChar,
+} from '../../core/inspect/decode';
 
 const b = (...x: number[]) => new Uint8Array(x);
 
@@ -33,11 +49,13 @@ test('fp16 encoding rounds to nearest even and saturates to Inf', () => {
   assert.equal(floatToHalf(65520), 0x7c00);
   assert.equal(floatToHalf(2 ** -25), 0x0000); // half of the smallest subnormal → 0 (even)
   assert.equal(floatToHalf(3 * 2 ** -26), 0x0001);
-  fc.assert(fc.property(fc.integer({ min: 0, max: 0xffff }), (h) => {
-    const v = halfToFloat(h);
-    if (Number.isNaN(v)) return true;
-    return floatToHalf(v) === h;
-  }));
+  fc.assert(
+    fc.property(fc.integer({ min: 0, max: 0xffff }), (h) => {
+      const v = halfToFloat(h);
+      if (Number.isNaN(v)) return true;
+      return floatToHalf(v) === h;
+    }),
+  );
 });
 
 test('bf16: decode, round-to-nearest-even encode, printing', () => {
@@ -51,10 +69,12 @@ test('bf16: decode, round-to-nearest-even encode, printing', () => {
   assert.equal(floatToBf16(0.1), 0x3dcd);
   assert.equal(floatToBf16(1 + 2 ** -8), 0x3f80); // tie → even
   assert.equal(floatToBf16(1 + 3 * 2 ** -8), 0x3f82);
-  fc.assert(fc.property(fc.integer({ min: 0, max: 0xffff }), (h) => {
-    const v = bf16ToFloat(h);
-    return Number.isNaN(v) || floatToBf16(v) === h;
-  }));
+  fc.assert(
+    fc.property(fc.integer({ min: 0, max: 0xffff }), (h) => {
+      const v = bf16ToFloat(h);
+      return Number.isNaN(v) || floatToBf16(v) === h;
+    }),
+  );
 });
 
 test('fp32 printing: shortest text that reads back, exponent form outside 1e-4..1e7', () => {
@@ -63,7 +83,14 @@ test('fp32 printing: shortest text that reads back, exponent form outside 1e-4..
   assert.equal(formatValue(b(0xff, 0xff, 0x7f, 0x7f), 0, 'f32'), '3.4028235e38');
   assert.equal(formatValue(b(1, 0, 0, 0), 0, 'f32'), '1e-45');
   assert.equal(formatValue(b(0x3f, 0xc0, 0, 0), 0, 'f32', true), '1.5');
-  fc.assert(fc.property(fc.float({ noNaN: true }), (f) => Object.is(Math.fround(Number(formatFloat(f, 'f32').replace('Inf', 'Infinity'))), f) || (f === 0 && formatFloat(f, 'f32') === (Object.is(f, -0) ? '-0' : '0'))));
+  fc.assert(
+    fc.property(
+      fc.float({ noNaN: true }),
+      (f) =>
+        Object.is(Math.fround(Number(formatFloat(f, 'f32').replace('Inf', 'Infinity'))), f) ||
+        (f === 0 && formatFloat(f, 'f32') === (Object.is(f, -0) ? '-0' : '0')),
+    ),
+  );
 });
 
 test('12-bit PCORE words: low 12 bits, sign-extended; the high nibble is ignored', () => {

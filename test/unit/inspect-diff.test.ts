@@ -19,18 +19,27 @@ function naiveRanges(a: Uint8Array, b: Uint8Array): number[] {
 
 test('diffBuffers: exact byte ranges, same as a byte loop, for aligned and unaligned views', () => {
   fc.assert(
-    fc.property(fc.uint8Array({ minLength: 0, maxLength: 300 }), fc.array(fc.tuple(fc.nat(299), fc.integer({ min: 1, max: 255 })), { maxLength: 20 }), fc.nat(3), fc.nat(3), (base, edits, oa, ob) => {
-      const A = new Uint8Array(base.length + 8);
-      const B = new Uint8Array(base.length + 8);
-      const a = A.subarray(oa, oa + base.length);
-      const b = B.subarray(ob, ob + base.length);
-      a.set(base);
-      b.set(base);
-      for (const [i, d] of edits) if (i < b.length) b[i] = (b[i] + d) & 0xff;
-      const r = diffBuffers(a, b);
-      assert.deepEqual([...r.ranges], naiveRanges(a, b));
-      assert.equal(r.bytes, changedMask(a, b).reduce((s, x) => s + x, 0));
-    }),
+    fc.property(
+      fc.uint8Array({ minLength: 0, maxLength: 300 }),
+      fc.array(fc.tuple(fc.nat(299), fc.integer({ min: 1, max: 255 })), { maxLength: 20 }),
+      fc.nat(3),
+      fc.nat(3),
+      (base, edits, oa, ob) => {
+        const A = new Uint8Array(base.length + 8);
+        const B = new Uint8Array(base.length + 8);
+        const a = A.subarray(oa, oa + base.length);
+        const b = B.subarray(ob, ob + base.length);
+        a.set(base);
+        b.set(base);
+        for (const [i, d] of edits) if (i < b.length) b[i] = (b[i] + d) & 0xff;
+        const r = diffBuffers(a, b);
+        assert.deepEqual([...r.ranges], naiveRanges(a, b));
+        assert.equal(
+          r.bytes,
+          changedMask(a, b).reduce((s, x) => s + x, 0),
+        );
+      },
+    ),
   );
 });
 

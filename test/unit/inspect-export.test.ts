@@ -36,10 +36,7 @@ test('fp16 npy keeps the exact bits as <f2', () => {
 test('hex text: addresses in units, two groups of 8, ASCII column, short last line', () => {
   const bytes = new Uint8Array(20).map((_, i) => 0x41 + i);
   const t = toHexText(bytes, 0x1000);
-  assert.equal(
-    t,
-    '1000: 41 42 43 44 45 46 47 48  49 4a 4b 4c 4d 4e 4f 50  |ABCDEFGHIJKLMNOP|\n' + `1010: 51 52 53 54${' '.repeat(48 - 11)}  |QRST|\n`,
-  );
+  assert.equal(t, '1000: 41 42 43 44 45 46 47 48  49 4a 4b 4c 4d 4e 4f 50  |ABCDEFGHIJKLMNOP|\n' + `1010: 51 52 53 54${' '.repeat(48 - 11)}  |QRST|\n`);
   const w = toHexText(new Uint8Array([1, 0, 2, 0]), 0x40, { unitBytes: 2, width: 2, ascii: false });
   assert.equal(w, '0040: 01 00\n0041: 02 00\n');
 });

@@ -20,7 +20,14 @@ function setup() {
   const revealed: unknown[] = [];
   const logs: string[] = [];
   const host = new WebviewHost(
-    createSource({ spaces: sc.spaces, trace: sc.trace, overlays: sc.overlays, save: (name, bytes) => (saved.push({ name, bytes }), `/tmp/${name}`), reveal: (l) => revealed.push(l), log: (lv, m) => logs.push(`${lv}: ${m}`) }),
+    createSource({
+      spaces: sc.spaces,
+      trace: sc.trace,
+      overlays: sc.overlays,
+      save: (name, bytes) => (saved.push({ name, bytes }), `/tmp/${name}`),
+      reveal: (l) => revealed.push(l),
+      log: (lv, m) => logs.push(`${lv}: ${m}`),
+    }),
     (m) => out.push(m),
   );
   let id = 0;
@@ -31,7 +38,10 @@ function setup() {
     await host.handle({ type: 'request', id: i, method, params });
     const r = out.find((m) => m.type === 'response' && m.id === i) as any;
     assert.ok(r, `no answer to ${method}`);
-    assert.equal(explainHostMessage(r, (k) => methods.get(k)), undefined);
+    assert.equal(
+      explainHostMessage(r, (k) => methods.get(k)),
+      undefined,
+    );
     if (!r.ok) throw new Error(r.error);
     return r.result;
   }
@@ -41,11 +51,17 @@ function setup() {
 test('hello lists the simulator spaces with units and partitions, the steps and the current step', async () => {
   const { call } = setup();
   const h = await call('hello', { view: 'inspector', protocol: 1 });
-  assert.deepEqual(h.spaces.map((s: any) => s.id), ['MEM', 'SCRATCH', 'PCORE0', 'PCORE0S', 'PCORE1', 'PCORE1S', 'SPU', 'csf:main', 'csf:meta']);
+  assert.deepEqual(
+    h.spaces.map((s: any) => s.id),
+    ['MEM', 'SCRATCH', 'PCORE0', 'PCORE0S', 'PCORE1', 'PCORE1S', 'SPU', 'csf:main', 'csf:meta'],
+  );
   const p = h.spaces.find((s: any) => s.id === 'PCORE0');
   assert.equal(p.unitBytes, 2);
   assert.equal(p.defaultType, 'w12');
-  assert.deepEqual(p.partitions.map((x: any) => x.name), ['core', 'thread']);
+  assert.deepEqual(
+    p.partitions.map((x: any) => x.name),
+    ['core', 'thread'],
+  );
   assert.equal(h.steps, 4);
   assert.equal(h.step, 3);
 });
@@ -109,7 +125,9 @@ test('resolve, search, export, savePng, reveal', async () => {
   assert.deepEqual(await call('search', { space: 'MEM', step: 0, pattern: pat.slice().buffer, from: 0, align: 4 }), { offset: A.offset + 20 });
   const none = new Uint8Array(new Float32Array([1234.5]).buffer);
   assert.deepEqual(await call('search', { space: 'MEM', step: 3, pattern: none.slice().buffer, from: 0, align: 4, wrap: true }), { offset: -1 });
-  assert.deepEqual(await call('search', { space: 'MEM', step: 3, pattern: pat.slice().buffer, from: 0x2000 + 21, align: 4, wrap: true }), { offset: A.offset + 4 }); // past B[5]: wraps round to A[0][1]
+  assert.deepEqual(await call('search', { space: 'MEM', step: 3, pattern: pat.slice().buffer, from: 0x2000 + 21, align: 4, wrap: true }), {
+    offset: A.offset + 4,
+  }); // past B[5]: wraps round to A[0][1]
   const ex = await call('export', { space: 'MEM', step: 3, offset: A.offset, length: 64, format: 'npy', type: 'f32', bigEndian: false });
   assert.equal(ex.saved, true);
   assert.equal(saved[0].name, 'MEM_0x1000_64_f32.npy');
@@ -184,21 +202,30 @@ test('layout maps: padding cells, fibers, core grid positions, element detail', 
   const panel = hs.map.panels[1];
   assert.equal(panel.label, 'core (1,0)');
   const full = hs.detail!(panel.x, panel.y, 1, 1);
-  assert.ok(full.kinds.every((k) => k === 1), 'tile of data rows');
+  assert.ok(
+    full.kinds.every((k) => k === 1),
+    'tile of data rows',
+  );
   const d = hs.detail!(panel.x, panel.y + 1, 1, 1);
   assert.equal(d.kinds[3 * 32], 1);
   assert.equal(d.kinds[4 * 32], 3);
   assert.ok(Number.isNaN(d.keys[31 * 32 + 31]));
   assert.equal(new Uint8Array(hs.map.raster!.kinds)[(panel.y + 1) * hs.map.cols + panel.x], 2, 'partial page');
   const block = layoutMapFromModel(layoutModel('tt-block'));
-  assert.deepEqual(block.map.panels.map((p) => [p.label, p.x > 0 ? 1 : 0, p.y > 0 ? 1 : 0]), [
-    ['core (0,0)', 0, 0],
-    ['core (1,0)', 1, 0],
-    ['core (0,1)', 0, 1],
-    ['core (1,1)', 1, 1],
-  ]);
+  assert.deepEqual(
+    block.map.panels.map((p) => [p.label, p.x > 0 ? 1 : 0, p.y > 0 ? 1 : 0]),
+    [
+      ['core (0,0)', 0, 0],
+      ['core (1,0)', 1, 0],
+      ['core (0,1)', 0, 1],
+      ['core (1,1)', 1, 1],
+    ],
+  );
   const sp = layoutMapFromModel(layoutModel('sparse'));
-  assert.deepEqual(sp.map.regions.filter((r) => r.label?.startsWith('fiber')).map((r) => r.label), ['fiber (0)', 'fiber (2)', 'fiber (3)']);
+  assert.deepEqual(
+    sp.map.regions.filter((r) => r.label?.startsWith('fiber')).map((r) => r.label),
+    ['fiber (0)', 'fiber (2)', 'fiber (3)'],
+  );
   const kinds = new Uint8Array(sp.map.raster!.kinds);
   assert.ok(kinds.includes(5), 'metadata words');
   const cells = layoutMapFromModel(layoutModel('cells'));
@@ -225,11 +252,24 @@ test('dumpView: the host asks the view what it renders and matches the answer by
   const ask = out.find((m) => m.type === 'notify' && m.method === 'dumpView') as any;
   assert.ok(ask, 'a dumpView notification was posted');
   assert.equal(explainHostMessage(ask), undefined);
-  const dump = { token: ask.params.token, space: 'MEM', step: 3, top: 0, cursor: 16, complete: true, rows: [{ addr: '0000000', hex: '01 02', typed: ' 01 02', ascii: '..', ov: 'A' }], status: 'ok', title: 't' };
+  const dump = {
+    token: ask.params.token,
+    space: 'MEM',
+    step: 3,
+    top: 0,
+    cursor: 16,
+    complete: true,
+    rows: [{ addr: '0000000', hex: '01 02', typed: ' 01 02', ascii: '..', ov: 'A' }],
+    status: 'ok',
+    title: 't',
+  };
   // an answer with another token, or a malformed one, is not taken
   await host.handle({ type: 'notify', method: 'viewDump', params: { ...dump, token: ask.params.token + 1 } });
   await host.handle({ type: 'notify', method: 'viewDump', params: { ...dump, rows: 'nope' } });
-  assert.ok(logs.some((l) => /viewDump.*rows: expected an array/.test(l)), logs.join('\n'));
+  assert.ok(
+    logs.some((l) => /viewDump.*rows: expected an array/.test(l)),
+    logs.join('\n'),
+  );
   await host.handle({ type: 'notify', method: 'viewDump', params: dump });
   assert.deepEqual(await p, dump);
   await host.handle({ type: 'notify', method: 'stepSelected', params: { step: 2 } });

@@ -84,7 +84,20 @@ test('host messages: responses are checked against the pending request method', 
 });
 
 test('layout map descriptions: raster buffers are binary; regions need positive sizes', () => {
-  const map = { id: 'm', title: 't', model: 'tt', shape: [2, 2], dtype: 'bfloat16', slotName: 'page', slotBytes: 2048, cols: 2, rows: 1, panels: [{ unit: 0, label: 'bank 0', x: 0, y: 0, w: 2, h: 1, slots: 2, slotsPerCell: 1, base: 0 }], regions: [{ kind: 'data', x: 0, y: 0, w: 2, h: 1, colorKey: NaN }], raster: { keys: new ArrayBuffer(8), kinds: new ArrayBuffer(2) } };
+  const map = {
+    id: 'm',
+    title: 't',
+    model: 'tt',
+    shape: [2, 2],
+    dtype: 'bfloat16',
+    slotName: 'page',
+    slotBytes: 2048,
+    cols: 2,
+    rows: 1,
+    panels: [{ unit: 0, label: 'bank 0', x: 0, y: 0, w: 2, h: 1, slots: 2, slotsPerCell: 1, base: 0 }],
+    regions: [{ kind: 'data', x: 0, y: 0, w: 2, h: 1, colorKey: NaN }],
+    raster: { keys: new ArrayBuffer(8), kinds: new ArrayBuffer(2) },
+  };
   assert.equal(LayoutMapS.check(map, 'map'), undefined);
   assert.match(LayoutMapS.check({ ...map, regions: [{ kind: 'data', x: 0, y: 0, w: 0, h: 1 }] }, 'map')!, /regions\[0\]\.w: 0 < 1/);
   assert.match(LayoutMapS.check({ ...map, raster: { keys: [0, 1], kinds: new ArrayBuffer(2) } }, 'map')!, /raster\.keys/);
@@ -95,7 +108,16 @@ test('transferablesOf and partitionWindow', () => {
   const a = new ArrayBuffer(1);
   const b = new ArrayBuffer(2);
   assert.deepEqual(transferablesOf({ x: a, y: [b, { z: a }], v: new Uint8Array(3) }), [a, b]);
-  const pcore: SpaceInfo = { id: 'PCORE0', label: 'p', bytes: 65536, unitBytes: 2, partitions: [{ name: 'core', count: 8, strideBytes: 8192 }, { name: 'thread', count: 16, strideBytes: 512 }] };
+  const pcore: SpaceInfo = {
+    id: 'PCORE0',
+    label: 'p',
+    bytes: 65536,
+    unitBytes: 2,
+    partitions: [
+      { name: 'core', count: 8, strideBytes: 8192 },
+      { name: 'thread', count: 16, strideBytes: 512 },
+    ],
+  };
   assert.deepEqual(partitionWindow(pcore, []), { offset: 0, length: 65536 });
   assert.deepEqual(partitionWindow(pcore, [1]), { offset: 8192, length: 8192 });
   assert.deepEqual(partitionWindow(pcore, [1, 2]), { offset: 8192 + 1024, length: 512 });
@@ -103,7 +125,21 @@ test('transferablesOf and partitionWindow', () => {
 });
 
 test('trace steps: one schema for the run result, the steps answer and tensorTrace', () => {
-  const s = { step: 0, kind: 'transfer', file: 'a.m', line: 3, column: 2, endLine: 3, text: '>x<=y;', process: 0, elements: 4, padded: 0, skipped: 0, changed: { MEM: [0] }, written: { space: 'MEM', lo: 0, hi: 3, count: 4 } };
+  const s = {
+    step: 0,
+    kind: 'transfer',
+    file: 'a.m',
+    line: 3,
+    column: 2,
+    endLine: 3,
+    text: '>x<=y;',
+    process: 0,
+    elements: 4,
+    padded: 0,
+    skipped: 0,
+    changed: { MEM: [0] },
+    written: { space: 'MEM', lo: 0, hi: 3, count: 4 },
+  };
   assert.equal(traceStepsError([s, { ...s, step: 1, kind: 'global', register: { r2: 0, r: 5, value: 4 } }]), undefined);
   assert.match(traceStepsError([s, { ...s, process: 2 }]) ?? '', /^trace\[1\]\.process: expected 0 \| 1/);
   assert.match(traceStepsError([{ ...s, written: { space: 'MEM', lo: 0, hi: 3 } }]) ?? '', /^trace\[0\]\.written\.count: missing/);

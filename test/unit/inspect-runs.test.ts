@@ -18,7 +18,12 @@ test('runs are kept by id up to the cap; an evicted, cancelled or unknown run is
   const sim = nodeSimulator(DIST);
   try {
     const run = (runId: number, memBytes: number) =>
-      sim.run({ runId, file: PROGRAM, overlay: {}, entry: 'kernel_test', memBytes }, () => undefined, () => false, () => undefined);
+      sim.run(
+        { runId, file: PROGRAM, overlay: {}, entry: 'kernel_test', memBytes },
+        () => undefined,
+        () => false,
+        () => undefined,
+      );
     // four runs, each with its own MEM size so that a read tells which run answered
     const mib = 1 << 20;
     for (let id = 1; id <= 4; id++) {
@@ -45,7 +50,12 @@ test('runs are kept by id up to the cap; an evicted, cancelled or unknown run is
     assert.equal((await sim.read(77, 'MEM', 0, 16)).error, 'no run 77');
     // a cancelled run has no memory
     let cancel: () => void = () => undefined;
-    const p = sim.run({ runId: 6, file: PROGRAM, overlay: {}, entry: 'kernel_test' }, () => undefined, () => true, (f) => (cancel = f));
+    const p = sim.run(
+      { runId: 6, file: PROGRAM, overlay: {}, entry: 'kernel_test' },
+      () => undefined,
+      () => true,
+      (f) => (cancel = f),
+    );
     cancel();
     assert.equal((await p).cancelled, true);
     assert.match((await sim.read(6, 'MEM', 0, 16)).error ?? '', /^run 6 has no memory to read/);

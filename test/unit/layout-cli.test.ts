@@ -99,7 +99,10 @@ test('map: an invalid spec exits 1 with file:line:col: error', () => {
   const { code, out } = run(p);
   assert.equal(code, 1);
   const lines = out.split('\n');
-  assert.equal(lines[0], `${p}:2:49: error: the last device dim is the stick: device_size[1] must be 64 (elements of float16 per 128-byte stick), not 32 [SPY002]`);
+  assert.equal(
+    lines[0],
+    `${p}:2:49: error: the last device dim is the stick: device_size[1] must be 64 (elements of float16 per 128-byte stick), not 32 [SPY002]`,
+  );
   assert.equal(lines[1], `${p}:4:9: error: index 64 is out of range for dimension 0: valid is 0..63 (shape [64, 64]) [TL010]`);
   assert.equal(run(p, '--tensor', 'ok', '--coord', '1,1').code, 1);
   const j = JSON.parse(run(p, '--json').out);
@@ -125,6 +128,11 @@ test('map: bad usage throws UsageError (exit 2 in the CLI)', () => {
     [[ALL, '--tensor', 'w', '--device', '1,2'], /--device is for Spyre layouts/],
     [[ALL, '--tensor', 'act', '--device', '1,2'], /device layout has 4 dimensions/],
   ];
-  for (const [argv, msg] of bad) assert.throws(() => run(...argv), (e: unknown) => e instanceof UsageError && msg.test(e.message), argv.join(' '));
+  for (const [argv, msg] of bad)
+    assert.throws(
+      () => run(...argv),
+      (e: unknown) => e instanceof UsageError && msg.test(e.message),
+      argv.join(' '),
+    );
   assert.equal(run('--help').code, 0);
 });

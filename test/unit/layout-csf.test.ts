@@ -50,7 +50,10 @@ test('through analyzeLayout: real nnz in the summary, errors on the reference, s
   const opts = { loadSparse: csfSparseLoader((p) => files.get(p)) };
   const text = 'tensor s: float32[2, 3] = fibers(file="A.csfbin", main=4)\nprobe s[1, 0]\n';
   const a = analyzeLayout(text, '/w/s.tlayout', opts);
-  assert.deepEqual(a.diagnostics.filter((d) => d.severity === 'error'), []);
+  assert.deepEqual(
+    a.diagnostics.filter((d) => d.severity === 'error'),
+    [],
+  );
   assert.equal(a.tensors[0].summary?.short, '3 entries (50.0 % dense) · 24 B main + 6 metadata words');
   // (1, 0): fiber 1 starts at entry ptr[1] = 1, index 0 is its first entry → main entry 4 + 1 = 5 → byte 40
   assert.equal(a.probes[0].forward?.address, 40);
@@ -75,12 +78,18 @@ test('examples/layouts/csfbin.tlayout: the file beside it is read; its probes co
     }
   };
   const a = analyzeLayout(readFileSync(path, 'utf8'), path, { loadSparse: csfSparseLoader(read) });
-  assert.deepEqual(a.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message), []);
+  assert.deepEqual(
+    a.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message),
+    [],
+  );
   // A[1, 2]: fiber 1 = entries ptr[1]..ptr[2]-1 = 1..2, index 2 is entry 2 → byte 16
   assert.equal(a.probes[0].forward?.address, 16);
   // main byte 8 = entry 1 = first entry of fiber 1 (index 0) → A[1, 0]
   assert.deepEqual(a.probes[1].inverse?.coord, [1, 0]);
   // without a reader (the browser, the CLI for now) the reference says so
   const none = analyzeLayout(readFileSync(path, 'utf8'), path);
-  assert.deepEqual(none.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code), ['CSF009']);
+  assert.deepEqual(
+    none.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code),
+    ['CSF009'],
+  );
 });

@@ -57,12 +57,16 @@ test('lexer: numbers with units, hex, dims, comments and strings', () => {
       ['newline', '\n'],
     ],
   );
-  assert.deepEqual(comments.map((c) => c.text), ['# note', '// c']);
+  assert.deepEqual(
+    comments.map((c) => c.text),
+    ['# note', '// c'],
+  );
   assert.match(lex('12abc').tokens[0].problem!, /unexpected 'abc'/);
 });
 
 test('parser: statements, exact ranges, multi-line pasted calls', () => {
-  const text = 'target wormhole_b0\ntensor blk: bfloat16[128, 128] = ttnn.create_sharded_memory_config(\n    shape=(64, 64),\n    core_grid=ttnn.CoreGrid(y=2, x=2),\n    strategy=ttnn.ShardStrategy.BLOCK,\n    use_height_and_width_as_shard_shape=True,\n) at 0x1000 + 2*16\nprobe blk[1, 2]\nprobe address 4096 core (1,0)\n';
+  const text =
+    'target wormhole_b0\ntensor blk: bfloat16[128, 128] = ttnn.create_sharded_memory_config(\n    shape=(64, 64),\n    core_grid=ttnn.CoreGrid(y=2, x=2),\n    strategy=ttnn.ShardStrategy.BLOCK,\n    use_height_and_width_as_shard_shape=True,\n) at 0x1000 + 2*16\nprobe blk[1, 2]\nprobe address 4096 core (1,0)\n';
   const f = parseLayout(text);
   assert.deepEqual(f.errors, []);
   assert.deepEqual(
@@ -187,16 +191,26 @@ tensor s1: float32[4, 5] = torch.as_strided(x, (4, 5), (1, 4), 0)
 });
 
 test('checker: create_sharded_memory_config quirks — derived shards, COL_MAJOR swap, CoreRangeSet', () => {
-  const derive = an('target wormhole_b0\ntensor x: bfloat16[256, 128] = ttnn.create_sharded_memory_config(shape=(256, 128), core_grid=ttnn.CoreGrid(y=2, x=4), strategy=ttnn.ShardStrategy.BLOCK)');
+  const derive = an(
+    'target wormhole_b0\ntensor x: bfloat16[256, 128] = ttnn.create_sharded_memory_config(shape=(256, 128), core_grid=ttnn.CoreGrid(y=2, x=4), strategy=ttnn.ShardStrategy.BLOCK)',
+  );
   assert.deepEqual((derive.tensors[0].model as TTLayout).spec.shard, [128, 32]);
-  const col = an('target wormhole_b0\ntensor x: bfloat16[256, 128] = ttnn.create_sharded_memory_config(shape=(256, 128), core_grid=ttnn.CoreGrid(y=2, x=4), strategy=ttnn.ShardStrategy.BLOCK, orientation=ttnn.ShardOrientation.COL_MAJOR)');
+  const col = an(
+    'target wormhole_b0\ntensor x: bfloat16[256, 128] = ttnn.create_sharded_memory_config(shape=(256, 128), core_grid=ttnn.CoreGrid(y=2, x=4), strategy=ttnn.ShardStrategy.BLOCK, orientation=ttnn.ShardOrientation.COL_MAJOR)',
+  );
   assert.deepEqual((col.tensors[0].model as TTLayout).spec.shard, [64, 64], 'COL_MAJOR: (H/x, W/y)');
-  const swap = an('target wormhole_b0\ntensor x: bfloat16[64, 128] = ttnn.create_sharded_memory_config(shape=(64, 32), core_grid=ttnn.CoreGrid(y=2, x=2), strategy=ttnn.ShardStrategy.BLOCK, orientation=ttnn.ShardOrientation.COL_MAJOR, use_height_and_width_as_shard_shape=True)');
+  const swap = an(
+    'target wormhole_b0\ntensor x: bfloat16[64, 128] = ttnn.create_sharded_memory_config(shape=(64, 32), core_grid=ttnn.CoreGrid(y=2, x=2), strategy=ttnn.ShardStrategy.BLOCK, orientation=ttnn.ShardOrientation.COL_MAJOR, use_height_and_width_as_shard_shape=True)',
+  );
   assert.equal(one(swap, 'TT013').severity, 'warning');
   assert.deepEqual((swap.tensors[0].model as TTLayout).spec.shard, [32, 64]);
-  const nd = an('target wormhole_b0\ntensor x: bfloat16[96, 64] = ttnn.create_sharded_memory_config(shape=(96, 64), core_grid=ttnn.CoreGrid(y=1, x=7), strategy=ttnn.ShardStrategy.HEIGHT)');
+  const nd = an(
+    'target wormhole_b0\ntensor x: bfloat16[96, 64] = ttnn.create_sharded_memory_config(shape=(96, 64), core_grid=ttnn.CoreGrid(y=1, x=7), strategy=ttnn.ShardStrategy.HEIGHT)',
+  );
   assert.match(one(nd, 'TT020').message, /Invalid sharding core_grid/);
-  const set = an('target wormhole_b0\ntensor x: bfloat16[64, 64] = ttnn.create_sharded_memory_config(shape=(64, 64), core_grid=ttnn.CoreRangeSet({ttnn.CoreRange((0, 0), (1, 0))}), strategy=ttnn.ShardStrategy.HEIGHT)');
+  const set = an(
+    'target wormhole_b0\ntensor x: bfloat16[64, 64] = ttnn.create_sharded_memory_config(shape=(64, 64), core_grid=ttnn.CoreRangeSet({ttnn.CoreRange((0, 0), (1, 0))}), strategy=ttnn.ShardStrategy.HEIGHT)',
+  );
   assert.match(one(set, 'TT020').message, /use_height_and_width_as_shard_shape/);
 });
 
@@ -204,7 +218,11 @@ test('checker: diagnostics land on the offending value, and quick fixes repair i
   const cases: [string, string, string, number?][] = [
     ['target wormhole_b0\ntensor s: float16[64] = spyre(device_size=[1, 32], dim_map=[0, 0])', 'SPY002', '32'],
     ['target wormhole_b0\ntensor s: float16[100] = spyre(device_size=[1, 64], dim_map=[0, 0])', 'SPY006', '1'],
-    ['target wormhole_b0\ntensor s: float16[100] = spyre(device_size=[2, 64], dim_map=[0, 0], device_dtype=DataFormats.IEEE_FP32)', 'SPY019', 'DataFormats.IEEE_FP32'],
+    [
+      'target wormhole_b0\ntensor s: float16[100] = spyre(device_size=[2, 64], dim_map=[0, 0], device_dtype=DataFormats.IEEE_FP32)',
+      'SPY019',
+      'DataFormats.IEEE_FP32',
+    ],
     ['target wormhole_b0\ntensor s: float16[100] = spyre(device_size=[2, 64], dim_map=[0, 0]) at 0x44', 'SPY021', '0x44'],
     ['target wormhole_b0\ntensor t: bfloat16[64, 64] = tt(memory=block_sharded, shard=[40, 32], grid=(0,0)-(1,1))', 'TT008', '[40, 32]'],
     ['target wormhole_b0\ntensor t: bfloat16[1024, 64] = tt(memory=height_sharded, shard=[32, 64], grid=(0,0)-(3,0))', 'TT005', '32'],
@@ -229,8 +247,14 @@ test('checker: diagnostics land on the offending value, and quick fixes repair i
     assert.ok(d.message.length > 20);
     if (!d.fixes?.length) continue;
     const fixed = an(applyFix(a, d));
-    assert.ok(!fixed.diagnostics.some((x) => x.code === code && x.severity === d.severity && x.message === d.message), `${code}: the fix "${d.fixes[0].title}" repairs it → ${fixed.text}`);
-    assert.ok(errors(fixed).length < errors(a).length || d.severity !== 'error', `${code}: fewer errors after the fix (${JSON.stringify(errors(fixed).map((x) => x.message))})`);
+    assert.ok(
+      !fixed.diagnostics.some((x) => x.code === code && x.severity === d.severity && x.message === d.message),
+      `${code}: the fix "${d.fixes[0].title}" repairs it → ${fixed.text}`,
+    );
+    assert.ok(
+      errors(fixed).length < errors(a).length || d.severity !== 'error',
+      `${code}: fewer errors after the fix (${JSON.stringify(errors(fixed).map((x) => x.message))})`,
+    );
   }
 });
 
@@ -266,11 +290,19 @@ test('checker: file-level rules — duplicates, overlapping placements, out of m
   assert.equal(applyFix(ov, o).split('\n')[2], 'tensor y: bfloat16[64, 64] = tt() at 0x800');
   assert.ok(!codes(an(applyFix(ov, o))).includes('TL008'));
   // sharded tensors on disjoint cores do not overlap; on shared cores they do
-  const cores = an('target wormhole_b0\ntensor a: bfloat16[64, 64] = tt(memory=block_sharded, shard=[32, 32], grid=(0,0)-(1,1))\ntensor b: bfloat16[64, 64] = tt(memory=block_sharded, shard=[32, 32], grid=(2,0)-(3,1))\ntensor c: bfloat16[64, 64] = tt(memory=block_sharded, shard=[32, 32], grid=(1,1)-(2,2))');
+  const cores = an(
+    'target wormhole_b0\ntensor a: bfloat16[64, 64] = tt(memory=block_sharded, shard=[32, 32], grid=(0,0)-(1,1))\ntensor b: bfloat16[64, 64] = tt(memory=block_sharded, shard=[32, 32], grid=(2,0)-(3,1))\ntensor c: bfloat16[64, 64] = tt(memory=block_sharded, shard=[32, 32], grid=(1,1)-(2,2))',
+  );
   const ov2 = one(cores, 'TL008');
   assert.match(ov2.message, /'c' .* overlaps 'a' .* on core \(1,1\)/);
   // L1 interleaved uses every core
-  assert.ok(codes(an('target wormhole_b0\ntensor a: bfloat16[64, 64] = tt(buffer=l1)\ntensor b: bfloat16[64, 64] = tt(memory=height_sharded, shard=[32, 64], grid=(5,5)-(6,5))')).includes('TL008'));
+  assert.ok(
+    codes(
+      an(
+        'target wormhole_b0\ntensor a: bfloat16[64, 64] = tt(buffer=l1)\ntensor b: bfloat16[64, 64] = tt(memory=height_sharded, shard=[32, 64], grid=(5,5)-(6,5))',
+      ),
+    ).includes('TL008'),
+  );
   // host views of one storage are not overlaps
   assert.ok(!codes(an('tensor a: float32[4, 4] = strided()\ntensor b: float32[4, 4] = strided(strides=[1, 4])')).includes('TL008'));
   // out of memory
@@ -286,7 +318,9 @@ test('checker: probes — named coordinates, units, search, bad probes', () => {
   const a = an(read(join(EX, 'tenstorrent.tlayout')));
   const p = a.probes.find((x) => x.tensor?.name === 'blk' && x.kind === 'inverse')!;
   assert.deepEqual([p.unit, p.inverse?.coord], [1, [32, 96]]);
-  const bad = an('target wormhole_b0\ntensor w: bfloat16[64, 64] = tt()\nprobe w address 770\nprobe w address 770 core (0, 0)\nprobe w address 770 bank 12\nprobe w[1]\nprobe w[1, x]\nprobe address 0x99999999 bank 1');
+  const bad = an(
+    'target wormhole_b0\ntensor w: bfloat16[64, 64] = tt()\nprobe w address 770\nprobe w address 770 core (0, 0)\nprobe w address 770 bank 12\nprobe w[1]\nprobe w[1, x]\nprobe address 0x99999999 bank 1',
+  );
   const msgs = bad.diagnostics.filter((d) => d.code === 'TL010').map((d) => d.message);
   assert.match(msgs[0], /spread over 12 banks: say which, e.g. 'address 770 bank 0'/);
   assert.match(msgs[1], /no such core/);
@@ -398,9 +432,11 @@ test('features: symbols, semantic tokens, formatting', () => {
   assert.equal(TOKEN_TYPES[tokAt('device_size')!.type], 'parameter');
   assert.equal(TOKEN_TYPES[tokAt('256, 8')!.type], 'number');
   assert.equal(TOKEN_TYPES[tokAt('wormhole_b0')!.type], 'namespace');
-  for (let i = 1; i < toks.length; i++) assert.ok(toks[i].line > toks[i - 1].line || toks[i].char >= toks[i - 1].char + toks[i - 1].length, 'sorted, no overlap');
+  for (let i = 1; i < toks.length; i++)
+    assert.ok(toks[i].line > toks[i - 1].line || toks[i].char >= toks[i - 1].char + toks[i - 1].length, 'sorted, no overlap');
   // formatting: canonical spacing, idempotent, leaves broken statements alone
-  const messy = '\n\n  tensor  w :bfloat16[ 64,64 ]=tt( layout = tile,grid=( 0 , 0 )-( 1 , 1 ) )   at 0x10+ 4   \n\n\n# note\nprobe w [1,2]\ntensor bad: float16[4 = spyre( )\n';
+  const messy =
+    '\n\n  tensor  w :bfloat16[ 64,64 ]=tt( layout = tile,grid=( 0 , 0 )-( 1 , 1 ) )   at 0x10+ 4   \n\n\n# note\nprobe w [1,2]\ntensor bad: float16[4 = spyre( )\n';
   const m = an(messy);
   const out = applyEdits(messy, formatLayout(m), m.lines);
   assert.equal(out, 'tensor w: bfloat16[64, 64] = tt(layout=tile, grid=(0,0)-(1,1)) at 0x10 + 4\n\n# note\nprobe w[1, 2]\ntensor bad: float16[4 = spyre( )\n');
@@ -417,8 +453,15 @@ test('features: symbols, semantic tokens, formatting', () => {
 test('examples: every model and probe form, no unexpected errors', () => {
   for (const f of ['spyre', 'tenstorrent', 'cells', 'strided', 'sparse']) {
     const a = an(read(join(EX, `${f}.tlayout`)));
-    assert.deepEqual(errors(a).map((d) => d.message), [], f);
-    assert.ok(a.tensors.every((t) => t.model), f);
+    assert.deepEqual(
+      errors(a).map((d) => d.message),
+      [],
+      f,
+    );
+    assert.ok(
+      a.tensors.every((t) => t.model),
+      f,
+    );
     assert.ok(a.probes.length > 0 && a.probes.every((p) => p.forward || p.inverse || p.hits), f);
   }
   const m = an(read(join(EX, 'mistakes.tlayout')));
@@ -427,36 +470,85 @@ test('examples: every model and probe form, no unexpected errors', () => {
 });
 
 test('robustness: random mutations of real files never throw', () => {
-  const sources = [...['spyre', 'tenstorrent', 'cells', 'strided', 'sparse', 'mistakes'].map((f) => read(join(EX, `${f}.tlayout`))), read(join(FIX, 'all-models.tlayout'))];
-  const pieces = ['[', ']', '(', ')', '{', '}', ',', '=', ':', '-', '+', '*', '.', '#', '"', "'", '\n', ' ', 'tensor', 'probe', 'target', 'at', 'address', 'bank', 'core', 'device', 'x', '0x', '1e', '32x', '-1', '999999999999', '0', 'spyre(', 'tt(', 'ttnn.', 'nd_sharded', 'ẞ', '\u0000', '\r'];
+  const sources = [
+    ...['spyre', 'tenstorrent', 'cells', 'strided', 'sparse', 'mistakes'].map((f) => read(join(EX, `${f}.tlayout`))),
+    read(join(FIX, 'all-models.tlayout')),
+  ];
+  const pieces = [
+    '[',
+    ']',
+    '(',
+    ')',
+    '{',
+    '}',
+    ',',
+    '=',
+    ':',
+    '-',
+    '+',
+    '*',
+    '.',
+    '#',
+    '"',
+    "'",
+    '\n',
+    ' ',
+    'tensor',
+    'probe',
+    'target',
+    'at',
+    'address',
+    'bank',
+    'core',
+    'device',
+    'x',
+    '0x',
+    '1e',
+    '32x',
+    '-1',
+    '999999999999',
+    '0',
+    'spyre(',
+    'tt(',
+    'ttnn.',
+    'nd_sharded',
+    'ẞ',
+    '\u0000',
+    '\r',
+  ];
   const mutation = fc.tuple(fc.nat(), fc.nat(), fc.integer({ min: 0, max: 3 }), fc.constantFrom(...pieces), fc.nat({ max: 12 }));
   fc.assert(
-    fc.property(fc.nat({ max: sources.length - 1 }), fc.array(mutation, { minLength: 1, maxLength: 6 }), fc.array(fc.nat(), { minLength: 3, maxLength: 3 }), (si, muts, offsets) => {
-      let text = sources[si];
-      for (const [p, q, op, piece, len] of muts) {
-        const i = p % (text.length + 1);
-        if (op === 0) text = text.slice(0, i) + piece + text.slice(i);
-        else if (op === 1) text = text.slice(0, i) + text.slice(i + len);
-        else if (op === 2) text = text.slice(0, i) + piece + text.slice(i + len);
-        else {
-          const j = q % (text.length + 1);
-          text = text.slice(0, i) + text.slice(j, j + len) + text.slice(i);
+    fc.property(
+      fc.nat({ max: sources.length - 1 }),
+      fc.array(mutation, { minLength: 1, maxLength: 6 }),
+      fc.array(fc.nat(), { minLength: 3, maxLength: 3 }),
+      (si, muts, offsets) => {
+        let text = sources[si];
+        for (const [p, q, op, piece, len] of muts) {
+          const i = p % (text.length + 1);
+          if (op === 0) text = text.slice(0, i) + piece + text.slice(i);
+          else if (op === 1) text = text.slice(0, i) + text.slice(i + len);
+          else if (op === 2) text = text.slice(0, i) + piece + text.slice(i + len);
+          else {
+            const j = q % (text.length + 1);
+            text = text.slice(0, i) + text.slice(j, j + len) + text.slice(i);
+          }
         }
-      }
-      const a = an(text);
-      for (const d of a.diagnostics) assert.ok(d.range.start.line <= d.range.end.line && d.message.length > 0);
-      for (const o of offsets) {
-        const off = o % (text.length + 1);
-        hover(a, off);
-        complete(a, off);
-      }
-      inlayHints(a, 0, 1e6);
-      documentSymbols(a);
-      semanticTokens(a);
-      const f = formatLayout(a);
-      const out = applyEdits(text, f, a.lines);
-      analyzeLayout(out, 'x');
-    }),
+        const a = an(text);
+        for (const d of a.diagnostics) assert.ok(d.range.start.line <= d.range.end.line && d.message.length > 0);
+        for (const o of offsets) {
+          const off = o % (text.length + 1);
+          hover(a, off);
+          complete(a, off);
+        }
+        inlayHints(a, 0, 1e6);
+        documentSymbols(a);
+        semanticTokens(a);
+        const f = formatLayout(a);
+        const out = applyEdits(text, f, a.lines);
+        analyzeLayout(out, 'x');
+      },
+    ),
     { numRuns: Number(process.env.LAYOUT_FUZZ_RUNS ?? 150) },
   );
 });

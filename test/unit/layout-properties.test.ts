@@ -55,7 +55,11 @@ function* coords(shape: readonly number[]): Generator<number[]> {
 function checkModel(m: LayoutModel, label: string): void {
   const sum = m.summary();
   assert.equal(sum.paddingSlots, sum.slots - (m.kind === 'sparse' ? sum.slots : sum.elements), `${label}: padding = slots − real`);
-  assert.equal(Object.values(sum.breakdown).reduce((a, b) => a + b, 0), sum.bytes, `${label}: breakdown adds up`);
+  assert.equal(
+    Object.values(sum.breakdown).reduce((a, b) => a + b, 0),
+    sum.bytes,
+    `${label}: breakdown adds up`,
+  );
   const seen = new Map<string, number[]>();
   const flat: number[] = [];
   const want: number[] = [];
@@ -105,7 +109,8 @@ function checkModel(m: LayoutModel, label: string): void {
     assert.equal(m.inverse(rg.end, rg.unit).kind, 'outside', `${label}: past the end`);
     assert.equal(m.inverse(rg.start - 1, rg.unit).kind, 'outside', `${label}: before the start`);
   }
-  for (const k of BYTE_KINDS) assert.equal(counts[k], sum.breakdown[k as ByteKind], `${label}: ${k} bytes (walk ${JSON.stringify(counts)} vs summary ${JSON.stringify(sum.breakdown)})`);
+  for (const k of BYTE_KINDS)
+    assert.equal(counts[k], sum.breakdown[k as ByteKind], `${label}: ${k} bytes (walk ${JSON.stringify(counts)} vs summary ${JSON.stringify(sum.breakdown)})`);
   // regions classify every slot without throwing; data slots hold elements
   const reg = m.regions();
   for (let u = 0; u < reg.units.length; u++) {
@@ -164,7 +169,13 @@ function spyreSpec(seed: number): SpyreSpec {
   return { shape, dtype, layout: { kind: 'stride_map', deviceSize, strideMap: [...m.strideMap] } };
 }
 
-const ARCHS = [TT_ARCHS.wormhole_b0, TT_ARCHS.blackhole, TT_ARCHS.grayskull, withOverrides(TT_ARCHS.wormhole_b0, { grid: [4, 2], dram_banks: 3 }, 'small'), withOverrides(TT_ARCHS.blackhole, { grid: [3, 3], l1_alignment: 32 }, 'small_bh')];
+const ARCHS = [
+  TT_ARCHS.wormhole_b0,
+  TT_ARCHS.blackhole,
+  TT_ARCHS.grayskull,
+  withOverrides(TT_ARCHS.wormhole_b0, { grid: [4, 2], dram_banks: 3 }, 'small'),
+  withOverrides(TT_ARCHS.blackhole, { grid: [3, 3], l1_alignment: 32 }, 'small_bh'),
+];
 
 function ttSpec(seed: number): TTSpec {
   const R = rng(seed);
@@ -177,9 +188,19 @@ function ttSpec(seed: number): TTSpec {
   const shape = Array.from({ length: rank }, (_, i) => (i < rank - 2 ? R.int(1, 3) : R.int(1, 70)));
   const memory = R.pick(['INTERLEAVED', 'INTERLEAVED', 'HEIGHT_SHARDED', 'WIDTH_SHARDED', 'BLOCK_SHARDED', 'ND_SHARDED'] as const);
   const buffer = memory === 'INTERLEAVED' ? R.pick(['DRAM', 'L1'] as const) : R.next() < 0.2 && memory === 'WIDTH_SHARDED' ? 'DRAM' : 'L1';
-  const spec: TTSpec = { arch, shape, dtype, layout, tile: [tH, tW], buffer, memory, base: R.int(0, 3) * 64 * 16, orientation: R.pick(['ROW_MAJOR', 'COL_MAJOR'] as const) };
+  const spec: TTSpec = {
+    arch,
+    shape,
+    dtype,
+    layout,
+    tile: [tH, tW],
+    buffer,
+    memory,
+    base: R.int(0, 3) * 64 * 16,
+    orientation: R.pick(['ROW_MAJOR', 'COL_MAJOR'] as const),
+  };
   if (memory === 'INTERLEAVED') return spec;
-  const H = (rank >= 2 ? shape.slice(0, -2).reduce((p, x) => p * x, 1) * Math.ceil(shape[rank - 2] / tH) * tH : tH);
+  const H = rank >= 2 ? shape.slice(0, -2).reduce((p, x) => p * x, 1) * Math.ceil(shape[rank - 2] / tH) * tH : tH;
   const W = Math.ceil(shape[rank - 1] / tW) * tW;
   const gx = buffer === 'DRAM' ? arch.dramBanks : arch.grid.x;
   const gy = buffer === 'DRAM' ? 1 : arch.grid.y;
@@ -250,7 +271,10 @@ test('16-byte cells: any order, dtype and base', () => {
       const shape = Array.from({ length: rank }, () => R.int(1, rank > 2 ? 6 : 40));
       const dtype = R.pick(['int8', 'int16', 'float16', 'float32', 'int32'] as DType[]);
       const spec = { shape, dtype, order: R.next() < 0.5 ? R.shuffle(shape.map((_, i) => i)) : undefined, base: 16 * R.int(0, 20) };
-      assert.deepEqual(validateCells(spec).filter((i) => i.severity === 'error'), []);
+      assert.deepEqual(
+        validateCells(spec).filter((i) => i.severity === 'error'),
+        [],
+      );
       checkModel(new CellLayout(spec), JSON.stringify(spec));
     }),
     { numRuns: RUNS },
@@ -272,12 +296,22 @@ test('PyTorch strided: permuted strides with gaps, offsets and broadcast dims', 
       if (R.next() < 0.2) strides[R.int(0, rank - 1)] = 0;
       const offset = R.int(0, 5);
       const need = offset + shape.reduce((a, n, i) => a + (n - 1) * strides[i], 0) + 1;
-      const spec = { shape, strides, offset, dtype: R.pick(['float32', 'int8', 'float16'] as DType[]), base: 8 * R.int(0, 4), storage: R.next() < 0.5 ? undefined : need + R.int(0, 4) };
+      const spec = {
+        shape,
+        strides,
+        offset,
+        dtype: R.pick(['float32', 'int8', 'float16'] as DType[]),
+        base: 8 * R.int(0, 4),
+        storage: R.next() < 0.5 ? undefined : need + R.int(0, 4),
+      };
       const m = new StridedLayout(spec);
       if (m.overlapping) {
         // a view with a broadcast dim is not injective: check the other properties on its distinct elements
         const sum = m.summary();
-        assert.equal(Object.values(sum.breakdown).reduce((a, b) => a + b, 0), sum.bytes);
+        assert.equal(
+          Object.values(sum.breakdown).reduce((a, b) => a + b, 0),
+          sum.bytes,
+        );
         for (const c of coords(shape)) assert.equal(m.forward(m.inverse(m.forward(c).address).coord!).address, m.forward(c).address);
         return;
       }
@@ -341,7 +375,19 @@ test('TT ND sharding: batch mapping of rank-4 tensors (the general loop) equals 
       const R = rng(seed);
       const shape = [R.int(1, 3), R.int(1, 3), R.int(1, 40), R.int(1, 40)];
       const shard = [R.int(1, 3), R.int(1, 3), 32 * R.int(1, 2), 32 * R.int(1, 2)];
-      const spec: TTSpec = { arch: ARCHS[0], shape, dtype: 'bfloat16', layout: 'TILE', tile: [32, 32], buffer: 'L1', memory: 'ND_SHARDED', shard, grid: [{ x0: 0, y0: 0, x1: R.int(0, 4), y1: R.int(0, 1) }], base: 0, orientation: 'ROW_MAJOR' };
+      const spec: TTSpec = {
+        arch: ARCHS[0],
+        shape,
+        dtype: 'bfloat16',
+        layout: 'TILE',
+        tile: [32, 32],
+        buffer: 'L1',
+        memory: 'ND_SHARDED',
+        shard,
+        grid: [{ x0: 0, y0: 0, x1: R.int(0, 4), y1: R.int(0, 1) }],
+        base: 0,
+        orientation: 'ROW_MAJOR',
+      };
       const m = new TTLayout(spec);
       const all = [...coords(shape)];
       const units = new Int32Array(all.length);

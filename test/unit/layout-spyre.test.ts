@@ -8,9 +8,11 @@ import assert from 'node:assert/strict';
 import { SpyreLayout, type SpyreSpec, validateSpyre, spyreDefaultLayout, dimMapToStrideMap, strideMapToDimMap } from '../../core/layout/models/spyre';
 import type { DType } from '../../core/layout/dtypes';
 
-const dm = (shape: number[], deviceSize: number[], dimMap: number[], dtype: DType = 'float16') => new SpyreLayout({ shape, dtype, layout: { kind: 'dim_map', deviceSize, dimMap } });
+const dm = (shape: number[], deviceSize: number[], dimMap: number[], dtype: DType = 'float16') =>
+  new SpyreLayout({ shape, dtype, layout: { kind: 'dim_map', deviceSize, dimMap } });
 const def = (shape: number[], dimOrder?: number[], dtype: DType = 'float16') => new SpyreLayout({ shape, dtype, layout: { kind: 'default', dimOrder } });
-const sm = (shape: number[], deviceSize: number[], strideMap: number[], dtype: DType = 'float16') => new SpyreLayout({ shape, dtype, layout: { kind: 'stride_map', deviceSize, strideMap } });
+const sm = (shape: number[], deviceSize: number[], strideMap: number[], dtype: DType = 'float16') =>
+  new SpyreLayout({ shape, dtype, layout: { kind: 'stride_map', deviceSize, strideMap } });
 const codes = (spec: SpyreSpec) => validateSpyre(spec).map((i) => i.code);
 
 test('S1 — the seed document tiled example [128,256,512], dim_map [1,2,0,2]', () => {
@@ -52,7 +54,7 @@ test('S2 — the same layout used for a padded host [100,200,500]', () => {
   assert.equal(sum.elements, 10_000_000);
   assert.equal(sum.slots, 16_777_216);
   assert.equal(sum.paddingSlots, 16_777_216 - 10_000_000);
-  assert.equal((100 * 10_000_000 / 16_777_216).toFixed(1), '59.6');
+  assert.equal(((100 * 10_000_000) / 16_777_216).toFixed(1), '59.6');
   const f = s.forward([99, 199, 499]);
   assert.deepEqual(f.device, [199, 7, 99, 51]);
   assert.equal(f.elemOffset, 13_105_395);
@@ -66,7 +68,12 @@ test('S2 — the same layout used for a padded host [100,200,500]', () => {
   assert.match(s.deviceProbe([0, 7, 0, 52]).reason!, /host dim 2 would be 500/);
   // stride_map of a contiguous [100,200,500] host is not the user guide's [512,64,131072,1] (A.11 #4)
   assert.deepEqual(s.strideMap, [500, 64, 100000, 1]);
-  const view = new SpyreLayout({ shape: [100, 200, 500], dtype: 'float16', hostStrides: [131072, 512, 1], layout: { kind: 'dim_map', deviceSize: [256, 8, 128, 64], dimMap: [1, 2, 0, 2] } });
+  const view = new SpyreLayout({
+    shape: [100, 200, 500],
+    dtype: 'float16',
+    hostStrides: [131072, 512, 1],
+    layout: { kind: 'dim_map', deviceSize: [256, 8, 128, 64], dimMap: [1, 2, 0, 2] },
+  });
   assert.deepEqual(view.strideMap, [512, 64, 131072, 1]);
 });
 
@@ -153,10 +160,26 @@ test('S7 — column sticks: [512,256] with dim_order [1,0]', () => {
 
 test('S8 — other default shapes (tested values)', () => {
   const cases: [number[], number[], number[], DType?][] = [
-    [[512, 8, 256], [8, 4, 512, 64], [256, 64, 2048, 1]],
-    [[512, 240], [4, 512, 64], [64, 240, 1]],
-    [[512, 8, 240], [8, 4, 512, 64], [240, 64, 1920, 1]],
-    [[2, 3, 4, 100], [3, 4, 2, 2, 64], [400, 100, 64, 1200, 1]],
+    [
+      [512, 8, 256],
+      [8, 4, 512, 64],
+      [256, 64, 2048, 1],
+    ],
+    [
+      [512, 240],
+      [4, 512, 64],
+      [64, 240, 1],
+    ],
+    [
+      [512, 8, 240],
+      [8, 4, 512, 64],
+      [240, 64, 1920, 1],
+    ],
+    [
+      [2, 3, 4, 100],
+      [3, 4, 2, 2, 64],
+      [400, 100, 64, 1200, 1],
+    ],
     [[512, 256], [8, 512, 32], [32, 256, 1], 'float32'],
   ];
   for (const [shape, ds, strides, dtype] of cases) {
@@ -235,14 +258,22 @@ test('A.7 — dim_map ↔ stride_map, clamped form, broadcast dims', () => {
     [64, 1],
     [60, 1],
   ])
-    assert.deepEqual(validateSpyre({ shape: [60], dtype: 'float16', layout: { kind: 'stride_map', deviceSize: [1, 64], strideMap: form } }).filter((i) => i.severity === 'error'), []);
+    assert.deepEqual(
+      validateSpyre({ shape: [60], dtype: 'float16', layout: { kind: 'stride_map', deviceSize: [1, 64], strideMap: form } }).filter(
+        (i) => i.severity === 'error',
+      ),
+      [],
+    );
   // broadcast: [60] → device [1,512,64], stride_map [64,0,1]
   const b = sm([60], [1, 512, 64], [64, 0, 1]);
   const sum = b.summary();
   assert.equal(sum.breakdown.replica, 60 * 511 * 2);
   assert.equal(b.deviceProbe([0, 3, 5]).kind, 'replica');
   assert.deepEqual(b.deviceProbe([0, 3, 5]).coord, [5]);
-  assert.equal(sum.bytes, Object.values(sum.breakdown).reduce((x, y) => x + y, 0));
+  assert.equal(
+    sum.bytes,
+    Object.values(sum.breakdown).reduce((x, y) => x + y, 0),
+  );
 });
 
 test('A.3 — device formats, allocation = max(device, host)', () => {
@@ -290,7 +321,11 @@ test('A.8 — every catalogue rule fires on its case', () => {
   const u = validateSpyre(cases[6][1]).find((x) => x.code === 'SPY006')!;
   assert.deepEqual([u.fixes?.[0].index, u.fixes?.[0].newText], [0, '2']);
   // valid layouts report no errors; invalid ones refuse to build
-  assert.ok(!validateSpyre({ shape: [128, 256, 512], dtype: 'float16', layout: { kind: 'dim_map', deviceSize: [256, 8, 128, 64], dimMap: [1, 2, 0, 2] } }).some((x) => x.severity === 'error'));
+  assert.ok(
+    !validateSpyre({ shape: [128, 256, 512], dtype: 'float16', layout: { kind: 'dim_map', deviceSize: [256, 8, 128, 64], dimMap: [1, 2, 0, 2] } }).some(
+      (x) => x.severity === 'error',
+    ),
+  );
   assert.throws(() => new SpyreLayout(cases[1][1]), /device_size\[1\] must be 64/);
 });
 

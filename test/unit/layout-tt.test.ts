@@ -13,7 +13,8 @@ const WH = TT_ARCHS.wormhole_b0;
 const BH = TT_ARCHS.blackhole;
 const GiB = 2 ** 30;
 const B = 0x10000;
-const tt = (s: Partial<TTSpec> & { shape: number[] }) => new TTLayout({ arch: WH, dtype: 'bfloat16', layout: 'TILE', buffer: 'DRAM', memory: 'INTERLEAVED', base: B, ...s });
+const tt = (s: Partial<TTSpec> & { shape: number[] }) =>
+  new TTLayout({ arch: WH, dtype: 'bfloat16', layout: 'TILE', buffer: 'DRAM', memory: 'INTERLEAVED', base: B, ...s });
 const R = (x0: number, y0: number, x1: number, y1: number): CoreRange => ({ x0, y0, x1, y1 });
 
 /** Host pages held by each core, in local-page order; -1 = PADDING, -2 = unused. */
@@ -75,7 +76,10 @@ test('T1 — 64×64 bf16 TILE interleaved in DRAM on Wormhole (12 banks, align 3
   assert.equal(t.inverse(B + 770, 7).kind, 'unused');
   // Blackhole: 8 banks, align 64; pages 0–3 → banks 0–3, page stays 2048
   const bh = tt({ shape: [64, 64], arch: BH });
-  assert.deepEqual([0, 1, 2, 3].map((p) => bh.forward([32 * Math.floor(p / 2), 32 * (p % 2)]).bank), [0, 1, 2, 3]);
+  assert.deepEqual(
+    [0, 1, 2, 3].map((p) => bh.forward([32 * Math.floor(p / 2), 32 * (p % 2)]).bank),
+    [0, 1, 2, 3],
+  );
   assert.equal(bh.alignedPage, 2048);
   // bfloat8_b: page 1088, aligned on WH (34×32) and BH (17×64); (40,17): exponent at 24, mantissa at 449
   const b8 = tt({ shape: [64, 64], dtype: 'bfloat8_b' });
@@ -156,7 +160,11 @@ test('T5 — height sharding 1024×64 on 8 cores, the row-major variant, edge sh
   assert.equal(t.pages, 64);
   assert.equal(t.summary().units?.bytesPerUnit, 16 * 1024);
   const cp = corePages(t);
-  for (let k = 0; k < 8; k++) assert.deepEqual(cp.get(`core (${k},0)`), Array.from({ length: 8 }, (_, i) => 8 * k + i));
+  for (let k = 0; k < 8; k++)
+    assert.deepEqual(
+      cp.get(`core (${k},0)`),
+      Array.from({ length: 8 }, (_, i) => 8 * k + i),
+    );
   const f = t.forward([300, 50]);
   assert.deepEqual([f.pageRow, f.pageCol, f.page, f.core, f.localPage, f.offset], [9, 1, 19, [2, 0], 3, 7044]);
   const rm = tt({ shape: [1024, 64], layout: 'ROW_MAJOR', buffer: 'L1', memory: 'HEIGHT_SHARDED', shard: [128, 64], grid: [R(0, 0, 7, 0)], base: 0 });
@@ -194,7 +202,10 @@ test('T6 — edge block shards: 96×96 in 64×64 shards on 2×2', () => {
   assert.deepEqual(cp.get('core (1,1)'), [8, -1, -1, -1]);
   const s = t.summary();
   assert.equal(s.units?.bytesPerUnit, 8 * 1024);
-  assert.deepEqual(s.units?.pages?.flatMap((g) => new Array(g.to - g.from + 1).fill(g.pages)), [4, 2, 2, 1]);
+  assert.deepEqual(
+    s.units?.pages?.flatMap((g) => new Array(g.to - g.from + 1).fill(g.pages)),
+    [4, 2, 2, 1],
+  );
 });
 
 test('T7 — width-sharded row-major 64×256 on 4 cores', () => {
@@ -234,7 +245,9 @@ test('B.4 — logical [1,3,50,70] TILE → padded [1,3,64,96] → 192×96 → 18
   assert.equal(t.inverse(B + 20, 2).kind, 'padding', 'page 2 (bank 2) holds columns 64..95; element 10 is column 74: padding');
   assert.deepEqual(t.inverse(B + 10, 2).coord, [0, 0, 0, 69]);
   // [1,1,1,33] TILE → 32×64 = 2 tiles for 33 values (TT015)
-  assert.ok(validateTT({ arch: WH, shape: [1, 1, 1, 33], dtype: 'bfloat16', layout: 'TILE', buffer: 'DRAM', memory: 'INTERLEAVED' }).some((i) => i.code === 'TT015'));
+  assert.ok(
+    validateTT({ arch: WH, shape: [1, 1, 1, 33], dtype: 'bfloat16', layout: 'TILE', buffer: 'DRAM', memory: 'INTERLEAVED' }).some((i) => i.code === 'TT015'),
+  );
 });
 
 test('B.7 — every catalogue rule fires on its case', () => {
@@ -284,7 +297,14 @@ test('B.7 — every catalogue rule fires on its case', () => {
 test('summary of 2^30 elements by closed form in < 50 ms (interleaved and sharded)', () => {
   for (const s of [
     { shape: [1024, 1024, 1024] },
-    { shape: [32768, 32768], buffer: 'L1' as const, memory: 'HEIGHT_SHARDED' as const, shard: [512, 32768], grid: [R(0, 0, 7, 7)], arch: withOverrides(WH, { l1_size: 2 ** 40 }) },
+    {
+      shape: [32768, 32768],
+      buffer: 'L1' as const,
+      memory: 'HEIGHT_SHARDED' as const,
+      shard: [512, 32768],
+      grid: [R(0, 0, 7, 7)],
+      arch: withOverrides(WH, { l1_size: 2 ** 40 }),
+    },
     { shape: [32768, 32768], dtype: 'bfloat4_b' as const },
   ]) {
     const t = tt(s);
@@ -297,6 +317,9 @@ test('summary of 2^30 elements by closed form in < 50 ms (interleaved and sharde
     }
     assert.ok(best < 50, `${JSON.stringify(s.shape)}: ${best} ms`);
     assert.equal(sum.elements, 2 ** 30);
-    assert.equal(sum.bytes, Object.values(sum.breakdown).reduce((x, y) => x + y, 0));
+    assert.equal(
+      sum.bytes,
+      Object.values(sum.breakdown).reduce((x, y) => x + y, 0),
+    );
   }
 });

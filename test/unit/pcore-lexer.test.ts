@@ -24,9 +24,7 @@ function pp(src: string, defines?: Map<string, string>): { tokens: Token[]; sink
 describe('PCORE lexer', () => {
   test('scoped identifiers are single tokens', () => {
     const toks = lexOk('test::_A = conv1x1::exe8 + a :: b;');
-    assert.deepEqual(kinds(toks), [
-      'ident:test::_A', 'punct:=', 'ident:conv1x1::exe8', 'punct:+', 'ident:a', 'punct:::', 'ident:b', 'punct:;',
-    ]);
+    assert.deepEqual(kinds(toks), ['ident:test::_A', 'punct:=', 'ident:conv1x1::exe8', 'punct:+', 'ident:a', 'punct:::', 'ident:b', 'punct:;']);
     assert.deepEqual([toks[0].start, toks[0].end], [0, 8]);
     // `a::1` is not a scoped identifier
     assert.deepEqual(kinds(lexOk('a::1')), ['ident:a', 'punct:::', 'number:1']);
@@ -34,8 +32,14 @@ describe('PCORE lexer', () => {
 
   test('numbers: decimal, hex, octal, suffixes, floats and characters', () => {
     const toks = lexOk("12 0x1F 0X10u 017 0 42UL 1.5 .5e1 2e3f 'a' '\\n' '\\x41'");
-    assert.deepEqual(toks.map((t) => t.value), [12, 31, 16, 15, 0, 42, 1.5, 5, 2000, 97, 10, 65]);
-    assert.deepEqual(toks.map((t) => !!t.isFloat), [false, false, false, false, false, false, true, true, true, false, false, false]);
+    assert.deepEqual(
+      toks.map((t) => t.value),
+      [12, 31, 16, 15, 0, 42, 1.5, 5, 2000, 97, 10, 65],
+    );
+    assert.deepEqual(
+      toks.map((t) => !!t.isFloat),
+      [false, false, false, false, false, false, true, true, true, false, false, false],
+    );
     const sink = new DiagnosticSink();
     lex('09 1abc', sink);
     assert.equal(sink.items.length, 2);
@@ -43,10 +47,24 @@ describe('PCORE lexer', () => {
   });
 
   test('operators use the longest match', () => {
-    assert.deepEqual(kinds(lexOk('a>>=b<<=c>>d->e&&f||g==h!=i<=j>=k++ --l...')).filter((k) => k.startsWith('punct')), [
-      'punct:>>=', 'punct:<<=', 'punct:>>', 'punct:->', 'punct:&&', 'punct:||', 'punct:==', 'punct:!=', 'punct:<=', 'punct:>=',
-      'punct:++', 'punct:--', 'punct:...',
-    ]);
+    assert.deepEqual(
+      kinds(lexOk('a>>=b<<=c>>d->e&&f||g==h!=i<=j>=k++ --l...')).filter((k) => k.startsWith('punct')),
+      [
+        'punct:>>=',
+        'punct:<<=',
+        'punct:>>',
+        'punct:->',
+        'punct:&&',
+        'punct:||',
+        'punct:==',
+        'punct:!=',
+        'punct:<=',
+        'punct:>=',
+        'punct:++',
+        'punct:--',
+        'punct:...',
+      ],
+    );
   });
 
   test('comments are skipped and unterminated ones are reported', () => {
@@ -70,7 +88,10 @@ describe('PCORE lexer', () => {
     const toks = lexOk('#define A(x) \\\n  ((x) + 1) /* c */\n  # pragma unroll\nint a; # b');
     assert.equal(toks[0].kind, 'directive');
     assert.equal(toks[0].directive!.name, 'define');
-    assert.deepEqual(toks[0].directive!.tokens.map((t) => t.text), ['A', '(', 'x', ')', '(', '(', 'x', ')', '+', '1', ')']);
+    assert.deepEqual(
+      toks[0].directive!.tokens.map((t) => t.text),
+      ['A', '(', 'x', ')', '(', '(', 'x', ')', '+', '1', ')'],
+    );
     assert.equal(toks[1].kind, 'directive');
     assert.equal(toks[1].directive!.name, 'pragma');
     assert.deepEqual(kinds(toks.slice(2)), ['ident:int', 'ident:a', 'punct:;', 'punct:#', 'ident:b']);
@@ -83,7 +104,10 @@ describe('PCORE preprocessor', () => {
     const src = '#define N 4\n#define TWICE(x) (2*(x))\n#define CAT(a, b) a ## b\n#define STR(a) #a\nTWICE(N) CAT(var, 1) STR(a + b) N';
     const { tokens, sink } = pp(src);
     assert.deepEqual(sink.items, []);
-    assert.deepEqual(tokens.map((t) => t.text), ['(', '2', '*', '(', '4', ')', ')', 'var1', '"a + b"', '4']);
+    assert.deepEqual(
+      tokens.map((t) => t.text),
+      ['(', '2', '*', '(', '4', ')', ')', 'var1', '"a + b"', '4'],
+    );
     // body tokens carry the invocation range and the macro name
     const inv = src.indexOf('TWICE(N)');
     assert.deepEqual([tokens[0].start, tokens[0].end, tokens[0].macro], [inv, inv + 'TWICE(N)'.length, 'TWICE']);
@@ -94,12 +118,18 @@ describe('PCORE preprocessor', () => {
 
   test('a function-like macro name without arguments is left alone; self-reference does not loop', () => {
     const { tokens } = pp('#define F(x) x\n#define SELF SELF + 1\nF + SELF');
-    assert.deepEqual(tokens.map((t) => t.text), ['F', '+', 'SELF', '+', '1']);
+    assert.deepEqual(
+      tokens.map((t) => t.text),
+      ['F', '+', 'SELF', '+', '1'],
+    );
   });
 
   test('variadic macros', () => {
     const { tokens } = pp('#define CALL(f, ...) f(__VA_ARGS__)\nCALL(g, 1, 2)');
-    assert.deepEqual(tokens.map((t) => t.text), ['g', '(', '1', ',', '2', ')']);
+    assert.deepEqual(
+      tokens.map((t) => t.text),
+      ['g', '(', '1', ',', '2', ')'],
+    );
   });
 
   test('#pragma lines become pragma tokens in order', () => {
@@ -108,20 +138,35 @@ describe('PCORE preprocessor', () => {
   });
 
   test('defines option (object-like and function-like)', () => {
-    const { tokens } = pp('W H(3)', new Map([['W', '8'], ['H(v)', 'v*v']]));
-    assert.deepEqual(tokens.map((t) => t.text), ['8', '3', '*', '3']);
+    const { tokens } = pp(
+      'W H(3)',
+      new Map([
+        ['W', '8'],
+        ['H(v)', 'v*v'],
+      ]),
+    );
+    assert.deepEqual(
+      tokens.map((t) => t.text),
+      ['8', '3', '*', '3'],
+    );
   });
 
   test('conditional directives nest and skip inactive regions, including their directives', () => {
     const src = '#if 0\n#define X 1\n#if 1\na\n#endif\n#else\nb\n#endif\n#ifdef X\nc\n#endif\n';
     const { tokens, sink } = pp(src);
     assert.deepEqual(sink.items, []);
-    assert.deepEqual(tokens.map((t) => t.text), ['b']);
+    assert.deepEqual(
+      tokens.map((t) => t.text),
+      ['b'],
+    );
   });
 
   test('#if expressions use C integer arithmetic and defined()', () => {
     const src = '#define A 6\n#if (A / 4) == 1 && defined A && !defined(B) && (A % 4 == 2) && (1 << 3) == 8\nyes\n#endif';
-    assert.deepEqual(pp(src).tokens.map((t) => t.text), ['yes']);
+    assert.deepEqual(
+      pp(src).tokens.map((t) => t.text),
+      ['yes'],
+    );
     const bad = pp('#if 1 +\nx\n#endif');
     assert.equal(bad.sink.items.length, 1);
     assert.match(bad.sink.items[0].message, /invalid `#if` expression/);

@@ -28,8 +28,10 @@ function checkProgram(text: string, p: PcoreProgram): void {
     const { node, depth } = stack.pop()!;
     const s = node.start as number;
     const e = node.end as number;
-    assert.ok(Number.isInteger(s) && Number.isInteger(e) && s >= 0 && s <= e && e <= text.length,
-      `bad node range ${String(node.kind)} ${s}..${e} (length ${text.length})`);
+    assert.ok(
+      Number.isInteger(s) && Number.isInteger(e) && s >= 0 && s <= e && e <= text.length,
+      `bad node range ${String(node.kind)} ${s}..${e} (length ${text.length})`,
+    );
     if (depth > maxDepth) maxDepth = depth;
     for (const [key, value] of Object.entries(node)) {
       if (key === 'symbol') continue;
@@ -54,33 +56,112 @@ function analyzeChecked(text: string): PcoreProgram {
 }
 
 const SOUP = [
-  '(', ')', '{', '}', '[', ']', ';', ',', ':', '*', '&', '|', '^', '+', '-', '/', '%', '<', '>', '=', '!', '~', '?', '.',
-  '\n', ' ', '"', "'", '\\', '#', '::', '_kernel_ ', 'void ', 'int ', 'int16 ', 'vint16 ', 'vint32 ', '_share ', '_global ',
-  'a::b', 'x', 'y', '0', '7', '0x1f', 'for', 'if', 'else', 'while', 'do', 'switch', 'case', 'default', 'return', 'break',
-  '/*', '*/', '//', '#define X(a) a\n', '#define Y Y\n', '#if 0\n', '#if 1\n', '#else\n', '#endif\n', '#pragma unroll\n',
-  '#include "h.h"\n', 'GE(', '_VMASK', 'tid', 'static ', 'extern ', '_NT16_ class ',
+  '(',
+  ')',
+  '{',
+  '}',
+  '[',
+  ']',
+  ';',
+  ',',
+  ':',
+  '*',
+  '&',
+  '|',
+  '^',
+  '+',
+  '-',
+  '/',
+  '%',
+  '<',
+  '>',
+  '=',
+  '!',
+  '~',
+  '?',
+  '.',
+  '\n',
+  ' ',
+  '"',
+  "'",
+  '\\',
+  '#',
+  '::',
+  '_kernel_ ',
+  'void ',
+  'int ',
+  'int16 ',
+  'vint16 ',
+  'vint32 ',
+  '_share ',
+  '_global ',
+  'a::b',
+  'x',
+  'y',
+  '0',
+  '7',
+  '0x1f',
+  'for',
+  'if',
+  'else',
+  'while',
+  'do',
+  'switch',
+  'case',
+  'default',
+  'return',
+  'break',
+  '/*',
+  '*/',
+  '//',
+  '#define X(a) a\n',
+  '#define Y Y\n',
+  '#if 0\n',
+  '#if 1\n',
+  '#else\n',
+  '#endif\n',
+  '#pragma unroll\n',
+  '#include "h.h"\n',
+  'GE(',
+  '_VMASK',
+  'tid',
+  'static ',
+  'extern ',
+  '_NT16_ class ',
 ];
 
 describe('robustness', () => {
   test('random text never throws', () => {
-    fc.assert(fc.property(fc.string({ maxLength: 400 }), (s) => {
-      analyzeChecked(s);
-    }), { numRuns: 1500 });
+    fc.assert(
+      fc.property(fc.string({ maxLength: 400 }), (s) => {
+        analyzeChecked(s);
+      }),
+      { numRuns: 1500 },
+    );
   });
 
   test('random bytes never throw', () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 400 }), (bytes) => {
-      analyzeChecked(String.fromCharCode(...bytes));
-    }), { numRuns: 800 });
-    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (s) => {
-      analyzeChecked(s);
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 400 }), (bytes) => {
+        analyzeChecked(String.fromCharCode(...bytes));
+      }),
+      { numRuns: 800 },
+    );
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (s) => {
+        analyzeChecked(s);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   test('random token soup never throws', () => {
-    fc.assert(fc.property(fc.array(fc.constantFrom(...SOUP), { maxLength: 250 }), (parts) => {
-      analyzeChecked(parts.join(''));
-    }), { numRuns: 1500 });
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...SOUP), { maxLength: 250 }), (parts) => {
+        analyzeChecked(parts.join(''));
+      }),
+      { numRuns: 1500 },
+    );
   });
 
   test('random mutations of valid programs (delete / insert / duplicate) never throw', () => {
@@ -90,18 +171,21 @@ describe('robustness', () => {
       len: fc.integer({ min: 1, max: 12 }),
       text: fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom(...SOUP)),
     });
-    fc.assert(fc.property(fc.constantFrom(...SOURCES), fc.array(op, { minLength: 1, maxLength: 8 }), (src, ops) => {
-      let s = src;
-      for (const o of ops) {
-        const i = o.at % (s.length + 1);
-        if (o.kind === 'delete') s = s.slice(0, i) + s.slice(i + o.len);
-        else if (o.kind === 'insert') s = s.slice(0, i) + o.text + s.slice(i);
-        else s = s.slice(0, i) + s.slice(i, i + o.len) + s.slice(i);
-      }
-      const p = analyzeChecked(s);
-      // determinism
-      assert.deepEqual(analyzePcore(s, 'fuzz.p').diagnostics, p.diagnostics);
-    }), { numRuns: 1500 });
+    fc.assert(
+      fc.property(fc.constantFrom(...SOURCES), fc.array(op, { minLength: 1, maxLength: 8 }), (src, ops) => {
+        let s = src;
+        for (const o of ops) {
+          const i = o.at % (s.length + 1);
+          if (o.kind === 'delete') s = s.slice(0, i) + s.slice(i + o.len);
+          else if (o.kind === 'insert') s = s.slice(0, i) + o.text + s.slice(i);
+          else s = s.slice(0, i) + s.slice(i, i + o.len) + s.slice(i);
+        }
+        const p = analyzeChecked(s);
+        // determinism
+        assert.deepEqual(analyzePcore(s, 'fuzz.p').diagnostics, p.diagnostics);
+      }),
+      { numRuns: 1500 },
+    );
   });
 
   test('adversarial inputs stay bounded', () => {
@@ -193,7 +277,10 @@ describe('large programs', () => {
     const text = bigProgram(2000);
     assert.ok(text.split('\n').length >= 2000);
     const first = analyzePcore(text, 'big.p');
-    assert.deepEqual(first.diagnostics.filter((d) => d.severity === 'error'), []);
+    assert.deepEqual(
+      first.diagnostics.filter((d) => d.severity === 'error'),
+      [],
+    );
     assert.ok(first.kernels.size > 80);
   });
 });

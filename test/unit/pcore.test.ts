@@ -33,7 +33,12 @@ function errors(p: PcoreProgram): Diagnostic[] {
 }
 
 /** Asserts one diagnostic with `code` at the range of `needle` and returns it. */
-function expectDiag(src: string, code: string, needle: string, opts?: { nth?: number; severity?: Diagnostic['severity']; message?: RegExp; analyze?: Parameters<typeof analyzePcore>[2] }): Diagnostic {
+function expectDiag(
+  src: string,
+  code: string,
+  needle: string,
+  opts?: { nth?: number; severity?: Diagnostic['severity']; message?: RegExp; analyze?: Parameters<typeof analyzePcore>[2] },
+): Diagnostic {
   const p = analyze(src, opts?.analyze);
   const want = rangeOf(src, needle, opts?.nth ?? 0);
   const found = p.diagnostics.filter((d) => d.code === code);
@@ -54,22 +59,39 @@ function kernelBody(p: PcoreProgram, name: string): A.Stmt[] {
 /** Compact S-expression of an expression (for precedence tests). */
 function sx(e: A.Expr): string {
   switch (e.kind) {
-    case 'Identifier': return e.name;
-    case 'NumberLiteral': return String(e.value);
-    case 'StringLiteral': return e.raw;
-    case 'Unary': return `(${e.op} ${sx(e.argument)})`;
-    case 'Update': return e.prefix ? `(${e.op}pre ${sx(e.argument)})` : `(${e.op}post ${sx(e.argument)})`;
-    case 'Binary': case 'Logical': return `(${e.op} ${sx(e.left)} ${sx(e.right)})`;
-    case 'Assign': return `(${e.op} ${sx(e.target)} ${sx(e.value)})`;
-    case 'Conditional': return `(? ${sx(e.test)} ${sx(e.consequent)} ${sx(e.alternate)})`;
-    case 'Call': return `(call ${sx(e.callee)}${e.args.map((a) => ' ' + sx(a)).join('')})`;
-    case 'Index': return `([] ${sx(e.object)} ${sx(e.index)})`;
-    case 'Member': return `(${e.arrow ? '->' : '.'} ${sx(e.object)} ${e.property})`;
-    case 'Cast': return `(cast ${e.type.name}${'*'.repeat(e.pointer)} ${sx(e.argument)})`;
-    case 'Sizeof': return `(sizeof ${e.argument.kind === 'TypeSpec' ? e.argument.name : sx(e.argument)})`;
-    case 'Sequence': return `(, ${e.expressions.map(sx).join(' ')})`;
-    case 'InitList': return `{${e.elements.map(sx).join(' ')}}`;
-    case 'ErrorExpr': return '<error>';
+    case 'Identifier':
+      return e.name;
+    case 'NumberLiteral':
+      return String(e.value);
+    case 'StringLiteral':
+      return e.raw;
+    case 'Unary':
+      return `(${e.op} ${sx(e.argument)})`;
+    case 'Update':
+      return e.prefix ? `(${e.op}pre ${sx(e.argument)})` : `(${e.op}post ${sx(e.argument)})`;
+    case 'Binary':
+    case 'Logical':
+      return `(${e.op} ${sx(e.left)} ${sx(e.right)})`;
+    case 'Assign':
+      return `(${e.op} ${sx(e.target)} ${sx(e.value)})`;
+    case 'Conditional':
+      return `(? ${sx(e.test)} ${sx(e.consequent)} ${sx(e.alternate)})`;
+    case 'Call':
+      return `(call ${sx(e.callee)}${e.args.map((a) => ' ' + sx(a)).join('')})`;
+    case 'Index':
+      return `([] ${sx(e.object)} ${sx(e.index)})`;
+    case 'Member':
+      return `(${e.arrow ? '->' : '.'} ${sx(e.object)} ${e.property})`;
+    case 'Cast':
+      return `(cast ${e.type.name}${'*'.repeat(e.pointer)} ${sx(e.argument)})`;
+    case 'Sizeof':
+      return `(sizeof ${e.argument.kind === 'TypeSpec' ? e.argument.name : sx(e.argument)})`;
+    case 'Sequence':
+      return `(, ${e.expressions.map(sx).join(' ')})`;
+    case 'InitList':
+      return `{${e.elements.map(sx).join(' ')}}`;
+    case 'ErrorExpr':
+      return '<error>';
   }
 }
 
@@ -144,19 +166,33 @@ describe('memory allocation (§8.3)', () => {
       assert.deepEqual([off('filt::out'), p.variables.get('filt::out')!.len], [0, 16]);
       assert.deepEqual([off('filt::gain'), p.variables.get('filt::gain')!.storage], [16, 'private']);
       const setup = p.kernels.get('filt::setup')!;
-      assert.deepEqual(setup.params.map((x) => [x.name, x.type, x.storage, x.offset]), [
-        ['step', 'int', 'private', 24], ['log_w', 'int', 'private', 25], ['core', 'int', 'private', 26],
-        ['shift_in', 'int', 'private', 27], ['gain_in', 'int16', 'private', 28], ['pitch_in', 'int', 'private', 29],
-      ]);
+      assert.deepEqual(
+        setup.params.map((x) => [x.name, x.type, x.storage, x.offset]),
+        [
+          ['step', 'int', 'private', 24],
+          ['log_w', 'int', 'private', 25],
+          ['core', 'int', 'private', 26],
+          ['shift_in', 'int', 'private', 27],
+          ['gain_in', 'int16', 'private', 28],
+          ['pitch_in', 'int', 'private', 29],
+        ],
+      );
       assert.equal(setup.privateWords, 30);
       const taps = p.kernels.get('filt::taps3')!;
-      assert.deepEqual(taps.params.map((x) => [x.name, x.storage, x.global, x.globalSlot, x.intRegister, x.offset]), [
-        ['k', 'integer', true, 0, 3, undefined], ['at', 'integer', true, 1, 2, undefined],
-      ]);
+      assert.deepEqual(
+        taps.params.map((x) => [x.name, x.storage, x.global, x.globalSlot, x.intRegister, x.offset]),
+        [
+          ['k', 'integer', true, 0, 3, undefined],
+          ['at', 'integer', true, 1, 2, undefined],
+        ],
+      );
       assert.deepEqual([off('pw::w'), off('pw::bias_hi'), off('pw::bias_lo')], [8, 40, 48]);
       assert.deepEqual([off('pw::out'), p.variables.get('pw::out')!.len], [56, 1024]);
       assert.deepEqual([off('pw::strip'), p.variables.get('pw::strip')!.len], [1080, 840]);
-      assert.deepEqual(p.kernels.get('pw::setup')!.params.map((x) => x.offset), [0, 1, 2, 3]);
+      assert.deepEqual(
+        p.kernels.get('pw::setup')!.params.map((x) => x.offset),
+        [0, 1, 2, 3],
+      );
     }
   });
 
@@ -278,7 +314,10 @@ describe('symbol index', () => {
     assert.deepEqual([tile.dims, tile.numDim, tile.shape], [[36], 2, [36, 8]]);
     const k = p.kernels.get('edge::sobel')!;
     assert.deepEqual(k.nameRange, rangeOf(src, 'edge::sobel'));
-    assert.deepEqual(k.locals.map((l) => l.name), ['r', 'c', 'w', 'dx', 'dy', 'big', 'small', 'test']);
+    assert.deepEqual(
+      k.locals.map((l) => l.name),
+      ['r', 'c', 'w', 'dx', 'dy', 'big', 'small', 'test'],
+    );
     assert.equal(k.locals.find((l) => l.name === 'w')!.storage, 'pointer');
   });
 
@@ -315,8 +354,10 @@ describe('symbol index', () => {
     assert.match(formatPcoreVariable(f.variables.get('filt::p')!), /^pointer int16 \*filt::p — pointer register/);
     assert.match(formatPcoreVariable(f.variables.get('filt::shift')!), /^integer int filt::shift — integer register/);
     assert.match(formatPcoreVariable(f.kernels.get('filt::taps3')!.params[1]), /^_global int parameter filt::taps3\.at — slot 1 \(integer register 2\)/);
-    assert.equal(formatPcoreVariable(f.kernels.get('filt::setup')!.params[0]),
-      'private parameter int filt::setup.step — 1 word (scalar) (private shadow of an int parameter) at word offset 24');
+    assert.equal(
+      formatPcoreVariable(f.kernels.get('filt::setup')!.params[0]),
+      'private parameter int filt::setup.step — 1 word (scalar) (private shadow of an int parameter) at word offset 24',
+    );
   });
 
   test('CRLF line endings give the same index', () => {
@@ -395,7 +436,9 @@ describe('diagnostics', () => {
   });
 
   test('Share variable is only available for global variable', () => {
-    expectDiag('_kernel_ void t::f() {\n  _share vint16 x;\n}\n', 'pcore.share-scope', '_share', { message: /Share variable is only available for global variable/ });
+    expectDiag('_kernel_ void t::f() {\n  _share vint16 x;\n}\n', 'pcore.share-scope', '_share', {
+      message: /Share variable is only available for global variable/,
+    });
     expectDiag('_kernel_ void t::f(_share int16 x) {\n}\n', 'pcore.share-scope', '_share');
     expectDiag('_share int t::n;\n', 'pcore.share-type', 'int', { message: /Only float are supported for global variables/ });
   });
@@ -428,7 +471,10 @@ describe('diagnostics', () => {
 
   test('out of memory for the pcore memory space', () => {
     // shared alone: 8 (constants) + 2048 > 2048
-    expectDiag('_share vint16 big::a[256];\n', 'pcore.out-of-memory', 'big::a', { analyze: { constantsCount: 1 }, message: /out of memory for pcore memory space/ });
+    expectDiag('_share vint16 big::a[256];\n', 'pcore.out-of-memory', 'big::a', {
+      analyze: { constantsCount: 1 },
+      message: /out of memory for pcore memory space/,
+    });
     // private per thread > 256
     expectDiag('vint16 big::p[33];\n', 'pcore.out-of-memory', 'big::p', { message: /out of memory for private memory space/ });
     // 16*ROUND8(P) + ROUND8(S): 16*64 + 1032 > 2048, reported at the variable that crosses the limit
@@ -454,7 +500,10 @@ describe('diagnostics', () => {
   test('operations the PCORE ALUs do not have', () => {
     expectDiag('vint16 t::a;\n_kernel_ void t::f() {\n  a = a & 3;\n}\n', 'pcore.float-op', '&', { message: /Operation not supported for floating point/ });
     // lane masks are ints: fine
-    assert.deepEqual(analyze('vint16 t::a;\nvint16 t::b;\n_kernel_ void t::f() {\n  int m;\n  m = GE(a, b);\n  _VMASK = LT(a, 0) & m;\n  _VMASK = -1;\n}\n').diagnostics, []);
+    assert.deepEqual(
+      analyze('vint16 t::a;\nvint16 t::b;\n_kernel_ void t::f() {\n  int m;\n  m = GE(a, b);\n  _VMASK = LT(a, 0) & m;\n  _VMASK = -1;\n}\n').diagnostics,
+      [],
+    );
     expectDiag('_kernel_ void t::f() {\n  break;\n}\n', 'pcore.break-outside', 'break;');
     expectDiag('vint16 t::a;\n_kernel_ void t::f() {\n  a = GE(a);\n}\n', 'pcore.intrinsic-args', 'GE(a)');
     expectDiag('vint16 t::a;\n_kernel_ void t::f() {\n  a = MYSTERY(a);\n}\n', 'pcore.undefined-function', 'MYSTERY', { severity: 'warning' });
@@ -599,9 +648,15 @@ _kernel_ void s::f(_global int n) {
     const p = analyze(src);
     assert.deepEqual(p.diagnostics, [], show(p.diagnostics));
     const body = kernelBody(p, 's::f');
-    assert.deepEqual(body.map((s) => s.kind), ['DeclStmt', 'DeclStmt', 'If', 'For', 'For', 'While', 'DoWhile', 'Switch', 'Return']);
+    assert.deepEqual(
+      body.map((s) => s.kind),
+      ['DeclStmt', 'DeclStmt', 'If', 'For', 'For', 'While', 'DoWhile', 'Switch', 'Return'],
+    );
     const decl = body[0] as A.DeclStmt;
-    assert.deepEqual(decl.declaration.declarators.map((d) => d.name), ['i', 'j']);
+    assert.deepEqual(
+      decl.declaration.declarators.map((d) => d.name),
+      ['i', 'j'],
+    );
     assert.equal(decl.declaration.type.name, 'int');
     // dangling else binds to the inner if
     const outer = body[2] as A.IfStmt;
@@ -613,13 +668,22 @@ _kernel_ void s::f(_global int n) {
     assert.equal(sx(loop.init as A.Expr), '(= i 0)');
     assert.equal(sx(loop.test!), '(< i 8)');
     assert.equal(sx(loop.update!), '(++post i)');
-    assert.deepEqual((loop.body as A.Block).body.map((s) => s.kind), ['If', 'ExprStmt']);
+    assert.deepEqual(
+      (loop.body as A.Block).body.map((s) => s.kind),
+      ['If', 'ExprStmt'],
+    );
     const loop2 = body[4] as A.ForStmt;
     assert.equal(loop2.unroll, false);
     assert.equal(loop2.init?.kind, 'DeclStmt');
     const sw = body[7] as A.SwitchStmt;
-    assert.deepEqual(sw.cases.map((c) => (c.test ? sx(c.test) : 'default')), ['0', '1', 'default']);
-    assert.deepEqual(sw.cases.map((c) => c.consequent.map((s) => s.kind)), [[], ['ExprStmt', 'Break'], ['ExprStmt']]);
+    assert.deepEqual(
+      sw.cases.map((c) => (c.test ? sx(c.test) : 'default')),
+      ['0', '1', 'default'],
+    );
+    assert.deepEqual(
+      sw.cases.map((c) => c.consequent.map((s) => s.kind)),
+      [[], ['ExprStmt', 'Break'], ['ExprStmt']],
+    );
     const call = ((sw.cases[2].consequent[0] as A.ExprStmt).expression as A.AssignExpr).value as A.CallExpr;
     assert.equal(call.callee.kind === 'Identifier' && call.callee.symbol?.kind, 'function');
     const k = p.kernels.get('s::f')!;
@@ -632,7 +696,10 @@ _kernel_ void s::f(_global int n) {
     const p = analyze(src);
     assert.deepEqual(p.diagnostics, []);
     const d = p.ast.items[0] as A.Declaration;
-    assert.deepEqual(d.specifiers.map((s) => s.name), ['_share']);
+    assert.deepEqual(
+      d.specifiers.map((s) => s.name),
+      ['_share'],
+    );
     assert.equal(d.type.name, 'vint16');
     assert.equal(d.declarators.length, 2);
     assert.equal(d.declarators[0].dims.length, 2);
@@ -686,7 +753,10 @@ _kernel_ void c::f() {
     // argument tokens keep their own source positions
     const first = (blk.body[0] as A.ExprStmt).expression as A.AssignExpr;
     assert.equal(src.slice(first.target.start, first.target.end), 'lo');
-    assert.deepEqual(p.constants.sort((a, b) => a - b), [1, 7, 100, 255]);
+    assert.deepEqual(
+      p.constants.sort((a, b) => a - b),
+      [1, 7, 100, 255],
+    );
   });
 
   test('conditional compilation', () => {
@@ -730,9 +800,14 @@ vint16 x::no5;
     const p = analyze(src, { defines: new Map([['TILE', '2']]) });
     assert.deepEqual(p.diagnostics, []);
     assert.deepEqual(p.variables.get('o::a')!.dims, [32]);
-    assert.deepEqual(p.includes.map((i) => [i.path, i.system, i.resolved]), [
-      ['../../base/zta.h', false, false], ['app.h', false, false], ['stdio.h', true, false],
-    ]);
+    assert.deepEqual(
+      p.includes.map((i) => [i.path, i.system, i.resolved]),
+      [
+        ['../../base/zta.h', false, false],
+        ['app.h', false, false],
+        ['stdio.h', true, false],
+      ],
+    );
     assert.deepEqual(p.includes[1].range, rangeOf(src, '#include "app.h"'));
     assert.equal(p.defines.get('TILE')!.file, '<options>');
     assert.equal(p.defines.get('VECTOR_WIDTH')!.file, '<zta.h>');

@@ -112,7 +112,10 @@ function words(s: ReturnType<typeof sim>, name: string, n: number, p = 0): numbe
 
 function setWords(s: ReturnType<typeof sim>, name: string, vals: number[], np = 8): void {
   const o = s.off(name);
-  for (let p = 0; p < np; p++) vals.forEach((v, i) => { s.page.shared[sv(p, o + i)] = v; });
+  for (let p = 0; p < np; p++)
+    vals.forEach((v, i) => {
+      s.page.shared[sv(p, o + i)] = v;
+    });
 }
 
 const iota = (n: number): number[] => Array.from({ length: n }, (_, i) => i);
@@ -124,8 +127,15 @@ describe('pcoresim: interleaved threads', () => {
     setWords(s, 'nb::s', iota(16));
     s.run('nb::next');
     for (let p = 0; p < 8; p++) {
-      assert.deepEqual(words(s, 'nb::r', 16, p), iota(16).map((t) => (t + 1) & 15), `PCORE ${p}`);
-      assert.deepEqual(words(s, 'nb::s', 16, p), iota(16).map((t) => 100 + t));
+      assert.deepEqual(
+        words(s, 'nb::r', 16, p),
+        iota(16).map((t) => (t + 1) & 15),
+        `PCORE ${p}`,
+      );
+      assert.deepEqual(
+        words(s, 'nb::s', 16, p),
+        iota(16).map((t) => 100 + t),
+      );
     }
   });
 
@@ -134,14 +144,20 @@ describe('pcoresim: interleaved threads', () => {
     setWords(s, 'nb::s', iota(16));
     s.run('nb::prev');
     // run thread after thread, r[t] would be 100 + t - 1
-    assert.deepEqual(words(s, 'nb::r', 16), iota(16).map((t) => (t + 15) & 15));
+    assert.deepEqual(
+      words(s, 'nb::r', 16),
+      iota(16).map((t) => (t + 15) & 15),
+    );
   });
 
   test('within one statement every thread reads before any thread’s write lands', () => {
     const s = sim(NEIGHBOURS, true);
     setWords(s, 'nb::s', iota(16));
     s.run('nb::same');
-    assert.deepEqual(words(s, 'nb::s', 16), iota(16).map((t) => ((t + 1) & 15) + 1));
+    assert.deepEqual(
+      words(s, 'nb::s', 16),
+      iota(16).map((t) => ((t + 1) & 15) + 1),
+    );
   });
 
   test('rounds of a loop: each iteration sees the previous iteration’s writes of every thread', () => {
@@ -157,9 +173,16 @@ describe('pcoresim: interleaved threads', () => {
   test('threads with loops of different lengths keep their own locals', () => {
     const s = sim(NEIGHBOURS, true);
     assert.equal(threadOrderVisible(s.prog, s.prog.kernels.get('nb::triangle')!), true);
-    setWords(s, 'nb::s', iota(16).map((t) => 1000 + t));
+    setWords(
+      s,
+      'nb::s',
+      iota(16).map((t) => 1000 + t),
+    );
     s.run('nb::triangle');
-    assert.deepEqual(words(s, 'nb::r', 16), iota(16).map((t) => (t * (t + 1)) / 2 + 1000 + t));
+    assert.deepEqual(
+      words(s, 'nb::r', 16),
+      iota(16).map((t) => (t * (t + 1)) / 2 + 1000 + t),
+    );
     assert.deepEqual(words(s, 'nb::s', 16), new Array(16).fill(0));
   });
 

@@ -43,7 +43,9 @@ describe('pcoresim: equalize-style histogram', () => {
     const lo = s.off('eq::histogram_lo');
     const r = rng(77);
     for (let p = 0; p < 8; p++) for (let i = 0; i < 8 * 16; i++) s.page.shared[sv(p, inOff + i)] = Math.abs(r()) % 2048;
-    forEachThread((p, t) => { for (let i = 0; i < 32; i++) s.page.priv[pv(p, t, hist + i)] = 99; });
+    forEachThread((p, t) => {
+      for (let i = 0; i < 32; i++) s.page.priv[pv(p, t, hist + i)] = 99;
+    });
     s.run('eq::init');
     s.run('eq::exe');
     s.run('eq::exe');
@@ -79,8 +81,16 @@ describe('pcoresim: edge detector (test/fixtures/pcore/edge.p)', () => {
     for (let p = 0; p < 8; p++) for (let i = 0; i < 36 * 8; i++) s.page.shared[sv(p, tile + i)] = p < 4 ? r() >> 3 : r();
     s.run('edge::prepare');
     s.run('edge::sobel');
-    const sx = [[-1, 0, 1], [-2, 0, 2], [-1, 0, 1]];
-    const sy = [[-1, -2, -1], [0, 0, 0], [1, 2, 1]];
+    const sx = [
+      [-1, 0, 1],
+      [-2, 0, 2],
+      [-1, 0, 1],
+    ];
+    const sy = [
+      [-1, -2, -1],
+      [0, 0, 0],
+      [1, 2, 1],
+    ];
     forEachThread((p, t) => {
       const y = t >> 2;
       const x = t & 3;

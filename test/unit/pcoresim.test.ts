@@ -63,11 +63,16 @@ describe('pcoresim: test::add', () => {
 
   test('property: random pages', () => {
     const s = sim('add.p');
-    fc.assert(fc.property(fc.array(fc.integer({ min: -2048, max: 2047 }), { minLength: 8, maxLength: 8 }), fc.nat(7), fc.nat(15), (lanes, p, t) => {
-      lanes.forEach((v, l) => { s.page.priv[pv(p, t, l)] = v; });
-      s.run('test::add');
-      return lanes.every((v, l) => s.page.priv[pv(p, t, 8 + l)] === Math.min(2047, v + 1));
-    }), { numRuns: 40 });
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: -2048, max: 2047 }), { minLength: 8, maxLength: 8 }), fc.nat(7), fc.nat(15), (lanes, p, t) => {
+        lanes.forEach((v, l) => {
+          s.page.priv[pv(p, t, l)] = v;
+        });
+        s.run('test::add');
+        return lanes.every((v, l) => s.page.priv[pv(p, t, 8 + l)] === Math.min(2047, v + 1));
+      }),
+      { numRuns: 40 },
+    );
   });
 });
 
@@ -83,16 +88,20 @@ describe('pcoresim: _VMASK', () => {
   test('masked stores, persistence across launches, per process, reset', () => {
     const { s, A, Z } = setup();
     const r = rng(7);
-    const fillA = (): void => forEachThread((p, t) => { for (let l = 0; l < 8; l++) s.page.priv[pv(p, t, A + l)] = r(); });
+    const fillA = (): void =>
+      forEachThread((p, t) => {
+        for (let l = 0; l < 8; l++) s.page.priv[pv(p, t, A + l)] = r();
+      });
     const bits = 0b10100101;
     assert.equal(s.runner.vmask(0, 3, 4), -1, 'reset value = all lanes');
     s.run('mask::set', { globals: [bits, 0] });
     assert.equal(s.runner.vmask(0, 3, 4), bits);
     fillA();
     s.run('mask::copy');
-    const check = (want: (p: number, t: number, l: number) => number): void => forEachThread((p, t) => {
-      for (let l = 0; l < 8; l++) assert.equal(s.page.priv[pv(p, t, Z + l)], want(p, t, l), `p${p} t${t} l${l}`);
-    });
+    const check = (want: (p: number, t: number, l: number) => number): void =>
+      forEachThread((p, t) => {
+        for (let l = 0; l < 8; l++) assert.equal(s.page.priv[pv(p, t, Z + l)], want(p, t, l), `p${p} t${t} l${l}`);
+      });
     check((p, t, l) => ((bits >> l) & 1 ? s.page.priv[pv(p, t, A + l)] : 0));
     // the mask persists into the next launch of another kernel
     const first = s.page.priv.slice();
@@ -103,7 +112,9 @@ describe('pcoresim: _VMASK', () => {
     const page1 = newPage();
     page1.priv.set(s.page.priv);
     s.run('mask::copy', { process: 1, page: page1 });
-    forEachThread((p, t) => { for (let l = 0; l < 8; l++) assert.equal(page1.priv[pv(p, t, Z + l)], page1.priv[pv(p, t, A + l)]); });
+    forEachThread((p, t) => {
+      for (let l = 0; l < 8; l++) assert.equal(page1.priv[pv(p, t, Z + l)], page1.priv[pv(p, t, A + l)]);
+    });
     assert.equal(s.runner.vmask(1, 0, 0), -1);
     // all lanes again
     s.run('mask::all');
@@ -145,7 +156,11 @@ describe('pcoresim: _VMASK', () => {
   test('LT mask: absolute value with saturation of -(-2048)', () => {
     const { s, A, Z } = setup();
     const vals = [-2048, -5, 0, 7, 2047, -1, 1, -2047];
-    forEachThread((p, t) => vals.forEach((v, l) => { s.page.priv[pv(p, t, A + l)] = v; }));
+    forEachThread((p, t) =>
+      vals.forEach((v, l) => {
+        s.page.priv[pv(p, t, A + l)] = v;
+      }),
+    );
     s.run('mask::absval');
     forEachThread((p, t) => assert.deepEqual([...s.page.priv.slice(pv(p, t, Z), pv(p, t, Z + 8))], [2047, 5, 0, 7, 2047, 1, 1, 2047]));
   });
@@ -155,14 +170,24 @@ describe('pcoresim: _VMASK', () => {
     const a = [1, 5, 9, 10, -3, 7, 6, 5];
     const b = [1, 4, 10, 10, -4, 8, 6, 0];
     forEachThread((p, t) => {
-      a.forEach((v, l) => { s.page.priv[pv(p, t, A + l)] = v; });
-      b.forEach((v, l) => { s.page.priv[pv(p, t, B + l)] = v; });
+      a.forEach((v, l) => {
+        s.page.priv[pv(p, t, A + l)] = v;
+      });
+      b.forEach((v, l) => {
+        s.page.priv[pv(p, t, B + l)] = v;
+      });
     });
     s.run('mask::masks');
     const m = (f: (x: number, y: number) => boolean): number => a.reduce((acc, x, l) => acc | (f(x, b[l]) ? 1 << l : 0), 0);
     const want = [
-      m((x, y) => x >= y), m((x, y) => x > y), m((x, y) => x <= y), m((x, y) => x < y), m((x, y) => x === y), m((x, y) => x !== y),
-      m((x) => x >= 5 && x < 10), -1,
+      m((x, y) => x >= y),
+      m((x, y) => x > y),
+      m((x, y) => x <= y),
+      m((x, y) => x < y),
+      m((x, y) => x === y),
+      m((x, y) => x !== y),
+      m((x) => x >= 5 && x < 10),
+      -1,
     ];
     forEachThread((p, t) => assert.deepEqual([...s.page.priv.slice(pv(p, t, Z), pv(p, t, Z + 8))], want));
     assert.deepEqual(want.slice(0, 3), [0b11011011, 0b10010010, 0b01101101]);
@@ -170,7 +195,9 @@ describe('pcoresim: _VMASK', () => {
 
   test('_VMASK also gates accumulator writes', () => {
     const { s, A, Z } = setup();
-    forEachThread((p, t) => { for (let l = 0; l < 8; l++) s.page.priv[pv(p, t, A + l)] = 10 * l + t; });
+    forEachThread((p, t) => {
+      for (let l = 0; l < 8; l++) s.page.priv[pv(p, t, A + l)] = 10 * l + t;
+    });
     s.run('mask::accmask');
     forEachThread((p, t) => {
       for (let l = 0; l < 8; l++) assert.equal(s.page.priv[pv(p, t, Z + l)], l < 4 ? 10 * l + t : 1000);
@@ -188,7 +215,12 @@ describe('pcoresim: accumulators', () => {
   test('acc = a*b; out = acc >> 4 saturates to 12 bits', () => {
     const { s, a, b, out } = setup();
     const r = rng(11);
-    forEachThread((p, t) => { for (let l = 0; l < 8; l++) { s.page.priv[pv(p, t, a + l)] = r(); s.page.priv[pv(p, t, b + l)] = r(); } });
+    forEachThread((p, t) => {
+      for (let l = 0; l < 8; l++) {
+        s.page.priv[pv(p, t, a + l)] = r();
+        s.page.priv[pv(p, t, b + l)] = r();
+      }
+    });
     s.page.priv[pv(1, 1, a)] = -2048;
     s.page.priv[pv(1, 1, b)] = -2048;
     s.page.priv[pv(1, 1, a + 1)] = 100;
@@ -210,7 +242,13 @@ describe('pcoresim: accumulators', () => {
     const { s, a, b, out2 } = setup();
     const r = rng(5);
     const A: number[] = [];
-    forEachThread((p, t) => { for (let l = 0; l < 8; l++) { const v = r(); s.page.priv[pv(p, t, a + l)] = v; A.push(v); } });
+    forEachThread((p, t) => {
+      for (let l = 0; l < 8; l++) {
+        const v = r();
+        s.page.priv[pv(p, t, a + l)] = v;
+        A.push(v);
+      }
+    });
     s.run('acc::start');
     const sum = A.slice();
     for (let round = 0; round < 3; round++) {
@@ -262,7 +300,8 @@ describe('pcoresim: accumulators', () => {
   });
 
   test('property: wide vector arithmetic saturated on store', () => {
-    const s = sim(`
+    const s = sim(
+      `
 vint16 q::a;
 vint16 q::b;
 vint16 q::z;
@@ -271,7 +310,9 @@ _kernel_ void q::k1() { z = a * b - a; }
 _kernel_ void q::k2() { acc = a * b; acc += b; z = acc >> 3; }
 _kernel_ void q::k3() { z = (a + b) * 3 + (b << 2); }
 _kernel_ void q::k4() { z = -a - (b >> 1); }
-`, true);
+`,
+      true,
+    );
     const refs: [string, (x: number, y: number) => number][] = [
       ['q::k1', (x, y) => x * y - x],
       ['q::k2', (x, y) => (x * y + y) >> 3],
@@ -279,13 +320,20 @@ _kernel_ void q::k4() { z = -a - (b >> 1); }
       ['q::k4', (x, y) => -x - (y >> 1)],
     ];
     const lane = fc.integer({ min: -2048, max: 2047 });
-    fc.assert(fc.property(fc.array(lane, { minLength: 8, maxLength: 8 }), fc.array(lane, { minLength: 8, maxLength: 8 }), fc.nat(3), fc.nat(15), (A, B, k, t) => {
-      A.forEach((v, l) => { s.page.priv[pv(0, t, l)] = v; });
-      B.forEach((v, l) => { s.page.priv[pv(0, t, 8 + l)] = v; });
-      const [name, ref] = refs[k];
-      s.run(name, { np: 1 });
-      return A.every((x, l) => s.page.priv[pv(0, t, 16 + l)] === sat12(ref(x, B[l])));
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(fc.array(lane, { minLength: 8, maxLength: 8 }), fc.array(lane, { minLength: 8, maxLength: 8 }), fc.nat(3), fc.nat(15), (A, B, k, t) => {
+        A.forEach((v, l) => {
+          s.page.priv[pv(0, t, l)] = v;
+        });
+        B.forEach((v, l) => {
+          s.page.priv[pv(0, t, 8 + l)] = v;
+        });
+        const [name, ref] = refs[k];
+        s.run(name, { np: 1 });
+        return A.every((x, l) => s.page.priv[pv(0, t, 16 + l)] === sat12(ref(x, B[l])));
+      }),
+      { numRuns: 200 },
+    );
   });
 });
 
@@ -325,7 +373,9 @@ describe('pcoresim: addressing, arrays, pointers, parameters', () => {
   test('vint16 array with a _global loop bound', () => {
     const { s, row } = setup();
     const r = rng(9);
-    forEachThread((p, t) => { for (let i = 0; i < 32; i++) s.page.priv[pv(p, t, row + i)] = r(); });
+    forEachThread((p, t) => {
+      for (let i = 0; i < 32; i++) s.page.priv[pv(p, t, row + i)] = r();
+    });
     const before = s.page.priv.slice();
     s.run('mem::rows', { globals: [3, 0] });
     forEachThread((p, t) => {
@@ -340,7 +390,9 @@ describe('pcoresim: addressing, arrays, pointers, parameters', () => {
 
   test('lanes of a vector as words; int16 array stores; tid', () => {
     const { s, res, w } = setup();
-    forEachThread((p, t) => { for (let l = 0; l < 8; l++) s.page.priv[pv(p, t, res + l)] = 2040 + l; });
+    forEachThread((p, t) => {
+      for (let l = 0; l < 8; l++) s.page.priv[pv(p, t, res + l)] = 2040 + l;
+    });
     s.run('mem::lanes');
     forEachThread((p, t) => {
       for (let k = 0; k < 6; k++) assert.equal(s.page.priv[pv(p, t, w + k)], sat12(2040 + k + t));
@@ -351,7 +403,9 @@ describe('pcoresim: addressing, arrays, pointers, parameters', () => {
     const { s, tile, row, res, w } = setup();
     const r = rng(13);
     for (let p = 0; p < 8; p++) for (let i = 0; i < 32 * 8; i++) s.page.shared[sv(p, tile + i)] = r();
-    forEachThread((p, t) => { for (let i = 0; i < 32; i++) s.page.priv[pv(p, t, row + i)] = r(); });
+    forEachThread((p, t) => {
+      for (let i = 0; i < 32; i++) s.page.priv[pv(p, t, row + i)] = r();
+    });
     const before = s.page.priv.slice();
     s.run('mem::ptrs');
     forEachThread((p, t) => {
@@ -392,7 +446,9 @@ describe('pcoresim: addressing, arrays, pointers, parameters', () => {
     });
     s.run('mem::params');
     forEachThread((p, t) => assert.equal(s.page.priv[pv(p, t, scal)], 4 + p + t));
-    forEachThread((p, t) => { s.page.priv[pv(p, t, scal)] = 0; });
+    forEachThread((p, t) => {
+      s.page.priv[pv(p, t, scal)] = 0;
+    });
     s.run('mem::usen');
     forEachThread((p, t) => assert.equal(s.page.priv[pv(p, t, scal)], 7 + p + t));
   });
@@ -414,7 +470,8 @@ describe('pcoresim: 3x3 box filter over a shared tile', () => {
     const avg = s.off('box::avg');
     // tile[r][c] lane l = 10 r + c + l + 10 pid
     for (let p = 0; p < 8; p++) {
-      for (let r = 0; r < 6; r++) for (let c = 0; c < 6; c++) for (let l = 0; l < 8; l++) s.page.shared[sv(p, tile + (r * 6 + c) * 8 + l)] = 10 * r + c + l + 10 * p;
+      for (let r = 0; r < 6; r++)
+        for (let c = 0; c < 6; c++) for (let l = 0; l < 8; l++) s.page.shared[sv(p, tile + (r * 6 + c) * 8 + l)] = 10 * r + c + l + 10 * p;
     }
     s.run('box::filter');
     const at = (arr: number, p: number, t: number, l: number): number => s.page.shared[sv(p, arr + t * 8 + l)];
@@ -442,7 +499,9 @@ describe('pcoresim: control flow and helpers', () => {
     const s = sim('ctrl.p');
     const r = s.off('ctrl::r');
     const v = s.off('ctrl::v');
-    forEachThread((p, t) => { for (let l = 0; l < 8; l++) s.page.priv[pv(p, t, v + l)] = 2040 + l - t; });
+    forEachThread((p, t) => {
+      for (let l = 0; l < 8; l++) s.page.priv[pv(p, t, v + l)] = 2040 + l - t;
+    });
     s.run('ctrl::flow');
     forEachThread((p, t) => {
       const got = [...s.page.priv.slice(pv(p, t, r), pv(p, t, r + 8))];

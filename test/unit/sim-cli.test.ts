@@ -11,19 +11,35 @@ import { UsageError } from '../../cli/args';
 async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runRun(argv, (s) => out.push(s), (s) => err.push(s));
+  const code = await runRun(
+    argv,
+    (s) => out.push(s),
+    (s) => err.push(s),
+  );
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
 test('--json: summary, trace, dumps in command-line order, no error', async () => {
-  const r = await cli(resolve('examples/test/test.m'), '--json', '--dump', 'MEM:outbuf:4:i16', '--dump', 'PCORE@1:7.15.test::_Z:2:word12', '--dump', 'MEM:inbuf+2046:2:i16');
+  const r = await cli(
+    resolve('examples/test/test.m'),
+    '--json',
+    '--dump',
+    'MEM:outbuf:4:i16',
+    '--dump',
+    'PCORE@1:7.15.test::_Z:2:word12',
+    '--dump',
+    'MEM:inbuf+2046:2:i16',
+  );
   assert.equal(r.code, 0, r.err);
   const j = JSON.parse(r.out);
   assert.equal(j.error, null);
   assert.equal(j.entry, 'kernel_test');
   // ztaJobDone(0) at the end is the runtime library's CALLBACK(0, 0)
   assert.equal(j.summary.statements, 7);
-  assert.deepEqual(j.trace.map((s: { kind: string }) => s.kind), ['transfer', 'exe', 'yield', 'transfer', 'exe', 'yield', 'transfer', 'transfer', 'callback']);
+  assert.deepEqual(
+    j.trace.map((s: { kind: string }) => s.kind),
+    ['transfer', 'exe', 'yield', 'transfer', 'exe', 'yield', 'transfer', 'transfer', 'callback'],
+  );
   assert.deepEqual(j.dumps, [
     { space: 'MEM', where: 'outbuf', dtype: 'i16', values: [-999, -998, -997, -996] },
     // process 1, PCORE 7, thread 15: elements 2040..2047 of inbuf (i - 1000) + 1
@@ -35,7 +51,10 @@ test('--json: summary, trace, dumps in command-line order, no error', async () =
 test('--load of a raw file and --dump to a file; text output', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tl-cli-'));
   const prog = join(dir, 'cp.m');
-  writeFileSync(prog, '#include <stdint.h>\nstatic uint8_t a[4];\nstatic uint8_t b[4];\nvoid kernel_cp(void) {\n   > DTYPE(UINT8)MEM((uint32_t)&b[0])[0:3] <= DTYPE(UINT8)MEM((uint32_t)&a[0])[0:3];\n}\n');
+  writeFileSync(
+    prog,
+    '#include <stdint.h>\nstatic uint8_t a[4];\nstatic uint8_t b[4];\nvoid kernel_cp(void) {\n   > DTYPE(UINT8)MEM((uint32_t)&b[0])[0:3] <= DTYPE(UINT8)MEM((uint32_t)&a[0])[0:3];\n}\n',
+  );
   writeFileSync(join(dir, 'in.bin'), new Uint8Array([9, 8, 7, 6]));
   const r = await cli(prog, '--load', `a=${join(dir, 'in.bin')}`, '--dump', `MEM:b:4:u8=${join(dir, 'out.bin')}`, '--dump', 'MEM:b+1:2:u8');
   assert.equal(r.code, 0, r.err);
@@ -94,7 +113,10 @@ test('without --json or --trace the steps are not kept: a run longer than the re
   const dir = mkdtempSync(join(tmpdir(), 'tl-cli-'));
   const prog = join(dir, 'long.m');
   // 210,000 transfers: more than DEFAULT_MAX_TRACE_STEPS (200,000), which stops a run that records them
-  writeFileSync(prog, '#include <stdint.h>\nstatic int16_t buf[16];\nvoid kernel_long(void) {\n   uint32_t p = (uint32_t)&buf[0];\n   int i;\n   for (i = 0; i < 210000; i++) {\n      > DTYPE(INT16)MEM(p)[0:3] <= DTYPE(INT16)MEM(p)[4:7];\n   }\n}\n');
+  writeFileSync(
+    prog,
+    '#include <stdint.h>\nstatic int16_t buf[16];\nvoid kernel_long(void) {\n   uint32_t p = (uint32_t)&buf[0];\n   int i;\n   for (i = 0; i < 210000; i++) {\n      > DTYPE(INT16)MEM(p)[0:3] <= DTYPE(INT16)MEM(p)[4:7];\n   }\n}\n',
+  );
   const r = await cli(prog);
   assert.equal(r.code, 0, r.err);
   // 8 bytes per transfer

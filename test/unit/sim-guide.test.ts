@@ -37,14 +37,18 @@ test('DDR → PCORE private (guide table)', () => {
 test('DDR → PCORE shared (guide table)', () => {
   const { m, off } = run('PCORE[0:1].myclass::shared_var[0:1] <= DDR(p)[0:2*2-1];');
   const o = off('myclass::shared_var');
-  assert.deepEqual([m.pages[0].shared[o], m.pages[0].shared[o + 1], m.pages[0].shared[4096 + o], m.pages[0].shared[4096 + o + 1]], [val(0), val(1), val(2), val(3)]);
+  assert.deepEqual(
+    [m.pages[0].shared[o], m.pages[0].shared[o + 1], m.pages[0].shared[4096 + o], m.pages[0].shared[4096 + o + 1]],
+    [val(0), val(1), val(2), val(3)],
+  );
 });
 
 test('DDR → SCRATCH 1-D and 2-D (guide tables)', () => {
   const one = run('SCRATCH(0,100)[0:len-1] <= DDR(p,100)[0:len-1];', 'int len=4;');
   assert.deepEqual(readI16(one.m.scratch, 0, 4), [val(0), val(1), val(2), val(3)]);
   const two = run('SCRATCH(0,100,200)[0:dy-1][0:dx-1] <= DDR(p,1000,2000)[0:dy-1][0:dx-1];', 'int dx=2;\nint dy=4;');
-  for (let i = 0; i < 4; i++) for (let j = 0; j < 2; j++) assert.equal(readI16(two.m.scratch, 2 * (i * 200 + j), 1)[0], val(i * 2000 + j), `SCRATCH[${i}][${j}]`);
+  for (let i = 0; i < 4; i++)
+    for (let j = 0; j < 2; j++) assert.equal(readI16(two.m.scratch, 2 * (i * 200 + j), 1)[0], val(i * 2000 + j), `SCRATCH[${i}][${j}]`);
 });
 
 test('reshape: out-of-bound reads are zero (guide table)', () => {

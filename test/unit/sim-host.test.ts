@@ -121,7 +121,13 @@ void kernel_w(void) {
       const b = dv(h.read(a, 8, step) as Uint8Array);
       return { c: b.getUint8(0), s: b.getInt16(0, true), w: b.getInt32(0, true), d: Number(b.getBigInt64(0, true)), f: b.getFloat32(0, true) }[name as 'c'];
     };
-    for (const [name, v] of [['c', 200], ['s', -3], ['w', 70000], ['d', 5], ['f', 1.5]] as const) {
+    for (const [name, v] of [
+      ['c', 200],
+      ['s', -3],
+      ['w', 70000],
+      ['d', 5],
+      ['f', 1.5],
+    ] as const) {
       assert.equal(val(name, 0), 0, `${name} after step 0`);
       assert.equal(val(name, 0.5), v, `${name} before step 1`);
     }
@@ -175,7 +181,10 @@ void kernel_y(void) {
 `;
     const r = await run({ 'y.m': src }, 'y.m');
     assert.equal(r.error, null, JSON.stringify(r.error));
-    assert.deepEqual(r.trace.map((s) => `${s.kind}@${s.process}:${s.line}`), ['transfer@0:5', 'yield@0:6', 'transfer@1:5', 'yield@1:6', 'transfer@0:5', 'yield@0:6', 'transfer@1:5', 'yield@1:6']);
+    assert.deepEqual(
+      r.trace.map((s) => `${s.kind}@${s.process}:${s.line}`),
+      ['transfer@0:5', 'yield@0:6', 'transfer@1:5', 'yield@1:6', 'transfer@0:5', 'yield@0:6', 'transfer@1:5', 'yield@1:6'],
+    );
     const y = r.trace[1];
     assert.equal(y.column, 7);
     assert.equal(y.text, 'ztaTaskYield()');
@@ -213,7 +222,10 @@ void kernel_r(void) {
 `;
     const r = await run({ 'r.m': src, 'r.p': testP }, 'r.m', ['MEM:out:1024:i16', 'MEM:resp:1:i32', 'MEM:got:1:i32']);
     assert.equal(r.error, null, JSON.stringify(r.error));
-    assert.deepEqual(r.trace.map((s) => `${s.kind}:${s.line}`), ['transfer:10', 'global:11', 'global:12', 'print:13', 'exe:15', 'barrier:16', 'global:17', 'callback:18', 'transfer:20']);
+    assert.deepEqual(
+      r.trace.map((s) => `${s.kind}:${s.line}`),
+      ['transfer:10', 'global:11', 'global:12', 'print:13', 'exe:15', 'barrier:16', 'global:17', 'callback:18', 'transfer:20'],
+    );
     assert.equal(r.output, 'PRINT 5 9\n');
     assert.deepEqual(r.trace[4].register, { r2: 0, r: 5, value: (4 + (1 << 7) + (7 << 18) + (1 << 23) + (15 << 26)) >>> 0 });
     assert.equal(r.trace[4].kernel, 'test::add');

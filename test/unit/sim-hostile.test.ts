@@ -65,73 +65,153 @@ const infiniteLoop = 'void kernel_x(void) {\n   int x = 0;\n   while (1) {\n    
 
 describe('hostile programs: bounded time and memory, located errors', () => {
   test('an endless C loop stops at the step budget, at the loop', async () => {
-    const r = await fails('loop', infiniteLoop, { kind: 'budget', message: /^step budget exhausted/, line: 3, column: 4, fn: 'kernel_x' }, { stepBudget: 5_000_000 });
+    const r = await fails(
+      'loop',
+      infiniteLoop,
+      { kind: 'budget', message: /^step budget exhausted/, line: 3, column: 4, fn: 'kernel_x' },
+      { stepBudget: 5_000_000 },
+    );
     assert.equal(r.summary.steps, 5_000_000);
   });
 
   test('unbounded recursion: a stack-overflow fault at the recursive call, never a JS RangeError', async () => {
-    await fails('rec', 'static int f(int n) {\n   return f(n + 1) + 1;\n}\nvoid kernel_x(void) {\n   f(0);\n}\n', { kind: 'fault', message: /^stack overflow: more than \d+ nested calls/, line: 2, column: 11, fn: 'f' });
+    await fails('rec', 'static int f(int n) {\n   return f(n + 1) + 1;\n}\nvoid kernel_x(void) {\n   f(0);\n}\n', {
+      kind: 'fault',
+      message: /^stack overflow: more than \d+ nested calls/,
+      line: 2,
+      column: 11,
+      fn: 'f',
+    });
     // big frames fill the MEM stack first
-    await fails('recbig', 'static int f(int n) {\n   char a[4000];\n   a[0] = n;\n   return f(n + 1) + a[0];\n}\nvoid kernel_x(void) {\n   f(0);\n}\n', { kind: 'fault', message: /^stack overflow: the \d+-byte C stack in MEM is full/, line: 4, fn: 'f' });
+    await fails('recbig', 'static int f(int n) {\n   char a[4000];\n   a[0] = n;\n   return f(n + 1) + a[0];\n}\nvoid kernel_x(void) {\n   f(0);\n}\n', {
+      kind: 'fault',
+      message: /^stack overflow: the \d+-byte C stack in MEM is full/,
+      line: 4,
+      fn: 'f',
+    });
     // through a function pointer, and inside a process of ztaDualHartExecute (a resumable C function)
-    await fails('recptr', 'typedef int (*F)(int);\nstatic int g(int n);\nstatic F fp = g;\nstatic int g(int n) {\n   return fp(n + 1);\n}\nvoid kernel_x(void) {\n   g(0);\n}\n', { kind: 'fault', message: /^stack overflow/, line: 5, fn: 'g' });
-    await fails('recyield', 'static int r(int n) {\n   ztaTaskYield();\n   return r(n + 1) + 1;\n}\nstatic void h(void *p, int pid) {\n   r(pid);\n}\nvoid kernel_x(void) {\n   ztaDualHartExecute(h, 0);\n}\n', { kind: 'fault', message: /^stack overflow/, line: 3, fn: 'r' });
+    await fails(
+      'recptr',
+      'typedef int (*F)(int);\nstatic int g(int n);\nstatic F fp = g;\nstatic int g(int n) {\n   return fp(n + 1);\n}\nvoid kernel_x(void) {\n   g(0);\n}\n',
+      { kind: 'fault', message: /^stack overflow/, line: 5, fn: 'g' },
+    );
+    await fails(
+      'recyield',
+      'static int r(int n) {\n   ztaTaskYield();\n   return r(n + 1) + 1;\n}\nstatic void h(void *p, int pid) {\n   r(pid);\n}\nvoid kernel_x(void) {\n   ztaDualHartExecute(h, 0);\n}\n',
+      { kind: 'fault', message: /^stack overflow/, line: 3, fn: 'r' },
+    );
   });
 
   test('a local array bigger than the C stack', async () => {
-    await fails('biglocal', 'static void f(void) {\n   char big[100000000];\n   big[0] = 1;\n}\nvoid kernel_x(void) {\n   f();\n}\n', { kind: 'fault', message: /^stack overflow: the \d+-byte C stack in MEM is full/, line: 6, fn: 'f' });
+    await fails('biglocal', 'static void f(void) {\n   char big[100000000];\n   big[0] = 1;\n}\nvoid kernel_x(void) {\n   f();\n}\n', {
+      kind: 'fault',
+      message: /^stack overflow: the \d+-byte C stack in MEM is full/,
+      line: 6,
+      fn: 'f',
+    });
   });
 
   test('a FOR over 2^31 elements is refused by the budget before it runs', async () => {
-    const text = '#include <stdint.h>\nstatic int16_t b[16];\nvoid kernel_x(void) {\n   > FOR(I=0:2147483647) DTYPE(INT16)MEM((uint32_t)&b[0])[I] <= DTYPE(INT16)MEM((uint32_t)&b[0])[0];\n}\n';
-    const r = await fails('for31', text, { kind: 'budget', message: /step budget exhausted .*this transfer moves 2147483648 elements/, line: 4, fn: 'kernel_x', ms: 5000 });
+    const text =
+      '#include <stdint.h>\nstatic int16_t b[16];\nvoid kernel_x(void) {\n   > FOR(I=0:2147483647) DTYPE(INT16)MEM((uint32_t)&b[0])[I] <= DTYPE(INT16)MEM((uint32_t)&b[0])[0];\n}\n';
+    const r = await fails('for31', text, {
+      kind: 'budget',
+      message: /step budget exhausted .*this transfer moves 2147483648 elements/,
+      line: 4,
+      fn: 'kernel_x',
+      ms: 5000,
+    });
     assert.equal(r.trace.length, 0, 'nothing moved');
     assert.equal(r.summary.steps, 500_000_000);
   });
 
   test('more elements than the engine handles, and bytes outside MEM, are refused with the location', async () => {
-    await fails('dims32', '#include <stdint.h>\nstatic uint8_t b[16];\nvoid kernel_x(void) {\n   > DTYPE(UINT8)MEM((uint32_t)&b[0],4,4)[0:65535][0:65535] <= DTYPE(UINT8)MEM((uint32_t)&b[0],4,4)[0:65535][0:65535];\n}\n', {
-      kind: 'fault',
-      message: /4294967296 elements is more than the engine's 2\^31 element limit/,
-      line: 4,
-      fn: 'kernel_x',
-    }, { stepBudget: 1e10 });
-    await fails('outside', '#include <stdint.h>\nstatic int16_t b[16];\nvoid kernel_x(void) {\n   > DTYPE(INT16)MEM((uint32_t)&b[0],2147483647)[0:2147483646] <= DTYPE(INT16)MEM((uint32_t)&b[0],2147483647)[0:2147483646];\n}\n', {
-      kind: 'fault',
-      message: /outside MEM/,
-      line: 4,
-      fn: 'kernel_x',
-    }, { stepBudget: 4e9 });
+    await fails(
+      'dims32',
+      '#include <stdint.h>\nstatic uint8_t b[16];\nvoid kernel_x(void) {\n   > DTYPE(UINT8)MEM((uint32_t)&b[0],4,4)[0:65535][0:65535] <= DTYPE(UINT8)MEM((uint32_t)&b[0],4,4)[0:65535][0:65535];\n}\n',
+      {
+        kind: 'fault',
+        message: /4294967296 elements is more than the engine's 2\^31 element limit/,
+        line: 4,
+        fn: 'kernel_x',
+      },
+      { stepBudget: 1e10 },
+    );
+    await fails(
+      'outside',
+      '#include <stdint.h>\nstatic int16_t b[16];\nvoid kernel_x(void) {\n   > DTYPE(INT16)MEM((uint32_t)&b[0],2147483647)[0:2147483646] <= DTYPE(INT16)MEM((uint32_t)&b[0],2147483647)[0:2147483646];\n}\n',
+      {
+        kind: 'fault',
+        message: /outside MEM/,
+        line: 4,
+        fn: 'kernel_x',
+      },
+      { stepBudget: 4e9 },
+    );
   });
 
   test('a loop of big transfers stops at the budget (each element moved is a step)', async () => {
     const text = 'void kernel_x(void) {\n   for (;;) {\n      > DTYPE(INT16)MEM(0x1000000)[0:999999] <= DTYPE(INT16)MEM(0x2000000)[0:999999];\n   }\n}\n';
-    const r = await fails('bigloop', text, { kind: 'budget', message: /^step budget exhausted .*1000000 elements/, line: 3, fn: 'kernel_x', ms: 10_000 }, { stepBudget: 10_000_000 });
+    const r = await fails(
+      'bigloop',
+      text,
+      { kind: 'budget', message: /^step budget exhausted .*1000000 elements/, line: 3, fn: 'kernel_x', ms: 10_000 },
+      { stepBudget: 10_000_000 },
+    );
     assert.ok(r.trace.length >= 9 && r.trace.length <= 10, `${r.trace.length} transfers`);
   });
 
   test('malloc and globals beyond MEM: located faults, nothing allocated', async () => {
-    const r = await fails('malloc', '#include <stdlib.h>\nvoid kernel_x(void) {\n   char *p = malloc(2000000000);\n   p[0] = 1;\n}\n', { kind: 'fault', message: /^malloc\(2000000000\): out of simulated MEM: 2000000000 bytes requested/, line: 3, column: 14, fn: 'kernel_x' });
+    const r = await fails('malloc', '#include <stdlib.h>\nvoid kernel_x(void) {\n   char *p = malloc(2000000000);\n   p[0] = 1;\n}\n', {
+      kind: 'fault',
+      message: /^malloc\(2000000000\): out of simulated MEM: 2000000000 bytes requested/,
+      line: 3,
+      column: 14,
+      fn: 'kernel_x',
+    });
     assert.equal(r.machine.mem.length, 64 * 2 ** 20);
-    await fails('mallocloop', '#include <stdlib.h>\nvoid kernel_x(void) {\n   while (1) {\n      char *p = malloc(1000000);\n      p[0] = 1;\n   }\n}\n', { kind: 'fault', message: /^malloc\(1000000\): out of simulated MEM/, line: 4, column: 17, fn: 'kernel_x' }, { memBytes: 8 * 2 ** 20 });
-    await fails('bigglobal', 'static char big[1000000000];\nvoid kernel_x(void) {\n   big[0] = 1;\n}\n', { kind: 'fault', message: /^cannot allocate big \(1000000000 bytes\): out of simulated MEM/, line: 1, column: 13 });
+    await fails(
+      'mallocloop',
+      '#include <stdlib.h>\nvoid kernel_x(void) {\n   while (1) {\n      char *p = malloc(1000000);\n      p[0] = 1;\n   }\n}\n',
+      { kind: 'fault', message: /^malloc\(1000000\): out of simulated MEM/, line: 4, column: 17, fn: 'kernel_x' },
+      { memBytes: 8 * 2 ** 20 },
+    );
+    await fails('bigglobal', 'static char big[1000000000];\nvoid kernel_x(void) {\n   big[0] = 1;\n}\n', {
+      kind: 'fault',
+      message: /^cannot allocate big \(1000000000 bytes\): out of simulated MEM/,
+      line: 1,
+      column: 13,
+    });
   });
 
   test('a > statement in an endless loop stops at the budget', async () => {
-    const text = '#include <stdint.h>\nstatic int16_t b[16];\nvoid kernel_x(void) {\n   for (;;) {\n      > DTYPE(INT16)MEM((uint32_t)&b[0])[0:7] <= DTYPE(INT16)MEM((uint32_t)&b[8])[0:7];\n   }\n}\n';
+    const text =
+      '#include <stdint.h>\nstatic int16_t b[16];\nvoid kernel_x(void) {\n   for (;;) {\n      > DTYPE(INT16)MEM((uint32_t)&b[0])[0:7] <= DTYPE(INT16)MEM((uint32_t)&b[8])[0:7];\n   }\n}\n';
     await fails('stmtloop', text, { kind: 'budget', message: /^step budget exhausted/, line: 5, fn: 'kernel_x' }, { stepBudget: 100_000 });
   });
 
   test('... and at the trace limit when the budget is large', async () => {
-    const text = '#include <stdint.h>\nstatic int16_t b[16];\nvoid kernel_x(void) {\n   for (;;) {\n      > DTYPE(INT16)MEM((uint32_t)&b[0])[0:7] <= DTYPE(INT16)MEM((uint32_t)&b[8])[0:7];\n   }\n}\n';
-    const r = await fails('stmtcap', text, { kind: 'budget', message: /^stopped after 3000 tensor steps, the most a run records/, line: 5, fn: 'kernel_x' }, { maxTraceSteps: 3000 });
+    const text =
+      '#include <stdint.h>\nstatic int16_t b[16];\nvoid kernel_x(void) {\n   for (;;) {\n      > DTYPE(INT16)MEM((uint32_t)&b[0])[0:7] <= DTYPE(INT16)MEM((uint32_t)&b[8])[0:7];\n   }\n}\n';
+    const r = await fails(
+      'stmtcap',
+      text,
+      { kind: 'budget', message: /^stopped after 3000 tensor steps, the most a run records/, line: 5, fn: 'kernel_x' },
+      { maxTraceSteps: 3000 },
+    );
     assert.equal(r.trace.length, 3000);
   });
 
   test('... and at the memory-history limit when each step changes memory', async () => {
     // every step writes a different value over 64 KiB: 16 pages saved per step
-    const text = '#include <stdint.h>\nvoid kernel_x(void) {\n   for (int i = 0; ; i++) {\n      > DTYPE(INT16)MEM(0x100000)[0:32767] <= PAD(i) DTYPE(INT16)MEM(0x100000,1)[5:32772];\n   }\n}\n';
-    const r = await fails('histcap', text, { kind: 'budget', message: /^stopped after \d+ tensor steps: the memory history of the run holds more than 4 MiB/, line: 4, fn: 'kernel_x' }, { maxHistoryBytes: 4 * 2 ** 20 });
+    const text =
+      '#include <stdint.h>\nvoid kernel_x(void) {\n   for (int i = 0; ; i++) {\n      > DTYPE(INT16)MEM(0x100000)[0:32767] <= PAD(i) DTYPE(INT16)MEM(0x100000,1)[5:32772];\n   }\n}\n';
+    const r = await fails(
+      'histcap',
+      text,
+      { kind: 'budget', message: /^stopped after \d+ tensor steps: the memory history of the run holds more than 4 MiB/, line: 4, fn: 'kernel_x' },
+      { maxHistoryBytes: 4 * 2 ** 20 },
+    );
     const kept = [...r.histories.values()].reduce((n, h) => n + h.bytesKept, 0);
     assert.ok(kept <= 4 * 2 ** 20 + 65536 + 4096, `${kept} bytes kept`);
   });
@@ -161,13 +241,23 @@ describe('hostile programs: bounded time and memory, located errors', () => {
     // 20,000 levels are beyond any default JS stack
     assert.ok(refused >= 1, 'no case reached the nesting limit');
     // nesting the simulator handles runs normally
-    const ok = await run(program('nest_ok', `static int f(int a) { return a + 1; }\nstatic int r;\nvoid kernel_x(void) {\n   r = ${'f('.repeat(300)}1${')'.repeat(300)} + ${'('.repeat(500)}2${')'.repeat(500)};\n}\n`), { dumps: [parseDump('MEM:r:1:i32')] });
+    const ok = await run(
+      program(
+        'nest_ok',
+        `static int f(int a) { return a + 1; }\nstatic int r;\nvoid kernel_x(void) {\n   r = ${'f('.repeat(300)}1${')'.repeat(300)} + ${'('.repeat(500)}2${')'.repeat(500)};\n}\n`,
+      ),
+      { dumps: [parseDump('MEM:r:1:i32')] },
+    );
     assert.equal(ok.r.error, null, JSON.stringify(ok.r.error));
     assert.deepEqual(ok.r.dumps[0].values, [303]);
   });
 
   test('deep nesting in a global initialiser', async () => {
-    await fails('deep_global', `static int g = ${'('.repeat(5000)}1${')'.repeat(5000)};\nvoid kernel_x(void) {\n   (void)g;\n}\n`, { kind: 'compile', message: /nested too deeply/, line: 1 });
+    await fails('deep_global', `static int g = ${'('.repeat(5000)}1${')'.repeat(5000)};\nvoid kernel_x(void) {\n   (void)g;\n}\n`, {
+      kind: 'compile',
+      message: /nested too deeply/,
+      line: 1,
+    });
   });
 
   test('never calling ztaJobDone, both processes yielding forever: stops at the budget or the trace limit', async () => {
@@ -178,8 +268,19 @@ describe('hostile programs: bounded time and memory, located errors', () => {
   });
 
   test('division by zero: integer faults at the operator; float gives inf like C', async () => {
-    await fails('div0', 'void kernel_x(void) {\n   int a = 0;\n   int b = 7 / a;\n   (void)b;\n}\n', { kind: 'fault', message: /^division by zero$/, line: 3, column: 12, fn: 'kernel_x' });
-    await fails('mod0', 'void kernel_x(void) {\n   unsigned a = 0;\n   unsigned b = 7u % a;\n   (void)b;\n}\n', { kind: 'fault', message: /^division by zero \(remainder\)$/, line: 3, column: 17 });
+    await fails('div0', 'void kernel_x(void) {\n   int a = 0;\n   int b = 7 / a;\n   (void)b;\n}\n', {
+      kind: 'fault',
+      message: /^division by zero$/,
+      line: 3,
+      column: 12,
+      fn: 'kernel_x',
+    });
+    await fails('mod0', 'void kernel_x(void) {\n   unsigned a = 0;\n   unsigned b = 7u % a;\n   (void)b;\n}\n', {
+      kind: 'fault',
+      message: /^division by zero \(remainder\)$/,
+      line: 3,
+      column: 17,
+    });
     await fails('div0assign', 'void kernel_x(void) {\n   int a = 0;\n   int b = 7;\n   b /= a;\n}\n', { kind: 'fault', message: /division by zero/, line: 4 });
     const f = await run(program('fdiv0', 'static float r;\nvoid kernel_x(void) {\n   float a = 0;\n   r = 7 / a;\n}\n'), { dumps: [parseDump('MEM:r:1:f32')] });
     assert.equal(f.r.error, null);
@@ -198,7 +299,10 @@ describe('hostile programs: bounded time and memory, located errors', () => {
         Atomics.store(flag, 0, v ? 1 : 0);
       },
     };
-    const w = new Worker('const { workerData } = require("node:worker_threads"); setTimeout(() => Atomics.store(new Int32Array(workerData), 0, 1), 300);', { eval: true, workerData: flag.buffer });
+    const w = new Worker('const { workerData } = require("node:worker_threads"); setTimeout(() => Atomics.store(new Int32Array(workerData), 0, 1), 300);', {
+      eval: true,
+      workerData: flag.buffer,
+    });
     try {
       const { r, ms } = await run(program('cancel', infiniteLoop), { budget });
       assert.equal(r.error?.kind, 'cancelled', JSON.stringify(r.error));
@@ -212,7 +316,8 @@ describe('hostile programs: bounded time and memory, located errors', () => {
   });
 
   test('cancellation during a > statement loop (set from the progress callback)', async () => {
-    const text = '#include <stdint.h>\nstatic int16_t b[16];\nvoid kernel_x(void) {\n   for (;;) {\n      > DTYPE(INT16)MEM((uint32_t)&b[0])[0:7] <= DTYPE(INT16)MEM((uint32_t)&b[8])[0:7];\n   }\n}\n';
+    const text =
+      '#include <stdint.h>\nstatic int16_t b[16];\nvoid kernel_x(void) {\n   for (;;) {\n      > DTYPE(INT16)MEM((uint32_t)&b[0])[0:7] <= DTYPE(INT16)MEM((uint32_t)&b[8])[0:7];\n   }\n}\n';
     const budget = { steps: 1e15, cancelled: false };
     const { r } = await run(program('cancel2', text), { budget, onProgress: (n) => n >= 1000 && (budget.cancelled = true) });
     assert.equal(r.error?.kind, 'cancelled', JSON.stringify(r.error));
@@ -225,7 +330,11 @@ describe('tensor-lens run on hostile programs', () => {
   async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runRun(argv, (s) => out.push(s), (s) => err.push(s));
+    const code = await runRun(
+      argv,
+      (s) => out.push(s),
+      (s) => err.push(s),
+    );
     return { code, out: out.join('\n'), err: err.join('\n') };
   }
 
@@ -234,7 +343,11 @@ describe('tensor-lens run on hostile programs', () => {
       ['loop', infiniteLoop, /loop\.m:3:4: error: step budget exhausted/],
       ['rec', 'static int f(int n) {\n   return f(n + 1);\n}\nvoid kernel_x(void) {\n   f(0);\n}\n', /rec\.m:2:11: error: stack overflow/],
       ['deep', `void kernel_x(void) {\n   int x = ${'('.repeat(20000)}1${')'.repeat(20000)};\n   (void)x;\n}\n`, /deep\.m:2:4: error: nested too deeply/],
-      ['malloc', '#include <stdlib.h>\nvoid kernel_x(void) {\n   char *p = malloc(2000000000);\n   p[0] = 1;\n}\n', /malloc\.m:3:14: error: malloc\(2000000000\): out of simulated MEM/],
+      [
+        'malloc',
+        '#include <stdlib.h>\nvoid kernel_x(void) {\n   char *p = malloc(2000000000);\n   p[0] = 1;\n}\n',
+        /malloc\.m:3:14: error: malloc\(2000000000\): out of simulated MEM/,
+      ],
       ['div', 'void kernel_x(void) {\n   int a = 0;\n   (void)(1 / a);\n}\n', /div\.m:3:11: error: division by zero/],
     ];
     for (const [name, text, want] of cases) {

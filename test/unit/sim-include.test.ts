@@ -59,7 +59,7 @@ function tree(files: Record<string, string>): string {
 const run = (file: string) =>
   runProgram({ project: new Project({ fs: nodeFs, loadPcore: loadPcoreView }), file, loadWasm: nodeLoadWasm, dumps: [parseDump('MEM:out:1024:i16')] });
 
-test('a driver runs the > statements of the kernel file it includes, with that file\'s .p', async () => {
+test("a driver runs the > statements of the kernel file it includes, with that file's .p", async () => {
   const root = tree({ 'kern/kern.m': KERNEL_M, 'kern/kern.p': KERNEL_P, 'drv/drv.m': DRIVER });
   const r = await run(join(root, 'drv/drv.m'));
   assert.equal(r.error, null, JSON.stringify(r.error));
@@ -67,7 +67,10 @@ test('a driver runs the > statements of the kernel file it includes, with that f
   for (let i = 0; i < 1024; i++) assert.equal(out[i], i - 300 + 5, `out[${i}]`);
   // the steps are located in the kernel file, at its > lines (7..10) and its ztaJobDone (11)
   const kern = join(root, 'kern/kern.m');
-  assert.deepEqual(r.trace.map((s) => `${s.kind}:${s.file === kern ? 'kern' : s.file}:${s.line}`), ['transfer:kern:7', 'global:kern:8', 'exe:kern:9', 'transfer:kern:10', 'callback:kern:11']);
+  assert.deepEqual(
+    r.trace.map((s) => `${s.kind}:${s.file === kern ? 'kern' : s.file}:${s.line}`),
+    ['transfer:kern:7', 'global:kern:8', 'exe:kern:9', 'transfer:kern:10', 'callback:kern:11'],
+  );
   assert.equal(r.trace[2].kernel, 'inc::add');
 });
 

@@ -40,21 +40,66 @@ function expected(x: number): number {
 const inputs = [-1, -2, -32, -33, -2048, -1000, 0, 1, 31, 32, 1000, 2047];
 
 test('REMAP on a PCORE destination maps negative words through the upper half of the table (-1 reads entry 127)', () => {
-  const a = analyze(prog(`> SPU <= DTYPE(INT16)MEM(lut,1024)[:];\n> REMAP(2) DTYPE(INT16)PCORE(8)[0][0].t::a[0:1][:] <= DTYPE(INT16)MEM(p)[0:11];\n> DTYPE(INT16)MEM(q)[0:11] <= DTYPE(INT16)PCORE(8)[0][0].t::a[0:1][:];`), P, 'ztachip');
-  const { m } = runStatic(a, { p: SRC, lut: LUT, q: OUT }, { prepare: (mm) => { writeI16(mm, LUT, table()); writeI16(mm, SRC, inputs); } });
+  const a = analyze(
+    prog(
+      `> SPU <= DTYPE(INT16)MEM(lut,1024)[:];\n> REMAP(2) DTYPE(INT16)PCORE(8)[0][0].t::a[0:1][:] <= DTYPE(INT16)MEM(p)[0:11];\n> DTYPE(INT16)MEM(q)[0:11] <= DTYPE(INT16)PCORE(8)[0][0].t::a[0:1][:];`,
+    ),
+    P,
+    'ztachip',
+  );
+  const { m } = runStatic(
+    a,
+    { p: SRC, lut: LUT, q: OUT },
+    {
+      prepare: (mm) => {
+        writeI16(mm, LUT, table());
+        writeI16(mm, SRC, inputs);
+      },
+    },
+  );
   assert.deepEqual(readI16(m.mem, OUT, 12), inputs.map(expected));
   // -1 → k = 127, r = 31: 3·127 − 200 + ((63·31 + 16) >> 5) = 181 + 61 = 242
   assert.equal(expected(-1), 242);
 });
 
 test('REMAP on a PCORE source maps negative words the same way', () => {
-  const a = analyze(prog(`> SPU <= DTYPE(INT16)MEM(lut,1024)[:];\n> DTYPE(INT16)PCORE(8)[0][0].t::a[0:1][:] <= DTYPE(INT16)MEM(p)[0:11];\n> DTYPE(INT16)MEM(q)[0:11] <= REMAP(2) DTYPE(INT16)PCORE(8)[0][0].t::a[0:1][:];`), P, 'ztachip');
-  const { m } = runStatic(a, { p: SRC, lut: LUT, q: OUT }, { prepare: (mm) => { writeI16(mm, LUT, table()); writeI16(mm, SRC, inputs); } });
+  const a = analyze(
+    prog(
+      `> SPU <= DTYPE(INT16)MEM(lut,1024)[:];\n> DTYPE(INT16)PCORE(8)[0][0].t::a[0:1][:] <= DTYPE(INT16)MEM(p)[0:11];\n> DTYPE(INT16)MEM(q)[0:11] <= REMAP(2) DTYPE(INT16)PCORE(8)[0][0].t::a[0:1][:];`,
+    ),
+    P,
+    'ztachip',
+  );
+  const { m } = runStatic(
+    a,
+    { p: SRC, lut: LUT, q: OUT },
+    {
+      prepare: (mm) => {
+        writeI16(mm, LUT, table());
+        writeI16(mm, SRC, inputs);
+      },
+    },
+  );
   assert.deepEqual(readI16(m.mem, OUT, 12), inputs.map(expected));
 });
 
 test('REMAP with a negative stream number is off (the real kernels pass -1 to disable it)', () => {
-  const a = analyze(prog(`> SPU <= DTYPE(INT16)MEM(lut,1024)[:];\n> REMAP(-1) DTYPE(INT16)PCORE(8)[0][0].t::a[0:1][:] <= DTYPE(INT16)MEM(p)[0:11];\n> DTYPE(INT16)MEM(q)[0:11] <= DTYPE(INT16)PCORE(8)[0][0].t::a[0:1][:];`), P, 'ztachip');
-  const { m } = runStatic(a, { p: SRC, lut: LUT, q: OUT }, { prepare: (mm) => { writeI16(mm, LUT, table()); writeI16(mm, SRC, inputs); } });
+  const a = analyze(
+    prog(
+      `> SPU <= DTYPE(INT16)MEM(lut,1024)[:];\n> REMAP(-1) DTYPE(INT16)PCORE(8)[0][0].t::a[0:1][:] <= DTYPE(INT16)MEM(p)[0:11];\n> DTYPE(INT16)MEM(q)[0:11] <= DTYPE(INT16)PCORE(8)[0][0].t::a[0:1][:];`,
+    ),
+    P,
+    'ztachip',
+  );
+  const { m } = runStatic(
+    a,
+    { p: SRC, lut: LUT, q: OUT },
+    {
+      prepare: (mm) => {
+        writeI16(mm, LUT, table());
+        writeI16(mm, SRC, inputs);
+      },
+    },
+  );
   assert.deepEqual(readI16(m.mem, OUT, 12), inputs);
 });

@@ -28,7 +28,11 @@ test('schemas/run-config.schema.json and the launch attributes in package.json a
   }
   const hint = '(UPDATE_SCHEMAS=1 node --import tsx --test test/unit/sim-run-config.test.ts regenerates it)';
   assert.deepEqual(JSON.parse(readFileSync(SCHEMA, 'utf8')), runConfigFileSchema(), `schemas/run-config.schema.json is out of date ${hint}`);
-  assert.deepEqual(debuggerOf(JSON.parse(readFileSync(PACKAGE, 'utf8'))).configurationAttributes.launch, launchAttributes(), `package.json's tensor-lens launch attributes are out of date ${hint}`);
+  assert.deepEqual(
+    debuggerOf(JSON.parse(readFileSync(PACKAGE, 'utf8'))).configurationAttributes.launch,
+    launchAttributes(),
+    `package.json's tensor-lens launch attributes are out of date ${hint}`,
+  );
   // the settings the editor fills a run from have the same values
   assert.deepEqual(pkg.contributes.configuration.properties['tensorLens.dialect'].enum, [...DIALECTS]);
 });
@@ -36,7 +40,10 @@ test('schemas/run-config.schema.json and the launch attributes in package.json a
 test('the TypeScript types carry the same properties as the schemas', () => {
   // compile-time: each key of the type is a property of the schema and the other way round
   const fileKeys = { name: 1, program: 1, entry: 1, args: 1, load: 1, dump: 1, memBytes: 1, stepBudget: 1 } satisfies Record<keyof FileRunConfig, 1>;
-  const runKeys = { program: 1, entry: 1, args: 1, load: 1, dump: 1, memBytes: 1, stepBudget: 1, includePaths: 1, dialect: 1, pcore: 1 } satisfies Record<keyof RunConfig, 1>;
+  const runKeys = { program: 1, entry: 1, args: 1, load: 1, dump: 1, memBytes: 1, stepBudget: 1, includePaths: 1, dialect: 1, pcore: 1 } satisfies Record<
+    keyof RunConfig,
+    1
+  >;
   const launchKeys = { ...runKeys, stopOnEntry: 1, trace: 1, cwd: 1 } satisfies Record<Exclude<keyof LaunchArgs, 'overlay'>, 1>;
   const paramsKeys = { ...runKeys, uri: 1, program: undefined } satisfies Record<keyof RunParams | 'program', 1 | undefined>;
   const items = runConfigFileSchema().properties!.configurations.items!;
@@ -44,7 +51,12 @@ test('the TypeScript types carry the same properties as the schemas', () => {
   assert.deepEqual(Object.keys(launchAttributes().properties!).sort(), Object.keys(launchKeys).sort());
   assert.ok(paramsKeys.uri);
   // a valid configuration is typed as what the schema accepts
-  const c: RunConfig = { program: 'a.m', load: [{ where: 'inbuf', file: 'in.bin' }], dump: [{ space: 'PCORE@1', where: '0.0.t::x', count: 2, dtype: 'word12' }], dialect: 'guide' };
+  const c: RunConfig = {
+    program: 'a.m',
+    load: [{ where: 'inbuf', file: 'in.bin' }],
+    dump: [{ space: 'PCORE@1', where: '0.0.t::x', count: 2, dtype: 'word12' }],
+    dialect: 'guide',
+  };
   assert.equal(c.dump![0].space, 'PCORE@1');
 });
 
@@ -106,7 +118,10 @@ test('a malformed tensorlens.run.json is a located problem, not a crash', () => 
     // the program's configuration: at the value at fault (an unknown property at its name), with its JSON path
     [conf('"args": [1, "2"]'), '5:19: configurations[0].args[1]: must be an integer (got "2")'],
     [conf('"memBytes": 12'), '5:19: configurations[0].memBytes: must be at least 65536 (got 12)'],
-    [conf('"dump": [{ "space": "DDR", "where": "x", "count": 1, "dtype": "i16" }]'), '5:27: configurations[0].dump[0].space: must be one of MEM, SCRATCH, PCORE, PCORE@1 (got "DDR")'],
+    [
+      conf('"dump": [{ "space": "DDR", "where": "x", "count": 1, "dtype": "i16" }]'),
+      '5:27: configurations[0].dump[0].space: must be one of MEM, SCRATCH, PCORE, PCORE@1 (got "DDR")',
+    ],
     [conf('"load": [{ "where": "x" }]'), '5:16: configurations[0].load[0]: "file" is required'],
     [conf('"entyr": "main"'), `5:7: ${unknown('entyr')}`],
     // how the program is read comes from the settings, as for the checker

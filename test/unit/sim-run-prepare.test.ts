@@ -65,14 +65,23 @@ test('the .p beside the program, or the one named; loads and dumps from one fold
 });
 
 test('what cannot be prepared is a SpecError naming it', () => {
-  assert.throws(() => prepareRun({ program: join(FIX, 'missing.m') }, nodeRunHost()), (e: Error) => e instanceof SpecError && /cannot read .*missing\.m/.test(e.message));
+  assert.throws(
+    () => prepareRun({ program: join(FIX, 'missing.m') }, nodeRunHost()),
+    (e: Error) => e instanceof SpecError && /cannot read .*missing\.m/.test(e.message),
+  );
   assert.throws(() => prepareRun({ program: INC_M, pcore: 'nope.p' }, nodeRunHost()), /cannot read PCORE program nope\.p/);
   assert.throws(() => prepareRun({ program: INC_M, load: [{ where: 'r', file: 'nope.bin' }] }, nodeRunHost()), /load r=nope\.bin: cannot read .*nope\.bin/);
-  assert.throws(() => prepareRun({ program: INC_M, dump: [{ space: 'PCORE', where: '0', count: 1, dtype: 'f32' }] }, nodeRunHost()), /PCORE memory holds 12-bit words/);
+  assert.throws(
+    () => prepareRun({ program: INC_M, dump: [{ space: 'PCORE', where: '0', count: 1, dtype: 'f32' }] }, nodeRunHost()),
+    /PCORE memory holds 12-bit words/,
+  );
 });
 
 test('unsaved editor contents (the overlay) are what runs, headers included', async () => {
   const header = join(FIX, 'include', 'scale.h');
-  const { r } = await run({ program: INC_M, includePaths: [join(FIX, 'include')], dump: [{ space: 'MEM', where: 'r', count: 1, dtype: 'i32' }] }, nodeRunHost({ overlay: { [header]: '#define SCALE 10\n' } }));
+  const { r } = await run(
+    { program: INC_M, includePaths: [join(FIX, 'include')], dump: [{ space: 'MEM', where: 'r', count: 1, dtype: 'i32' }] },
+    nodeRunHost({ overlay: { [header]: '#define SCALE 10\n' } }),
+  );
   assert.deepEqual(r.dumps[0].values, [70]);
 });

@@ -20,7 +20,7 @@ test('warnings become Warning diagnostics at their place, beside the error, in e
       error: { file: M, line: 3, column: 5, message: 'byte address 0x10 is outside MEM', kind: 'fault', stack: ['kernel_x (kernel.m:3:5)'] },
       warnings: [
         { file: M, line: 2, column: 4, message: 'free() is not simulated: the memory stays allocated', count: 3 },
-        { file: H, line: 1, column: 1, message: 'ztaInitPcore: the image is not this program\'s', count: 1 },
+        { file: H, line: 1, column: 1, message: "ztaInitPcore: the image is not this program's", count: 1 },
       ],
     },
     (uri, line) => lines[uri]?.[line],
@@ -34,16 +34,25 @@ test('warnings become Warning diagnostics at their place, beside the error, in e
     ],
   );
   const h = byUri.get(pathToUri(H))!;
-  assert.deepEqual(h.map((d) => [d.severity, d.range.start.line, d.range.end.character, d.message]), [['warning', 0, 22, "Run: ztaInitPcore: the image is not this program's"]]);
+  assert.deepEqual(
+    h.map((d) => [d.severity, d.range.start.line, d.range.end.character, d.message]),
+    [['warning', 0, 22, "Run: ztaInitPcore: the image is not this program's"]],
+  );
 });
 
 test('a cancelled run leaves nothing; a file that is not open gets at least one character', () => {
-  assert.equal(runDiagnosticsOf({ error: null, warnings: [{ file: M, line: 1, column: 1, message: 'w', count: 1 }], cancelled: true }, () => undefined).size, 0);
+  assert.equal(
+    runDiagnosticsOf({ error: null, warnings: [{ file: M, line: 1, column: 1, message: 'w', count: 1 }], cancelled: true }, () => undefined).size,
+    0,
+  );
   const [d] = runDiagnosticsOf({ error: null, warnings: [{ file: M, line: 7, column: 9, message: 'w', count: 1 }] }, () => undefined).get(pathToUri(M))!;
   assert.deepEqual(d.range, { start: { line: 6, character: 8 }, end: { line: 6, character: 9 } });
 });
 
 test('warnings print as the CLI prints them', () => {
-  assert.equal(warningText({ line: 2, column: 4, message: 'free() is not simulated', count: 3 }, 'prog/kernel.m'), 'prog/kernel.m:2:4: warning: free() is not simulated (3 times)');
+  assert.equal(
+    warningText({ line: 2, column: 4, message: 'free() is not simulated', count: 3 }, 'prog/kernel.m'),
+    'prog/kernel.m:2:4: warning: free() is not simulated (3 times)',
+  );
   assert.equal(warningText({ line: 1, column: 1, message: 'once', count: 1 }, 'k.m'), 'k.m:1:1: warning: once');
 });

@@ -33,22 +33,30 @@ const bytesOf = (m: Machine, at: number, n: number) => [...m.mem.subarray(at, at
 
 function runBytes(stmt: string, sentinel = 0xee) {
   const a = analyze(prog(stmt), P, 'ztachip');
-  return runStatic(a, { p: PA, q: QA }, {
-    prepare: (m) => {
-      for (let i = 0; i < 256; i++) m.mem[PA + i] = pb(i);
-      m.mem.fill(sentinel, QA, QA + 256);
+  return runStatic(
+    a,
+    { p: PA, q: QA },
+    {
+      prepare: (m) => {
+        for (let i = 0; i < 256; i++) m.mem[PA + i] = pb(i);
+        m.mem.fill(sentinel, QA, QA + 256);
+      },
     },
-  });
+  );
 }
 
 function runWords(stmt: string, sentinel = 0x1111) {
   const a = analyze(prog(stmt), P, 'ztachip');
-  const r = runStatic(a, { p: PA, q: QA }, {
-    prepare: (m) => {
-      writeI16(m, PA, [...Array(128).keys()].map(pw));
-      writeI16(m, QA, Array(128).fill(sentinel));
+  const r = runStatic(
+    a,
+    { p: PA, q: QA },
+    {
+      prepare: (m) => {
+        writeI16(m, PA, [...Array(128).keys()].map(pw));
+        writeI16(m, QA, Array(128).fill(sentinel));
+      },
     },
-  });
+  );
   return { ...r, a };
 }
 
@@ -137,13 +145,18 @@ describe('run-based transfers, hand-computed', () => {
     const r = a.pcore!.lookupMember('t::sh');
     assert.ok(r.ok);
     const o = r.member.offset! + 8;
-    for (let pc = 0; pc < 8; pc++) assert.deepEqual([...m.pages[0].shared.subarray(pc * 4096 + o, pc * 4096 + o + 8)], [pw(2), pw(3), pw(4), pw(5), 0, 0, 0, 0], `PCORE ${pc}`);
+    for (let pc = 0; pc < 8; pc++)
+      assert.deepEqual([...m.pages[0].shared.subarray(pc * 4096 + o, pc * 4096 + o + 8)], [pw(2), pw(3), pw(4), pw(5), 0, 0, 0, 0], `PCORE ${pc}`);
   });
 
   test('history: a strided write keeps exactly the changed pages', () => {
     // three rows 8 KiB apart: pages 0x1000-based 3, 5 and 7 of q's region change
     const a = analyze(prog('> DTYPE(UINT8)MEM(q,3,8192)[0:2][0:3] <= DTYPE(UINT8)MEM(p)[0:11];'), P, 'ztachip');
-    const { m, steps, histories } = runStatic(a, { p: PA, q: QA }, { prepare: (mm) => mm.mem.set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], PA), m: new Machine({ memBytes: 1 << 16 }) });
+    const { m, steps, histories } = runStatic(
+      a,
+      { p: PA, q: QA },
+      { prepare: (mm) => mm.mem.set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], PA), m: new Machine({ memBytes: 1 << 16 }) },
+    );
     assert.deepEqual(steps[0].changed.MEM, [3, 5, 7]);
     assert.deepEqual([...m.mem.subarray(QA + 8192, QA + 8196)], [5, 6, 7, 8]);
     assert.deepEqual([...histories.get('MEM')!.read(QA + 8192, 4, -1)], [0, 0, 0, 0]);
@@ -156,9 +169,18 @@ int16 myclass::myvar[64];
 _kernel_ void myclass::myfunc(int16 var[4]) { }
 `;
   const pairs: [string, string][] = [
-    ['PCORE[0].THREAD[0:2].myclass::myfunc.var[0:3] <= DDR(p,100,2,2)[0][0:2][0:3];', 'DTYPE(INT16)PCORE(8)[0].THREAD[0:2].myclass::myfunc.var[0:3] <= DTYPE(INT16)MEM(p,100,2,2)[0][0:2][0:3];'],
-    ['PCORE[0:1].THREAD[0:1].myclass::myvar[0:5] <= PAD(7) DDR(p,4+,5)[0:3][2:4];', 'DTYPE(INT16)PCORE(8)[0:1].THREAD[0:1].myclass::myvar[0:5] <= PAD(7) DTYPE(INT16)MEM(p,4+,5)[0:3][2:4];'],
-    ['FOR(K=0:3) FOR(I=0:1) PCORE[0:2].THREAD[I].myclass::myvar[K] <= DDR(p)[0:2*3*4-1];', 'FOR(K=0:3) FOR(I=0:1) DTYPE(INT16)PCORE(8)[0:2].THREAD[I].myclass::myvar[K] <= DTYPE(INT16)MEM(p)[0:2*3*4-1];'],
+    [
+      'PCORE[0].THREAD[0:2].myclass::myfunc.var[0:3] <= DDR(p,100,2,2)[0][0:2][0:3];',
+      'DTYPE(INT16)PCORE(8)[0].THREAD[0:2].myclass::myfunc.var[0:3] <= DTYPE(INT16)MEM(p,100,2,2)[0][0:2][0:3];',
+    ],
+    [
+      'PCORE[0:1].THREAD[0:1].myclass::myvar[0:5] <= PAD(7) DDR(p,4+,5)[0:3][2:4];',
+      'DTYPE(INT16)PCORE(8)[0:1].THREAD[0:1].myclass::myvar[0:5] <= PAD(7) DTYPE(INT16)MEM(p,4+,5)[0:3][2:4];',
+    ],
+    [
+      'FOR(K=0:3) FOR(I=0:1) PCORE[0:2].THREAD[I].myclass::myvar[K] <= DDR(p)[0:2*3*4-1];',
+      'FOR(K=0:3) FOR(I=0:1) DTYPE(INT16)PCORE(8)[0:2].THREAD[I].myclass::myvar[K] <= DTYPE(INT16)MEM(p)[0:2*3*4-1];',
+    ],
   ];
   for (const [guide, zta] of pairs)
     test(guide, () => {
@@ -185,8 +207,29 @@ interface Spec {
 }
 
 function descOf(s: Spec, elemBytes: number): Descriptor {
-  const levels: Level[] = s.levels.map((l, k) => ({ kind: 'dim', label: `d${k}`, dim: k, begin: l.begin, step: l.step, count: l.count, stride: l.stride, size: l.size, checkHigh: l.check }));
-  return { space: 'MEM', written: 'MEM', elemBytes, base: s.base, levels, total: levels.reduce((x, l) => x * l.count!, 1), bufLimit: s.limit, pad: undefined, repeat: false, problems: [] };
+  const levels: Level[] = s.levels.map((l, k) => ({
+    kind: 'dim',
+    label: `d${k}`,
+    dim: k,
+    begin: l.begin,
+    step: l.step,
+    count: l.count,
+    stride: l.stride,
+    size: l.size,
+    checkHigh: l.check,
+  }));
+  return {
+    space: 'MEM',
+    written: 'MEM',
+    elemBytes,
+    base: s.base,
+    levels,
+    total: levels.reduce((x, l) => x * l.count!, 1),
+    bufLimit: s.limit,
+    pad: undefined,
+    repeat: false,
+    problems: [],
+  };
 }
 
 /** Research §6.3: element n's index per level, valid when every index is ≥ 0 and (checked) < size, and the offset is under the limit. */
@@ -306,27 +349,51 @@ describe('run-based enumeration matches the naive model', () => {
       const st = runTransfer({ m, process: 0, history: () => h }, dst, src, pad, repeat);
       assert.equal(st.padded, padded, `padded, case ${iter}`);
       assert.equal(st.skipped, skipped, `skipped, case ${iter}`);
-      assert.ok(m.mem.every((v, i) => v === ref[i]), `memory, case ${iter}: ${JSON.stringify({ ds, ss, repeat, el })}`);
+      assert.ok(
+        m.mem.every((v, i) => v === ref[i]),
+        `memory, case ${iter}: ${JSON.stringify({ ds, ss, repeat, el })}`,
+      );
       const wrote = dl.filter((x) => x >= 0);
-      if (wrote.length) assert.deepEqual(st.written, { space: 'MEM', lo: ds.base + Math.min(...wrote) * el, hi: ds.base + Math.max(...wrote) * el + el - 1, count: wrote.length * el });
+      if (wrote.length)
+        assert.deepEqual(st.written, {
+          space: 'MEM',
+          lo: ds.base + Math.min(...wrote) * el,
+          hi: ds.base + Math.max(...wrote) * el + el - 1,
+          count: wrote.length * el,
+        });
       else assert.equal(st.written, undefined);
-      const readLocs = dl.map((_, n) => (repeat ? n % sl.length : n)).filter((so) => so < sl.length && sl[so] >= 0).map((so) => sl[so]);
-      if (readLocs.length) assert.deepEqual(st.read, { space: 'MEM', lo: ss.base + Math.min(...readLocs) * el, hi: ss.base + Math.max(...readLocs) * el + el - 1, count: readLocs.length * el });
+      const readLocs = dl
+        .map((_, n) => (repeat ? n % sl.length : n))
+        .filter((so) => so < sl.length && sl[so] >= 0)
+        .map((so) => sl[so]);
+      if (readLocs.length)
+        assert.deepEqual(st.read, {
+          space: 'MEM',
+          lo: ss.base + Math.min(...readLocs) * el,
+          hi: ss.base + Math.max(...readLocs) * el + el - 1,
+          count: readLocs.length * el,
+        });
       // the history restores the state before the transfer
       h.commit(0);
       const before = h.read(0, 0x4000, -1);
       for (let i = 0; i < 0x4000; i++) if (i < 0x800 || i >= 0x800 + 0x3000) assert.equal(before[i], 0);
-      assert.ok(before.every((v) => v === 0), `history before, case ${iter}`);
+      assert.ok(
+        before.every((v) => v === 0),
+        `history before, case ${iter}`,
+      );
     }
   });
 
-  test('stepped transfers (the debugger\'s batches) end exactly as one runTransfer call, 300 random pairs and overlapping copies', () => {
+  test("stepped transfers (the debugger's batches) end exactly as one runTransfer call, 300 random pairs and overlapping copies", () => {
     const r = rng(4242);
     for (let iter = 0; iter < 300; iter++) {
       const el = r() < 0.5 ? 1 : 2;
       const dtype = el === 1 ? 'UINT8' : 'INT16';
       const ds = randomSpec(r, 200);
-      const ss = iter % 3 === 0 ? { base: 0, levels: [{ begin: 0, step: 1, count: ds.levels.reduce((x, l) => x * l.count, 1), stride: 1, size: 1 << 14, check: true }] } : randomSpec(r, 200);
+      const ss =
+        iter % 3 === 0
+          ? { base: 0, levels: [{ begin: 0, step: 1, count: ds.levels.reduce((x, l) => x * l.count, 1), stride: 1, size: 1 << 14, check: true }] }
+          : randomSpec(r, 200);
       ds.base = 0x800;
       // every third case a contiguous source overlapping the destination (in-place moves, both directions)
       ss.base = iter % 3 === 0 ? 0x800 + (Math.floor(r() * 9) - 4) * el : 0x4000;
@@ -351,7 +418,10 @@ describe('run-based enumeration matches the naive model', () => {
       const a = run(false);
       const b = run(true);
       assert.deepEqual(b.st, a.st, `stats, case ${iter}: ${JSON.stringify({ ds, ss, repeat, el })}`);
-      assert.ok(a.mem.every((v, i) => v === b.mem[i]), `memory, case ${iter}: ${JSON.stringify({ ds, ss, repeat, el })}`);
+      assert.ok(
+        a.mem.every((v, i) => v === b.mem[i]),
+        `memory, case ${iter}: ${JSON.stringify({ ds, ss, repeat, el })}`,
+      );
     }
   });
 });

@@ -13,7 +13,10 @@ import { remoteSpaces } from '../../core/inspect/remoteSource';
 
 test('every space of the table is a memory of the default machine, of its default size and unit', () => {
   const m = new Machine();
-  assert.deepEqual(SPACES.map((s) => s.name), ['MEM', 'SCRATCH', 'PCORE0', 'PCORE0S', 'PCORE1', 'PCORE1S', 'SPU']);
+  assert.deepEqual(
+    SPACES.map((s) => s.name),
+    ['MEM', 'SCRATCH', 'PCORE0', 'PCORE0S', 'PCORE1', 'PCORE1S', 'SPU'],
+  );
   for (const s of SPACES) {
     const buf = spaceBuffer(m, s.name);
     assert.equal(buf.byteLength, s.defaultBytes, s.name);

@@ -23,7 +23,8 @@ function program(files: Record<string, string>): string {
   return dir;
 }
 
-const run = (file: string, o: Partial<RunOptions> = {}) => runProgram({ project: new Project({ fs: nodeFs, loadPcore: loadPcoreView }), file, loadWasm: nodeLoadWasm, ...o });
+const run = (file: string, o: Partial<RunOptions> = {}) =>
+  runProgram({ project: new Project({ fs: nodeFs, loadPcore: loadPcoreView }), file, loadWasm: nodeLoadWasm, ...o });
 
 const PCORE = `vint16 s::a;
 vint16 s::z;
@@ -65,9 +66,14 @@ void kernel_s(void) {
 }
 `;
     const dir = program({ 's.m': M, 's.p': PCORE });
-    const r = await run(join(dir, 's.m'), { dumps: ['MEM:out1:1024:i16', 'MEM:out2:1024:i16', 'MEM:out3:1024:i16', 'MEM:r1:1:i32', 'MEM:r2:1:i32', 'MEM:got1:1:i32', 'MEM:got2:1:i32'].map(parseDump) });
+    const r = await run(join(dir, 's.m'), {
+      dumps: ['MEM:out1:1024:i16', 'MEM:out2:1024:i16', 'MEM:out3:1024:i16', 'MEM:r1:1:i32', 'MEM:r2:1:i32', 'MEM:got1:1:i32', 'MEM:got2:1:i32'].map(parseDump),
+    });
     assert.equal(r.error, null, JSON.stringify(r.error));
-    assert.deepEqual(r.trace.map((s) => s.kind), ['prog', 'transfer', 'global', 'exe', 'transfer', 'barrier', 'log_on', 'print', 'log_off', 'exe', 'transfer', 'callback', 'exe', 'transfer']);
+    assert.deepEqual(
+      r.trace.map((s) => s.kind),
+      ['prog', 'transfer', 'global', 'exe', 'transfer', 'barrier', 'log_on', 'print', 'log_off', 'exe', 'transfer', 'callback', 'exe', 'transfer'],
+    );
     assert.equal(r.machine.progEntries, 16);
     assert.equal(r.output, 'PRINT 7 -2\n');
     const [o1, o2, o3, r1, r2, got1, got2] = r.dumps.map((d) => d.values!);
@@ -100,7 +106,10 @@ void kernel_n(void) {
     assert.equal(fits.error, null, JSON.stringify(fits.error));
     assert.equal(fits.machine.mem.length, 1 << 17);
     const npy = encodeNpy({ dtype: 'i2', shape: [6], data: [10, -20, 30, -40, 50, -60] });
-    const r = await run(join(dir, 'n.m'), { loads: [{ where: 'src', file: 'in.npy', text: 'src=in.npy', bytes: npy }], dumps: [parseDump('MEM:dst:6:i16=out.npy')] });
+    const r = await run(join(dir, 'n.m'), {
+      loads: [{ where: 'src', file: 'in.npy', text: 'src=in.npy', bytes: npy }],
+      dumps: [parseDump('MEM:dst:6:i16=out.npy')],
+    });
     assert.equal(r.error, null, JSON.stringify(r.error));
     const got = decodeNpy(r.dumps[0].bytes!);
     assert.deepEqual(got.shape, [6]);
@@ -114,7 +123,7 @@ describe('examples/blur/blur.m end to end', () => {
     const { resolve } = await import('node:path');
     // model: image[i] = (3 i) & 255 as 8 planes × 8 rows × 32 columns; PCORE P holds columns 4P..4P+3 at
     // window columns 1..4, column 5 is column 1 of PCORE P+1 (halo; PCORE 7: 0), column 0 stays 0
-    const image = (z: number, y: number, x: number) => ((z * 8 + y) * 32 + x) * 3 & 255;
+    const image = (z: number, y: number, x: number) => (((z * 8 + y) * 32 + x) * 3) & 255;
     const win = (p: number, y: number, x: number, z: number) => {
       if (x >= 1 && x <= 4) return image(z, y, 4 * p + x - 1);
       if (x === 5 && p < 7) return image(z, y, 4 * (p + 1));
@@ -131,10 +140,12 @@ describe('examples/blur/blur.m end to end', () => {
       // row3, sets out[0][0][0] (win vector 0) to out[1][0][0] (win vector 16 = [2][4]) + 1
       for (let y = 0; y < 8; y++)
         for (let x = 0; x < 6; x++)
-          for (let z = 0; z < 8; z++) assert.equal(w[(y * 6 + x) * 8 + z], y === 0 && x === 0 ? win(p, 2, 4, z) + 1 : win(p, y, x, z), `win PCORE ${p} [${y}][${x}][${z}]`);
+          for (let z = 0; z < 8; z++)
+            assert.equal(w[(y * 6 + x) * 8 + z], y === 0 && x === 0 ? win(p, 2, 4, z) + 1 : win(p, y, x, z), `win PCORE ${p} [${y}][${x}][${z}]`);
       // row3 with shift 2: acc8[x] = (win[0][x] + win[1][x] + win[2][x]) >> 2, per lane
       for (let x = 0; x < 6; x++)
-        for (let z = 0; z < 8; z++) assert.equal(acc[x * 8 + z], (win(p, 0, x, z) + win(p, 1, x, z) + win(p, 2, x, z)) >> 2, `acc8 PCORE ${p} [${x}] lane ${z}`);
+        for (let z = 0; z < 8; z++)
+          assert.equal(acc[x * 8 + z], (win(p, 0, x, z) + win(p, 1, x, z) + win(p, 2, x, z)) >> 2, `acc8 PCORE ${p} [${x}] lane ${z}`);
     }
   });
 });

@@ -29,55 +29,272 @@ interface Case {
 }
 
 const cases: Case[] = [
-  { name: 'guide DDR in compiler dialect', bad: '> DTYPE(INT16)MEM(p)[0:7] <= DTYPE(INT16)DDR(q)[0:7];', good: '> DTYPE(INT16)MEM(p)[0:7] <= DTYPE(INT16)MEM(q)[0:7];', code: 'tprog.guide-ddr', message: /Unrecognized memory space/ },
-  { name: 'unknown memory space', bad: '> DTYPE(INT16)MEMM(p)[0:7] <= DTYPE(INT16)MEM(q)[0:7];', good: '> DTYPE(INT16)MEM(p)[0:7] <= DTYPE(INT16)MEM(q)[0:7];', code: 'tprog.unknown-space', message: /did you mean MEM/ },
-  { name: 'DTYPE missing', bad: '> DTYPE(INT16)MEM(p)[0:7] <= MEM(q)[0:7];', good: '> DTYPE(INT16)MEM(p)[0:7] <= DTYPE(INT16)MEM(q)[0:7];', code: 'tprog.no-dtype' },
-  { name: 'guide cast', bad: '> DTYPE(INT16)MEM(p)[0:7] <= (INT16)MEM(q)[0:7];', good: '> DTYPE(INT16)MEM(p)[0:7] <= DTYPE(INT16)MEM(q)[0:7];', code: 'tprog.guide-cast' },
-  { name: 'SCATTER(0)', bad: '> SCATTER(0) DTYPE(INT16)PCORE(8)[:][0].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:63];', good: '> CONCURRENT DTYPE(INT16)PCORE(8)[:][0].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:63];', code: 'tprog.guide-scatter' },
-  { name: 'data types differ', bad: '> DTYPE(UINT8)MEM(p)[0:7] <= DTYPE(INT8)MEM(q)[0:7];', good: '> DTYPE(UINT8)MEM(p)[0:7] <= DTYPE(UINT8)MEM(q)[0:7];', code: 'tprog.dtype-mismatch', message: /same data type/ },
-  { name: 'MEM index count', bad: '> DTYPE(INT16)MEM(p,4,4)[0:3] <= DTYPE(INT16)MEM(q)[0:3];', good: '> DTYPE(INT16)MEM(p,4,4)[0][0:3] <= DTYPE(INT16)MEM(q)[0:3];', code: 'tprog.index-count', message: /2 dimensions but 1 index/ },
-  { name: 'MEM without address', bad: '> DTYPE(INT16)MEM[0:3] <= DTYPE(INT16)MEM(q)[0:3];', good: '> DTYPE(INT16)MEM(p)[0:3] <= DTYPE(INT16)MEM(q)[0:3];', code: 'tprog.no-address' },
-  { name: 'SCRATCH index count', bad: '> SCRATCH(0,4,4)[0:3] <= DTYPE(INT16)MEM(q)[0:3];', good: '> SCRATCH(0,4,4)[1][0:3] <= DTYPE(INT16)MEM(q)[0:3];', code: 'tprog.index-count', message: /Invalid SRAM reference/ },
-  { name: 'PCORE without member', bad: '> DTYPE(INT16)PCORE(8)[0][0] <= DTYPE(INT16)MEM(q)[0:3];', good: '> DTYPE(INT16)PCORE(8)[0][0].k::a[0][0:3] <= DTYPE(INT16)MEM(q)[0:3];', code: 'tprog.no-member' },
-  { name: 'unknown member', bad: '> DTYPE(INT16)PCORE(8)[0][0].k::b[0][0:3] <= DTYPE(INT16)MEM(q)[0:3];', good: '> DTYPE(INT16)PCORE(8)[0][0].k::a[0][0:3] <= DTYPE(INT16)MEM(q)[0:3];', code: 'tprog.unknown-member', message: /Undefined function parameter/ },
-  { name: 'private without thread index', bad: '> DTYPE(INT16)PCORE(8)[0].k::a[0][0:3] <= DTYPE(INT16)MEM(q)[0:3];', good: '> DTYPE(INT16)PCORE(8)[0].THREAD[0].k::a[0][0:3] <= DTYPE(INT16)MEM(q)[0:3];', code: 'tprog.pcore-index-count', message: /Invalid range for PCORE memory space/ },
-  { name: 'shared with thread', bad: '> DTYPE(INT16)PCORE(8)[0].THREAD[0].k::sh[0][0:3] <= DTYPE(INT16)MEM(q)[0:3];', good: '> DTYPE(INT16)PCORE(8)[0].k::sh[0][0:3] <= DTYPE(INT16)MEM(q)[0:3];', code: 'tprog.shared-thread' },
-  { name: 'member index count', bad: '> DTYPE(INT16)PCORE(8)[0][0].k::a[0:3] <= DTYPE(INT16)MEM(q)[0:3];', good: '> DTYPE(INT16)PCORE(8)[0][0].k::a[0][0:3] <= DTYPE(INT16)MEM(q)[0:3];', code: 'tprog.member-index-count', message: /Invalid parameter reference/ },
-  { name: 'wildcard in member index', bad: '> DTYPE(INT16)PCORE(8)[0][0].k::a[*][0:3] <= DTYPE(INT16)MEM(q)[0:3];', good: '> DTYPE(INT16)PCORE(8)[0][0].k::a[0][0:3] <= DTYPE(INT16)MEM(q)[0:3];', code: 'tprog.member-wildcard' },
-  { name: 'accumulator is not memory (S3)', bad: '> DTYPE(INT16)PCORE(8)[0][0].k::acc <= DTYPE(INT16)MEM(q)[0:7];', good: '> DTYPE(INT16)PCORE(8)[0][0].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:7];', code: 'tprog.not-storage' },
-  { name: 'int class variable is not memory (S3)', bad: '> DTYPE(INT16)PCORE(8)[0][0].k::cnt <= INT16(3);', good: '> DTYPE(INT16)PCORE(8)[0][0].k::s <= INT16(3);', code: 'tprog.not-storage' },
-  { name: 'unused FOR (compiler crash)', bad: '> FOR(I=0:7) DTYPE(INT16)PCORE(8)[0:7][0].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:63];', good: '> FOR(I=0:7) DTYPE(INT16)PCORE(8)[I][0].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:63];', code: 'tprog.for-unused' },
-  { name: 'FOR used twice (S4)', bad: '> FOR(I=0:7) DTYPE(INT16)PCORE(8)[I][I].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:63];', good: '> FOR(I=0:7) DTYPE(INT16)PCORE(8)[I][0].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:63];', code: 'tprog.for-twice' },
-  { name: 'index that only contains a FOR name (S5)', bad: 'int I = 1;\n> FOR(I=0:2) DTYPE(INT16)PCORE(8)[I][0].k::a[I+1][:] <= DTYPE(INT16)MEM(q)[0:23];', good: 'int I = 1;\n> FOR(I=0:2) DTYPE(INT16)PCORE(8)[I][0].k::a[1][:] <= DTYPE(INT16)MEM(q)[0:23];', code: 'tprog.for-expr' },
-  { name: '?: inside an index (S6)', bad: '> DTYPE(INT16)MEM(p,8)[c?1:2] <= DTYPE(INT16)MEM(q)[0:0];', good: '> DTYPE(INT16)MEM(p,8)[1] <= DTYPE(INT16)MEM(q)[0:0];', code: 'tprog.ternary-index' },
-  { name: 'sizeof as a dimension (S7)', bad: '> DTYPE(INT16)MEM(p,sizeof(x))[0:1] <= DTYPE(INT16)MEM(q)[0:1];', good: '> DTYPE(INT16)MEM(p,(sizeof(x)))[0:1] <= DTYPE(INT16)MEM(q)[0:1];', code: 'tprog.call-dim' },
-  { name: 'empty index (S8)', bad: '> DTYPE(INT16)PCORE(8)[0][0].k::s[] <= INT16(1);', good: '> DTYPE(INT16)PCORE(8)[0][0].k::s <= INT16(1);', code: 'tprog.empty-index' },
+  {
+    name: 'guide DDR in compiler dialect',
+    bad: '> DTYPE(INT16)MEM(p)[0:7] <= DTYPE(INT16)DDR(q)[0:7];',
+    good: '> DTYPE(INT16)MEM(p)[0:7] <= DTYPE(INT16)MEM(q)[0:7];',
+    code: 'tprog.guide-ddr',
+    message: /Unrecognized memory space/,
+  },
+  {
+    name: 'unknown memory space',
+    bad: '> DTYPE(INT16)MEMM(p)[0:7] <= DTYPE(INT16)MEM(q)[0:7];',
+    good: '> DTYPE(INT16)MEM(p)[0:7] <= DTYPE(INT16)MEM(q)[0:7];',
+    code: 'tprog.unknown-space',
+    message: /did you mean MEM/,
+  },
+  {
+    name: 'DTYPE missing',
+    bad: '> DTYPE(INT16)MEM(p)[0:7] <= MEM(q)[0:7];',
+    good: '> DTYPE(INT16)MEM(p)[0:7] <= DTYPE(INT16)MEM(q)[0:7];',
+    code: 'tprog.no-dtype',
+  },
+  {
+    name: 'guide cast',
+    bad: '> DTYPE(INT16)MEM(p)[0:7] <= (INT16)MEM(q)[0:7];',
+    good: '> DTYPE(INT16)MEM(p)[0:7] <= DTYPE(INT16)MEM(q)[0:7];',
+    code: 'tprog.guide-cast',
+  },
+  {
+    name: 'SCATTER(0)',
+    bad: '> SCATTER(0) DTYPE(INT16)PCORE(8)[:][0].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:63];',
+    good: '> CONCURRENT DTYPE(INT16)PCORE(8)[:][0].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:63];',
+    code: 'tprog.guide-scatter',
+  },
+  {
+    name: 'data types differ',
+    bad: '> DTYPE(UINT8)MEM(p)[0:7] <= DTYPE(INT8)MEM(q)[0:7];',
+    good: '> DTYPE(UINT8)MEM(p)[0:7] <= DTYPE(UINT8)MEM(q)[0:7];',
+    code: 'tprog.dtype-mismatch',
+    message: /same data type/,
+  },
+  {
+    name: 'MEM index count',
+    bad: '> DTYPE(INT16)MEM(p,4,4)[0:3] <= DTYPE(INT16)MEM(q)[0:3];',
+    good: '> DTYPE(INT16)MEM(p,4,4)[0][0:3] <= DTYPE(INT16)MEM(q)[0:3];',
+    code: 'tprog.index-count',
+    message: /2 dimensions but 1 index/,
+  },
+  {
+    name: 'MEM without address',
+    bad: '> DTYPE(INT16)MEM[0:3] <= DTYPE(INT16)MEM(q)[0:3];',
+    good: '> DTYPE(INT16)MEM(p)[0:3] <= DTYPE(INT16)MEM(q)[0:3];',
+    code: 'tprog.no-address',
+  },
+  {
+    name: 'SCRATCH index count',
+    bad: '> SCRATCH(0,4,4)[0:3] <= DTYPE(INT16)MEM(q)[0:3];',
+    good: '> SCRATCH(0,4,4)[1][0:3] <= DTYPE(INT16)MEM(q)[0:3];',
+    code: 'tprog.index-count',
+    message: /Invalid SRAM reference/,
+  },
+  {
+    name: 'PCORE without member',
+    bad: '> DTYPE(INT16)PCORE(8)[0][0] <= DTYPE(INT16)MEM(q)[0:3];',
+    good: '> DTYPE(INT16)PCORE(8)[0][0].k::a[0][0:3] <= DTYPE(INT16)MEM(q)[0:3];',
+    code: 'tprog.no-member',
+  },
+  {
+    name: 'unknown member',
+    bad: '> DTYPE(INT16)PCORE(8)[0][0].k::b[0][0:3] <= DTYPE(INT16)MEM(q)[0:3];',
+    good: '> DTYPE(INT16)PCORE(8)[0][0].k::a[0][0:3] <= DTYPE(INT16)MEM(q)[0:3];',
+    code: 'tprog.unknown-member',
+    message: /Undefined function parameter/,
+  },
+  {
+    name: 'private without thread index',
+    bad: '> DTYPE(INT16)PCORE(8)[0].k::a[0][0:3] <= DTYPE(INT16)MEM(q)[0:3];',
+    good: '> DTYPE(INT16)PCORE(8)[0].THREAD[0].k::a[0][0:3] <= DTYPE(INT16)MEM(q)[0:3];',
+    code: 'tprog.pcore-index-count',
+    message: /Invalid range for PCORE memory space/,
+  },
+  {
+    name: 'shared with thread',
+    bad: '> DTYPE(INT16)PCORE(8)[0].THREAD[0].k::sh[0][0:3] <= DTYPE(INT16)MEM(q)[0:3];',
+    good: '> DTYPE(INT16)PCORE(8)[0].k::sh[0][0:3] <= DTYPE(INT16)MEM(q)[0:3];',
+    code: 'tprog.shared-thread',
+  },
+  {
+    name: 'member index count',
+    bad: '> DTYPE(INT16)PCORE(8)[0][0].k::a[0:3] <= DTYPE(INT16)MEM(q)[0:3];',
+    good: '> DTYPE(INT16)PCORE(8)[0][0].k::a[0][0:3] <= DTYPE(INT16)MEM(q)[0:3];',
+    code: 'tprog.member-index-count',
+    message: /Invalid parameter reference/,
+  },
+  {
+    name: 'wildcard in member index',
+    bad: '> DTYPE(INT16)PCORE(8)[0][0].k::a[*][0:3] <= DTYPE(INT16)MEM(q)[0:3];',
+    good: '> DTYPE(INT16)PCORE(8)[0][0].k::a[0][0:3] <= DTYPE(INT16)MEM(q)[0:3];',
+    code: 'tprog.member-wildcard',
+  },
+  {
+    name: 'accumulator is not memory (S3)',
+    bad: '> DTYPE(INT16)PCORE(8)[0][0].k::acc <= DTYPE(INT16)MEM(q)[0:7];',
+    good: '> DTYPE(INT16)PCORE(8)[0][0].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:7];',
+    code: 'tprog.not-storage',
+  },
+  {
+    name: 'int class variable is not memory (S3)',
+    bad: '> DTYPE(INT16)PCORE(8)[0][0].k::cnt <= INT16(3);',
+    good: '> DTYPE(INT16)PCORE(8)[0][0].k::s <= INT16(3);',
+    code: 'tprog.not-storage',
+  },
+  {
+    name: 'unused FOR (compiler crash)',
+    bad: '> FOR(I=0:7) DTYPE(INT16)PCORE(8)[0:7][0].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:63];',
+    good: '> FOR(I=0:7) DTYPE(INT16)PCORE(8)[I][0].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:63];',
+    code: 'tprog.for-unused',
+  },
+  {
+    name: 'FOR used twice (S4)',
+    bad: '> FOR(I=0:7) DTYPE(INT16)PCORE(8)[I][I].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:63];',
+    good: '> FOR(I=0:7) DTYPE(INT16)PCORE(8)[I][0].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:63];',
+    code: 'tprog.for-twice',
+  },
+  {
+    name: 'index that only contains a FOR name (S5)',
+    bad: 'int I = 1;\n> FOR(I=0:2) DTYPE(INT16)PCORE(8)[I][0].k::a[I+1][:] <= DTYPE(INT16)MEM(q)[0:23];',
+    good: 'int I = 1;\n> FOR(I=0:2) DTYPE(INT16)PCORE(8)[I][0].k::a[1][:] <= DTYPE(INT16)MEM(q)[0:23];',
+    code: 'tprog.for-expr',
+  },
+  {
+    name: '?: inside an index (S6)',
+    bad: '> DTYPE(INT16)MEM(p,8)[c?1:2] <= DTYPE(INT16)MEM(q)[0:0];',
+    good: '> DTYPE(INT16)MEM(p,8)[1] <= DTYPE(INT16)MEM(q)[0:0];',
+    code: 'tprog.ternary-index',
+  },
+  {
+    name: 'sizeof as a dimension (S7)',
+    bad: '> DTYPE(INT16)MEM(p,sizeof(x))[0:1] <= DTYPE(INT16)MEM(q)[0:1];',
+    good: '> DTYPE(INT16)MEM(p,(sizeof(x)))[0:1] <= DTYPE(INT16)MEM(q)[0:1];',
+    code: 'tprog.call-dim',
+  },
+  {
+    name: 'empty index (S8)',
+    bad: '> DTYPE(INT16)PCORE(8)[0][0].k::s[] <= INT16(1);',
+    good: '> DTYPE(INT16)PCORE(8)[0][0].k::s <= INT16(1);',
+    code: 'tprog.empty-index',
+  },
   { name: 'one-argument EXE with a kernel (S9)', bad: '> EXE_LOCKSTEP(k::run);', good: '> EXE_LOCKSTEP(k::run,NUM_PCORE);', code: 'tprog.exe-one-arg' },
-  { name: 'unknown kernel (S10)', bad: '> EXE_LOCKSTEP(k::rnu,8);', good: '> EXE_LOCKSTEP(k::run,8);', code: 'tprog.unknown-kernel', message: /did you mean k::run/ },
+  {
+    name: 'unknown kernel (S10)',
+    bad: '> EXE_LOCKSTEP(k::rnu,8);',
+    good: '> EXE_LOCKSTEP(k::run,8);',
+    code: 'tprog.unknown-kernel',
+    message: /did you mean k::run/,
+  },
   { name: 'PCORE count out of range', bad: '> EXE_LOCKSTEP(k::run,9);', good: '> EXE_LOCKSTEP(k::run,8);', code: 'tprog.exe-np' },
   { name: 'thread count out of range', bad: '> EXE_LOCKSTEP(k::run,8,17);', good: '> EXE_LOCKSTEP(k::run,8,16);', code: 'tprog.exe-nt' },
-  { name: '$v[x] without placeholder (S11)', bad: '> $v := DTYPE(INT16)MEM(q,8,8)[0][:];\n> DTYPE(INT16)MEM(p)[0:7] <= $v[3];', good: '> $v := DTYPE(INT16)MEM(q,8,8)[$][:];\n> DTYPE(INT16)MEM(p)[0:7] <= $v[3];', code: 'tprog.var-index-ignored' },
-  { name: 'PAD on a destination (S12)', bad: '> PAD(1) DTYPE(INT16)MEM(p)[0:7] <= DTYPE(INT16)MEM(q)[0:7];', good: '> DTYPE(INT16)MEM(p)[0:7] <= PAD(1) DTYPE(INT16)MEM(q)[0:7];', code: 'tprog.no-effect' },
-  { name: 'negative destination index (S13)', bad: '> DTYPE(INT16)MEM(p,8,8)[-1:0][:] <= DTYPE(INT16)MEM(q)[0:15];', good: '> DTYPE(INT16)MEM(p,8,8)[0:1][:] <= DTYPE(INT16)MEM(q)[0:15];', code: 'tprog.negative-dest' },
-  { name: 'REMAP stream >= 4 (S17)', bad: '> REMAP(5) DTYPE(INT16)PCORE(8)[:][0].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:63];', good: '> REMAP(1) DTYPE(INT16)PCORE(8)[:][0].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:63];', code: 'tprog.remap-range' },
-  { name: 'REMAP on MEM', bad: '> DTYPE(INT16)PCORE(8)[:][0].k::a[0][:] <= REMAP(1) DTYPE(INT16)MEM(q)[0:63];', good: '> REMAP(1) DTYPE(INT16)PCORE(8)[:][0].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:63];', code: 'tprog.remap-space' },
-  { name: 'REMAP on both sides', bad: '> REMAP(1) DTYPE(INT16)PCORE(8)[:][0].k::a[0][:] <= REMAP(1) DTYPE(INT16)PCORE(8)[:][1].k::a[0][:];', good: '> REMAP(1) DTYPE(INT16)PCORE(8)[:][0].k::a[0][:] <= DTYPE(INT16)PCORE(8)[:][1].k::a[0][:];', code: 'tprog.remap-both' },
-  { name: 'CONCURRENT on MEM', bad: '> DTYPE(INT16)PCORE(8)[:][0].k::a[0][:] <= CONCURRENT DTYPE(INT16)MEM(q)[0:63];', good: '> DTYPE(INT16)PCORE(8)[:][0].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:63];', code: 'tprog.concurrent-space', message: /SCATTER is only for PCORE/ },
+  {
+    name: '$v[x] without placeholder (S11)',
+    bad: '> $v := DTYPE(INT16)MEM(q,8,8)[0][:];\n> DTYPE(INT16)MEM(p)[0:7] <= $v[3];',
+    good: '> $v := DTYPE(INT16)MEM(q,8,8)[$][:];\n> DTYPE(INT16)MEM(p)[0:7] <= $v[3];',
+    code: 'tprog.var-index-ignored',
+  },
+  {
+    name: 'PAD on a destination (S12)',
+    bad: '> PAD(1) DTYPE(INT16)MEM(p)[0:7] <= DTYPE(INT16)MEM(q)[0:7];',
+    good: '> DTYPE(INT16)MEM(p)[0:7] <= PAD(1) DTYPE(INT16)MEM(q)[0:7];',
+    code: 'tprog.no-effect',
+  },
+  {
+    name: 'negative destination index (S13)',
+    bad: '> DTYPE(INT16)MEM(p,8,8)[-1:0][:] <= DTYPE(INT16)MEM(q)[0:15];',
+    good: '> DTYPE(INT16)MEM(p,8,8)[0:1][:] <= DTYPE(INT16)MEM(q)[0:15];',
+    code: 'tprog.negative-dest',
+  },
+  {
+    name: 'REMAP stream >= 4 (S17)',
+    bad: '> REMAP(5) DTYPE(INT16)PCORE(8)[:][0].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:63];',
+    good: '> REMAP(1) DTYPE(INT16)PCORE(8)[:][0].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:63];',
+    code: 'tprog.remap-range',
+  },
+  {
+    name: 'REMAP on MEM',
+    bad: '> DTYPE(INT16)PCORE(8)[:][0].k::a[0][:] <= REMAP(1) DTYPE(INT16)MEM(q)[0:63];',
+    good: '> REMAP(1) DTYPE(INT16)PCORE(8)[:][0].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:63];',
+    code: 'tprog.remap-space',
+  },
+  {
+    name: 'REMAP on both sides',
+    bad: '> REMAP(1) DTYPE(INT16)PCORE(8)[:][0].k::a[0][:] <= REMAP(1) DTYPE(INT16)PCORE(8)[:][1].k::a[0][:];',
+    good: '> REMAP(1) DTYPE(INT16)PCORE(8)[:][0].k::a[0][:] <= DTYPE(INT16)PCORE(8)[:][1].k::a[0][:];',
+    code: 'tprog.remap-both',
+  },
+  {
+    name: 'CONCURRENT on MEM',
+    bad: '> DTYPE(INT16)PCORE(8)[:][0].k::a[0][:] <= CONCURRENT DTYPE(INT16)MEM(q)[0:63];',
+    good: '> DTYPE(INT16)PCORE(8)[:][0].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:63];',
+    code: 'tprog.concurrent-space',
+    message: /SCATTER is only for PCORE/,
+  },
   { name: 'global assignment needs a constant', bad: '> k::run.g <= DTYPE(INT16)MEM(q)[0:0];', good: '> k::run.g <= INT16(4);', code: 'tprog.global-assign' },
   { name: 'global assignment to a non-_global parameter', bad: '> k::run.bias <= INT16(4);', good: '> k::run.g <= INT16(4);', code: 'tprog.not-global' },
-  { name: 'tensor variable not defined', bad: '> DTYPE(INT16)MEM(p)[0:7] <= $nope;', good: '> $nope := DTYPE(INT16)MEM(q)[0:7];\n> DTYPE(INT16)MEM(p)[0:7] <= $nope;', code: 'tprog.undefined-var' },
-  { name: 'more than 7 tensor variables', bad: [1, 2, 3, 4, 5, 6, 7, 8].map((i) => `> $v${i} := DTYPE(INT16)MEM(q)[0:7];`).join('\n'), good: [1, 2, 3, 4, 5, 6, 7].map((i) => `> $v${i} := DTYPE(INT16)MEM(q)[0:7];`).join('\n'), code: 'tprog.too-many-vars' },
-  { name: 'empty range', bad: '> DTYPE(INT16)MEM(p)[7:0] <= DTYPE(INT16)MEM(q)[0:7];', good: '> DTYPE(INT16)MEM(p)[0:7] <= DTYPE(INT16)MEM(q)[0:7];', code: 'tprog.empty-range' },
-  { name: 'count mismatch', bad: '> DTYPE(INT16)MEM(p)[0:7] <= DTYPE(INT16)MEM(q)[0:3];', good: '> DTYPE(INT16)MEM(p)[0:7] <= DTYPE(INT16)MEM(q)[0:7];', code: 'tprog.count-mismatch', message: /receive the PAD value 0/ },
-  { name: 'out-of-bound writes', bad: '> DTYPE(INT16)MEM(p,4,4)[0:3][2:5] <= DTYPE(INT16)MEM(q)[0:15];', good: '> DTYPE(INT16)MEM(p,4,4)[0:3][0:3] <= DTYPE(INT16)MEM(q)[0:15];', code: 'tprog.write-skipped', message: /8 of 16 destination elements/ },
-  { name: 'PCORE count above 8', bad: '> DTYPE(INT16)PCORE(16)[:][0].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:127];', good: '> DTYPE(INT16)PCORE(8)[:][0].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:63];', code: 'tprog.pcore-count' },
-  { name: 'PCORE dims not power of two', bad: '> DTYPE(INT16)PCORE(3,2)[:][:][0].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:47];', good: '> DTYPE(INT16)PCORE(4,2)[:][:][0].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:63];', code: 'tprog.pcore-pow2' },
-  { name: 'THREAD with three dims', bad: '> DTYPE(INT16)PCORE(8)[0].THREAD(2,2,4)[0][0][0].k::s <= INT16(1);', good: '> DTYPE(INT16)PCORE(8)[0].THREAD(4,4)[0][0].k::s <= INT16(1);', code: 'tprog.thread-spec' },
-  { name: 'range with four parts', bad: '> DTYPE(INT16)MEM(p)[0:1:2:3] <= DTYPE(INT16)MEM(q)[0:3];', good: '> DTYPE(INT16)MEM(p)[0:1:3] <= DTYPE(INT16)MEM(q)[0:3];', code: 'tprog.bad-range' },
+  {
+    name: 'tensor variable not defined',
+    bad: '> DTYPE(INT16)MEM(p)[0:7] <= $nope;',
+    good: '> $nope := DTYPE(INT16)MEM(q)[0:7];\n> DTYPE(INT16)MEM(p)[0:7] <= $nope;',
+    code: 'tprog.undefined-var',
+  },
+  {
+    name: 'more than 7 tensor variables',
+    bad: [1, 2, 3, 4, 5, 6, 7, 8].map((i) => `> $v${i} := DTYPE(INT16)MEM(q)[0:7];`).join('\n'),
+    good: [1, 2, 3, 4, 5, 6, 7].map((i) => `> $v${i} := DTYPE(INT16)MEM(q)[0:7];`).join('\n'),
+    code: 'tprog.too-many-vars',
+  },
+  {
+    name: 'empty range',
+    bad: '> DTYPE(INT16)MEM(p)[7:0] <= DTYPE(INT16)MEM(q)[0:7];',
+    good: '> DTYPE(INT16)MEM(p)[0:7] <= DTYPE(INT16)MEM(q)[0:7];',
+    code: 'tprog.empty-range',
+  },
+  {
+    name: 'count mismatch',
+    bad: '> DTYPE(INT16)MEM(p)[0:7] <= DTYPE(INT16)MEM(q)[0:3];',
+    good: '> DTYPE(INT16)MEM(p)[0:7] <= DTYPE(INT16)MEM(q)[0:7];',
+    code: 'tprog.count-mismatch',
+    message: /receive the PAD value 0/,
+  },
+  {
+    name: 'out-of-bound writes',
+    bad: '> DTYPE(INT16)MEM(p,4,4)[0:3][2:5] <= DTYPE(INT16)MEM(q)[0:15];',
+    good: '> DTYPE(INT16)MEM(p,4,4)[0:3][0:3] <= DTYPE(INT16)MEM(q)[0:15];',
+    code: 'tprog.write-skipped',
+    message: /8 of 16 destination elements/,
+  },
+  {
+    name: 'PCORE count above 8',
+    bad: '> DTYPE(INT16)PCORE(16)[:][0].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:127];',
+    good: '> DTYPE(INT16)PCORE(8)[:][0].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:63];',
+    code: 'tprog.pcore-count',
+  },
+  {
+    name: 'PCORE dims not power of two',
+    bad: '> DTYPE(INT16)PCORE(3,2)[:][:][0].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:47];',
+    good: '> DTYPE(INT16)PCORE(4,2)[:][:][0].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:63];',
+    code: 'tprog.pcore-pow2',
+  },
+  {
+    name: 'THREAD with three dims',
+    bad: '> DTYPE(INT16)PCORE(8)[0].THREAD(2,2,4)[0][0][0].k::s <= INT16(1);',
+    good: '> DTYPE(INT16)PCORE(8)[0].THREAD(4,4)[0][0].k::s <= INT16(1);',
+    code: 'tprog.thread-spec',
+  },
+  {
+    name: 'range with four parts',
+    bad: '> DTYPE(INT16)MEM(p)[0:1:2:3] <= DTYPE(INT16)MEM(q)[0:3];',
+    good: '> DTYPE(INT16)MEM(p)[0:1:3] <= DTYPE(INT16)MEM(q)[0:3];',
+    code: 'tprog.bad-range',
+  },
   { name: 'missing separator', bad: '> BARRIER BARRIER;', good: '> BARRIER; BARRIER;', code: 'tprog.syntax' },
   { name: 'non-transfer joined with a comma', bad: '> EXE_LOCKSTEP(k::run,8), BARRIER;', good: '> BARRIER, BARRIER;', code: 'tprog.concurrent-kind' },
   { name: 'unclosed comment on a > line', bad: '> BARRIER; /* note', good: '> BARRIER; /* note */', code: 'tprog.invalid-comment' },
-  { name: 'names glued across > lines (S2)', bad: '> CONCURRENT\n> DTYPE(INT16)PCORE(8)[:][0].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:63];', good: '> CONCURRENT DTYPE(INT16)\n> PCORE(8)[:][0].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:63];', code: 'tprog.glued-names' },
+  {
+    name: 'names glued across > lines (S2)',
+    bad: '> CONCURRENT\n> DTYPE(INT16)PCORE(8)[:][0].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:63];',
+    good: '> CONCURRENT DTYPE(INT16)\n> PCORE(8)[:][0].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:63];',
+    code: 'tprog.glued-names',
+  },
   { name: 'unterminated statement (S1)', bad: '> BARRIER', good: '> BARRIER;', code: 'tprog.unterminated' },
   { name: 'CALLBACK arguments', bad: '> CALLBACK(f);', good: '> CALLBACK(f,1);', code: 'tprog.bad-args' },
 ];
@@ -92,14 +309,21 @@ for (const c of cases) {
     if (c.message) assert.match(hit.message, c.message);
     assert.ok(hit.range.start.line >= 2, 'range inside the statement lines');
     const good = analyze(wrap(c.good), P, 'ztachip');
-    assert.deepEqual(good.diagnostics.filter((d) => d.code === c.code).map((d) => d.message), [], 'corrected form is clean');
+    assert.deepEqual(
+      good.diagnostics.filter((d) => d.code === c.code).map((d) => d.message),
+      [],
+      'corrected form is clean',
+    );
   });
 }
 
 test('one broken statement does not hide the diagnostics of the others', () => {
   const a = analyze(wrap('> DTYPE(INT16)MEM(p)[0:7 <= oops;\n> DTYPE(INT16)MEMM(p)[0:7] <= DTYPE(INT16)MEM(q)[0:7];\n> EXE_LOCKSTEP(k::run);'), P, 'ztachip');
   const lines = a.diagnostics.map((d) => `${d.range.start.line}:${d.code}`);
-  assert.ok(lines.some((l) => l.startsWith('2:')), lines.join(','));
+  assert.ok(
+    lines.some((l) => l.startsWith('2:')),
+    lines.join(','),
+  );
   assert.ok(lines.includes('3:tprog.unknown-space'), lines.join(','));
   assert.ok(lines.includes('4:tprog.exe-one-arg'), lines.join(','));
 });
@@ -124,7 +348,10 @@ test('quick fixes rewrite the guide dialect into the compiler dialect', () => {
   for (const e of sorted) fixed = fixed.slice(0, e.range.start.character) + e.newText + fixed.slice(e.range.end.character);
   assert.equal(fixed, '> DTYPE(INT16)MEM(p)[0:7] <= DTYPE(INT16)MEM(q)[0:7];');
   lines[2] = fixed;
-  assert.deepEqual(analyze(lines.join('\n'), P, 'ztachip').diagnostics.map((d) => d.code), []);
+  assert.deepEqual(
+    analyze(lines.join('\n'), P, 'ztachip').diagnostics.map((d) => d.code),
+    [],
+  );
 });
 
 test('dialect setting: guide constructs are errors in ztachip mode and hints in guide mode', () => {
@@ -145,10 +372,18 @@ test('tensor variables follow brace scopes; VAR keeps them alive', () => {
 });
 
 test('values from #define, local constants and included headers feed the checks', () => {
-  const a = analyze('#define N 4\nvoid f(unsigned p,unsigned q){\nint m = N*2;\n> DTYPE(INT16)MEM(p,N,N)[0:N-1][0:m-1] <= DTYPE(INT16)MEM(q)[0:31];\n}\n', P, 'ztachip');
+  const a = analyze(
+    '#define N 4\nvoid f(unsigned p,unsigned q){\nint m = N*2;\n> DTYPE(INT16)MEM(p,N,N)[0:N-1][0:m-1] <= DTYPE(INT16)MEM(q)[0:31];\n}\n',
+    P,
+    'ztachip',
+  );
   assert.match(a.diagnostics.find((d) => d.code === 'tprog.write-skipped')!.message, /16 of 32 destination/);
   // a variable assigned again later is not a constant
-  const b = analyze('void f(unsigned p,unsigned q){\nint m = 4;\nm = m + 4;\n> DTYPE(INT16)MEM(p,4,4)[0:3][0:m-1] <= DTYPE(INT16)MEM(q)[0:15];\n}\n', P, 'ztachip');
+  const b = analyze(
+    'void f(unsigned p,unsigned q){\nint m = 4;\nm = m + 4;\n> DTYPE(INT16)MEM(p,4,4)[0:3][0:m-1] <= DTYPE(INT16)MEM(q)[0:15];\n}\n',
+    P,
+    'ztachip',
+  );
   assert.equal(b.diagnostics.filter((d) => d.code === 'tprog.write-skipped').length, 0);
 });
 

@@ -21,8 +21,20 @@ function table(statement: string, prelude = ''): { rows: string[]; a: ReturnType
 
 test('DDR to PCORE private memory (guide table)', () => {
   const { rows, a } = table('PCORE[0:1].THREAD[0:1].myclass::myfunc.var[0:1] <= DDR(p)[0:2*2*2-1];');
-  assert.deepEqual(rows, ['0 0 0 <= p[0]', '0 0 1 <= p[1]', '0 1 0 <= p[2]', '0 1 1 <= p[3]', '1 0 0 <= p[4]', '1 0 1 <= p[5]', '1 1 0 <= p[6]', '1 1 1 <= p[7]']);
-  assert.deepEqual(a.diagnostics.filter((d) => d.severity !== 'hint'), []);
+  assert.deepEqual(rows, [
+    '0 0 0 <= p[0]',
+    '0 0 1 <= p[1]',
+    '0 1 0 <= p[2]',
+    '0 1 1 <= p[3]',
+    '1 0 0 <= p[4]',
+    '1 0 1 <= p[5]',
+    '1 1 0 <= p[6]',
+    '1 1 1 <= p[7]',
+  ]);
+  assert.deepEqual(
+    a.diagnostics.filter((d) => d.severity !== 'hint'),
+    [],
+  );
 });
 
 test('DDR to PCORE shared memory (guide table)', () => {
@@ -37,15 +49,33 @@ test('DDR to SCRATCH, 1-D (guide table)', () => {
 
 test('DDR to SCRATCH, 2-D (guide table)', () => {
   const { rows } = table('SCRATCH(0,100,200)[0:dy-1][0:dx-1] <= DDR(p,1000,2000)[0:dy-1][0:dx-1];', 'int dx=2;\nint dy=4;');
-  assert.deepEqual(rows, ['0 0 <= p[0][0]', '0 1 <= p[0][1]', '1 0 <= p[1][0]', '1 1 <= p[1][1]', '2 0 <= p[2][0]', '2 1 <= p[2][1]', '3 0 <= p[3][0]', '3 1 <= p[3][1]']);
+  assert.deepEqual(rows, [
+    '0 0 <= p[0][0]',
+    '0 1 <= p[0][1]',
+    '1 0 <= p[1][0]',
+    '1 1 <= p[1][1]',
+    '2 0 <= p[2][0]',
+    '2 1 <= p[2][1]',
+    '3 0 <= p[3][0]',
+    '3 1 <= p[3][1]',
+  ]);
 });
 
 test('reshape with out-of-bound reads replaced by zero (guide table)', () => {
   const { rows, a } = table('PCORE[0].THREAD[0:2].myclass::myfunc.var[0:3] <= DDR(p,100,2,2)[0][0:2][0:3];');
   assert.deepEqual(rows, [
-    '0 0 0 <= p[0][0][0]', '0 0 1 <= p[0][0][1]', '0 0 2 <= p[0][0][2] pad', '0 0 3 <= p[0][0][3] pad',
-    '0 1 0 <= p[0][1][0]', '0 1 1 <= p[0][1][1]', '0 1 2 <= p[0][1][2] pad', '0 1 3 <= p[0][1][3] pad',
-    '0 2 0 <= p[0][2][0] pad', '0 2 1 <= p[0][2][1] pad', '0 2 2 <= p[0][2][2] pad', '0 2 3 <= p[0][2][3] pad',
+    '0 0 0 <= p[0][0][0]',
+    '0 0 1 <= p[0][0][1]',
+    '0 0 2 <= p[0][0][2] pad',
+    '0 0 3 <= p[0][0][3] pad',
+    '0 1 0 <= p[0][1][0]',
+    '0 1 1 <= p[0][1][1]',
+    '0 1 2 <= p[0][1][2] pad',
+    '0 1 3 <= p[0][1][3] pad',
+    '0 2 0 <= p[0][2][0] pad',
+    '0 2 1 <= p[0][2][1] pad',
+    '0 2 2 <= p[0][2][2] pad',
+    '0 2 3 <= p[0][2][3] pad',
   ]);
   const w = a.diagnostics.find((d) => d.code === 'tprog.read-padding');
   assert.ok(w, 'padding warning');

@@ -26,8 +26,20 @@ function observable(a: TprogAnalysis): unknown {
         kind: i.stmt.kind,
         fn: i.fn,
         at: a.docSpan(u, i.stmt.span),
-        dst: i.dst && { total: i.dst.desc.total, space: i.dst.desc.space, levels: i.dst.desc.levels?.length, member: i.dst.member?.fullName, offset: i.dst.member?.offset },
-        src: i.src && { total: i.src.desc.total, space: i.src.desc.space, levels: i.src.desc.levels?.length, member: i.src.member?.fullName, offset: i.src.member?.offset },
+        dst: i.dst && {
+          total: i.dst.desc.total,
+          space: i.dst.desc.space,
+          levels: i.dst.desc.levels?.length,
+          member: i.dst.member?.fullName,
+          offset: i.dst.member?.offset,
+        },
+        src: i.src && {
+          total: i.src.desc.total,
+          space: i.src.desc.space,
+          levels: i.src.desc.levels?.length,
+          member: i.src.member?.fullName,
+          offset: i.src.member?.offset,
+        },
       })),
     ),
     defs: a.varDefs.map((d) => [d.name, d.range, d.slot]),
@@ -40,7 +52,35 @@ function observable(a: TprogAnalysis): unknown {
   };
 }
 
-const PIECES = ['a', '7', ' ', '[', ']', ':', ',', '(', ')', '<=', ';', '$', '$x', 'N', '{', '}', '\n', '\n>', '//', '/*', '*/', 'int n = 3;', 'FOR(i=0:3)', '+', '*', '"', '\\'];
+const PIECES = [
+  'a',
+  '7',
+  ' ',
+  '[',
+  ']',
+  ':',
+  ',',
+  '(',
+  ')',
+  '<=',
+  ';',
+  '$',
+  '$x',
+  'N',
+  '{',
+  '}',
+  '\n',
+  '\n>',
+  '//',
+  '/*',
+  '*/',
+  'int n = 3;',
+  'FOR(i=0:3)',
+  '+',
+  '*',
+  '"',
+  '\\',
+];
 
 function randomEdit(text: string, r: () => number): string {
   const lines = text.split('\n');
@@ -89,7 +129,10 @@ for (const [k, rel] of EXAMPLES.entries()) {
         // the same text again as another string (a version with no net change): nothing is rebuilt
         const again = live.analyze(path, (' ' + text).slice(1))!;
         assert.deepEqual(observable(again), observable(fresh), `same text again after edit ${step + 1} of ${rel}`);
-        assert.ok(again.units.every((u, i) => u === inc.units[i]), 'the units of the previous analysis are reused');
+        assert.ok(
+          again.units.every((u, i) => u === inc.units[i]),
+          'the units of the previous analysis are reused',
+        );
       }
     }
   });
@@ -111,7 +154,11 @@ test('an edit inside one `>` line that cannot change the C code is recognised; o
   assert.equal(check(before.replace('MEM(a,n)', 'MEM(a,\nn)')), undefined, 'a line break');
   const cont = 'int f(void) {\n#define X 1 \\\n> MEM(a,4)[0:3] <= PCORE[0:3].k::x;\n}\n';
   const ai = cont.indexOf('[0:3]') + 3;
-  assert.equal(confinedEdit(cont, cont.slice(0, ai) + '2' + cont.slice(ai + 1), scanTensorLines(cont), new LineIndex(cont)), undefined, 'a line continued from a macro');
+  assert.equal(
+    confinedEdit(cont, cont.slice(0, ai) + '2' + cont.slice(ai + 1), scanTensorLines(cont), new LineIndex(cont)),
+    undefined,
+    'a line continued from a macro',
+  );
 });
 
 // The C scan never reads a `>` line as C, so an edit inside one cannot change the C context: not after an

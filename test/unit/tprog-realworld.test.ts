@@ -72,7 +72,10 @@ void k(Cfg cfg, uint32_t img, int imgBytes, int planes, int img_w, int z0, int x
 test('real-kernel constructs: no error and no warning', () => {
   const a = analyze(M, P, 'ztachip');
   const noisy = a.diagnostics.filter((d) => d.severity === 'error' || d.severity === 'warning');
-  assert.deepEqual(noisy.map((d) => `${d.range.start.line + 1}: ${d.code} ${d.message}`), []);
+  assert.deepEqual(
+    noisy.map((d) => `${d.range.start.line + 1}: ${d.code} ${d.message}`),
+    [],
+  );
   const kinds = stmts(a).map((s) => s.stmt.kind);
   assert.equal(kinds.filter((k) => k === 'transfer').length, 15);
   assert.equal(kinds.filter((k) => k === 'vardef').length, 4);
@@ -91,17 +94,34 @@ test('a FOR prefix line on its own is joined with the next `>` line', () => {
   const a = analyze(M, P, 'ztachip');
   const u = a.units.find((x) => x.buf.text.startsWith('FOR(P=0:cfg.ncore-1)'))!;
   const info = u.stmts[0];
-  assert.deepEqual(info.dst!.desc.levels.map((l) => l.forName), ['P', 'T', 'R', 'V']);
+  assert.deepEqual(
+    info.dst!.desc.levels.map((l) => l.forName),
+    ['P', 'T', 'R', 'V'],
+  );
 });
 
 test('the test-kernel transfer resolves to 8 x 16 x 8 words and its address mapping (research §6.10)', () => {
-  const a = analyze('#define BUFSZ 2048\nvoid f(int pid,int from,int to,unsigned in_p){\n> DTYPE(INT16)PCORE(NUM_PCORE)[0:NUM_PCORE-1].THREAD[0:15].test::_A[0:7] <= DTYPE(INT16)MEM(in_p)[from:to];\n}\n', 'vint16 test::_A;\nvint16 test::_Z;\n_kernel_ void test::add(){ _VMASK=-1; _Z=_A+1; }\n', 'ztachip');
+  const a = analyze(
+    '#define BUFSZ 2048\nvoid f(int pid,int from,int to,unsigned in_p){\n> DTYPE(INT16)PCORE(NUM_PCORE)[0:NUM_PCORE-1].THREAD[0:15].test::_A[0:7] <= DTYPE(INT16)MEM(in_p)[from:to];\n}\n',
+    'vint16 test::_A;\nvint16 test::_Z;\n_kernel_ void test::add(){ _VMASK=-1; _Z=_A+1; }\n',
+    'ztachip',
+  );
   const d = stmts(a)[0].dst!.desc;
   assert.equal(d.total, 1024);
-  assert.deepEqual(d.levels.map((l) => [l.label, l.count, l.stride]), [['PCORE', 8, 4096], ['THREAD', 16, 256], ['_A', 8, 1]]);
+  assert.deepEqual(
+    d.levels.map((l) => [l.label, l.count, l.stride]),
+    [
+      ['PCORE', 8, 4096],
+      ['THREAD', 16, 256],
+      ['_A', 8, 1],
+    ],
+  );
   assert.equal(d.base, 0);
   // element n -> PCORE n>>7, thread (n>>3)&15, word n&7
   const els = enumerate(d, 1024);
   for (const n of [0, 7, 8, 127, 128, 1023]) assert.equal(els[n].loc, (n >> 7) * 4096 + ((n >> 3) & 15) * 256 + (n & 7));
-  assert.deepEqual(a.diagnostics.filter((x) => x.severity === 'error'), []);
+  assert.deepEqual(
+    a.diagnostics.filter((x) => x.severity === 'error'),
+    [],
+  );
 });

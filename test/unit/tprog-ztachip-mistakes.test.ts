@@ -55,8 +55,19 @@ function rangeOf(text: string, where: string, inner: string) {
  * The only diagnostic of the program, which must have `code`, `severity`, the range of `inner` inside
  * `where` (the whole of `where` when `inner` is not given) and a message matching `message`.
  */
-function expectOne(r: { text: string; diags: Diagnostic[] }, code: string, severity: string, where: string, inner: string | undefined, message: RegExp): Diagnostic {
-  assert.deepEqual(r.diags.map((d) => d.code), [code], r.diags.map((d) => d.message).join(' | '));
+function expectOne(
+  r: { text: string; diags: Diagnostic[] },
+  code: string,
+  severity: string,
+  where: string,
+  inner: string | undefined,
+  message: RegExp,
+): Diagnostic {
+  assert.deepEqual(
+    r.diags.map((d) => d.code),
+    [code],
+    r.diags.map((d) => d.message).join(' | '),
+  );
   const d = r.diags[0];
   assert.equal(d.severity, severity);
   assert.deepEqual(d.range, rangeOf(r.text, where, inner ?? where));
@@ -81,7 +92,14 @@ test('locals declared with a typedef type, enum constants, functions and macros 
 
 test('FOR declared twice, with an index not bound to a FOR: error on the second name (the compiler aborts)', () => {
   const r = check(`   >FOR(K=0:7) FOR(K=0:15) DTYPE(INT16)PCORE(8)[K][0:15].k::a[:] <= DTYPE(INT16)MEM(p)[0:1023];`);
-  const d = expectOne(r, 'tprog.for-duplicate', 'error', 'FOR(K=0:15)', 'K', /FOR name K is declared twice.*takes the first FOR\(K=0:7\).*aborts.*index < MAX_DP_STRIDE/);
+  const d = expectOne(
+    r,
+    'tprog.for-duplicate',
+    'error',
+    'FOR(K=0:15)',
+    'K',
+    /FOR name K is declared twice.*takes the first FOR\(K=0:7\).*aborts.*index < MAX_DP_STRIDE/,
+  );
   assert.match(d.message, /`FOR\(K2=0:15\)`.*`\[K2\]`/);
 });
 
@@ -92,7 +110,14 @@ test('FOR declared twice, every index bound to an earlier FOR: error, the second
 
 test('unused FOR with an index not bound to a FOR: error, the compiler aborts on its assertion', () => {
   const r = check(`   >FOR(K=0:3) DTYPE(INT16)PCORE(8)[:][0:15].k::a[:] <= DTYPE(INT16)MEM(p)[0:1023];`);
-  expectOne(r, 'tprog.for-unused', 'error', 'FOR(K=0:3)', undefined, /FOR\(K=0:3\) is not used.*aborts.*assertion `index < MAX_DP_STRIDE` in getStrideRegisterIndex.*Write `\[K\]`/);
+  expectOne(
+    r,
+    'tprog.for-unused',
+    'error',
+    'FOR(K=0:3)',
+    undefined,
+    /FOR\(K=0:3\) is not used.*aborts.*assertion `index < MAX_DP_STRIDE` in getStrideRegisterIndex.*Write `\[K\]`/,
+  );
 });
 
 test('unused FOR before a used one, every index bound: error (the used FOR is pushed past the last register)', () => {
@@ -123,7 +148,14 @@ test('a FOR name inside an index expression, with no C variable of that name, is
 
 test('undeclared names in dimensions, FOR ranges and EXE arguments', () => {
   expectOne(check(`   >DTYPE(INT16)PCORE(8)[:][0].k::a[:] <= DTYPE(INT16)MEM(p,nn)[0:63];`), 'tprog.unknown-name', 'error', 'nn', undefined, /`nn`/);
-  expectOne(check(`   >FOR(I=0:last) DTYPE(INT16)PCORE(8)[I][0].k::a[:] <= DTYPE(INT16)MEM(p)[0:63];`), 'tprog.unknown-name', 'error', 'last', undefined, /`last`/);
+  expectOne(
+    check(`   >FOR(I=0:last) DTYPE(INT16)PCORE(8)[I][0].k::a[:] <= DTYPE(INT16)MEM(p)[0:63];`),
+    'tprog.unknown-name',
+    'error',
+    'last',
+    undefined,
+    /`last`/,
+  );
   expectOne(check(`   >EXE_LOCKSTEP(k::run,npp);`), 'tprog.unknown-name', 'error', 'npp', undefined, /`npp`/);
 });
 
@@ -146,7 +178,14 @@ test('an unclosed `[` inside a MEM argument is an error at that bracket', () => 
 });
 
 test('a `]` without its `[` inside parentheses, and an unclosed `(` inside an index', () => {
-  expectOne(check(`   >DTYPE(INT16)PCORE(8)[:][0].k::a[:] <= DTYPE(INT16)MEM(p])[0:63];`), 'tprog.unbalanced', 'error', 'MEM(p])', ']', /this `\]` has no matching `\[`/);
+  expectOne(
+    check(`   >DTYPE(INT16)PCORE(8)[:][0].k::a[:] <= DTYPE(INT16)MEM(p])[0:63];`),
+    'tprog.unbalanced',
+    'error',
+    'MEM(p])',
+    ']',
+    /this `\]` has no matching `\[`/,
+  );
   expectOne(check(`   >DTYPE(INT16)PCORE(8)[:][0].k::a[0:(7] <= ${MEM8};`), 'tprog.unbalanced', 'error', '(7]', '(', /this `\(` is not closed before the `\]`/);
 });
 
@@ -155,8 +194,18 @@ test('a `;` inside brackets is an error', () => {
 });
 
 test('an expression that ends with an operator is an error', () => {
-  expectOne(check(`   >DTYPE(INT16)PCORE(8)[:][0].k::a[:] <= DTYPE(INT16)MEM(p)[0:n+];`), 'tprog.dangling-operator', 'error', 'n+]', '+', /`n\+` ends with `\+`/);
-  assert.deepEqual(check(`   int i=0;\n   >DTYPE(INT16)PCORE(8)[:][0].k::a[:] <= DTYPE(INT16)MEM(p,64+)[i++:63];`).diags.filter((d) => d.code === 'tprog.dangling-operator'), []);
+  expectOne(
+    check(`   >DTYPE(INT16)PCORE(8)[:][0].k::a[:] <= DTYPE(INT16)MEM(p)[0:n+];`),
+    'tprog.dangling-operator',
+    'error',
+    'n+]',
+    '+',
+    /`n\+` ends with `\+`/,
+  );
+  assert.deepEqual(
+    check(`   int i=0;\n   >DTYPE(INT16)PCORE(8)[:][0].k::a[:] <= DTYPE(INT16)MEM(p,64+)[i++:63];`).diags.filter((d) => d.code === 'tprog.dangling-operator'),
+    [],
+  );
 });
 
 test('an empty dimension after a comma is an error at the comma', () => {
@@ -172,9 +221,15 @@ test('an undeclared name stops being reported when a later edit declares it else
   const cache = new ParseCache();
   const stmt = `   >DTYPE(INT16)PCORE(8)[II][0:15].k::a[:] <= DTYPE(INT16)MEM(p)[0:127];`;
   const before = analyzeTprog(prog(stmt), { file: '/t/x.m', cache, dialect: 'ztachip' });
-  assert.deepEqual(before.diagnostics.map((d) => d.code), ['tprog.unknown-name']);
+  assert.deepEqual(
+    before.diagnostics.map((d) => d.code),
+    ['tprog.unknown-name'],
+  );
   const after = analyzeTprog(prog(stmt, 'enum { II = 0 };'), { file: '/t/x.m', cache, dialect: 'ztachip' });
-  assert.deepEqual(after.diagnostics.map((d) => d.code), []);
+  assert.deepEqual(
+    after.diagnostics.map((d) => d.code),
+    [],
+  );
 });
 
 test('variables and functions declared in an included header are C names; an unknown name is still an error', async () => {
@@ -183,10 +238,16 @@ test('variables and functions declared in an included header are C names; an unk
   const files: Record<string, string> = {
     '/w/k.h': '#ifndef K_H\n#define K_H\nextern uint32_t g_len;\nint row_of(int x);\n#endif\n',
     '/w/k.p': P,
-    '/w/k.m': prog('   >DTYPE(INT16)PCORE(8)[:][0].k::a[:] <= DTYPE(INT16)MEM(p,g_len)[row_of(n):row_of(n)+7];\n   >DTYPE(INT16)PCORE(8)[:][0].k::a[:] <= DTYPE(INT16)MEM(p,g_lem)[0:7];', '#include "k.h"'),
+    '/w/k.m': prog(
+      '   >DTYPE(INT16)PCORE(8)[:][0].k::a[:] <= DTYPE(INT16)MEM(p,g_len)[row_of(n):row_of(n)+7];\n   >DTYPE(INT16)PCORE(8)[:][0].k::a[:] <= DTYPE(INT16)MEM(p,g_lem)[0:7];',
+      '#include "k.h"',
+    ),
   };
   const project = new Project({ fs: { read: (f) => files[f] }, loadPcore: loadPcoreView, dialect: 'ztachip' });
   const a = project.analyze('/w/k.m')!;
-  assert.deepEqual(a.diagnostics.map((d) => [d.code, d.severity, d.range.start.line]), [['tprog.unknown-name', 'error', 10]]);
+  assert.deepEqual(
+    a.diagnostics.map((d) => [d.code, d.severity, d.range.start.line]),
+    [['tprog.unknown-name', 'error', 10]],
+  );
   assert.match(a.diagnostics[0].message, /`g_lem`/);
 });

@@ -19,7 +19,10 @@ export const WEB_SUITE_JS = join(REPO, 'dist', 'test', 'vscode-web', 'index.js')
 const mochaBrowserBuild = {
   name: 'mocha-browser-build',
   setup(build) {
-    build.onResolve({ filter: /^mocha\/mocha\.js$/ }, () => ({ path: createRequire(join(REPO, 'package.json')).resolve('mocha/mocha.js'), namespace: 'mocha-umd' }));
+    build.onResolve({ filter: /^mocha\/mocha\.js$/ }, () => ({
+      path: createRequire(join(REPO, 'package.json')).resolve('mocha/mocha.js'),
+      namespace: 'mocha-umd',
+    }));
     build.onLoad({ filter: /.*/, namespace: 'mocha-umd' }, (args) => ({
       contents: `var module = { exports: {} }, exports = module.exports;\n${readFileSync(args.path, 'utf8')}\nexport default module.exports;\n`,
       loader: 'js',

@@ -11,7 +11,20 @@
  */
 import 'mocha/mocha.js'; // mocha's browser build: defines globalThis.Mocha (no Node built-ins needed)
 import * as vscode from 'vscode';
-import { EXTENSION_ID, PCORE, TPROG, type TensorLensApi, type TestCase, codeOf, fmtDiag, hintLabel, hoverText, runSuite, sleep, waitFor } from '../vscode/suite';
+import {
+  EXTENSION_ID,
+  PCORE,
+  TPROG,
+  type TensorLensApi,
+  type TestCase,
+  codeOf,
+  fmtDiag,
+  hintLabel,
+  hoverText,
+  runSuite,
+  sleep,
+  waitFor,
+} from '../vscode/suite';
 
 type MochaClass = typeof import('mocha');
 const MochaCtor = (globalThis as unknown as { Mocha: MochaClass }).Mocha;
@@ -48,7 +61,11 @@ function includes(text: string, needle: string, what: string): void {
 /** Waits for a diagnostic with `code` on 1-based `line`; the failure lists what did arrive. */
 async function diagnosticAppears(uri: vscode.Uri, code: string, line: number, timeoutMs = 20_000): Promise<vscode.Diagnostic> {
   try {
-    return await waitFor(`${code} on line ${line}`, () => vscode.languages.getDiagnostics(uri).find((d) => codeOf(d) === code && d.range.start.line + 1 === line), timeoutMs);
+    return await waitFor(
+      `${code} on line ${line}`,
+      () => vscode.languages.getDiagnostics(uri).find((d) => codeOf(d) === code && d.range.start.line + 1 === line),
+      timeoutMs,
+    );
   } catch (e) {
     const got = vscode.languages.getDiagnostics(uri);
     throw new Error(`${(e as Error).message}; ${got.length} diagnostic(s) on ${uri.toString()}${got.length ? ':\n  ' + got.map(fmtDiag).join('\n  ') : ''}`);
@@ -72,7 +89,9 @@ async function webHostAndBrowserEntry(): Promise<void> {
   const ext = vscode.extensions.getExtension<TensorLensApi>(EXTENSION_ID);
   ok(ext, `extension ${EXTENSION_ID} is not loaded (extensionDevelopmentPath must be the repository)`);
   const nodeProcess = typeof process !== 'undefined' && !!(process as { versions?: { node?: string } }).versions?.node;
-  log(`  VS Code ${vscode.version}, uiKind ${vscode.UIKind[vscode.env.uiKind]}, appHost ${vscode.env.appHost}, Node process in this host: ${nodeProcess}, extension at ${ext.extensionUri.toString()}`);
+  log(
+    `  VS Code ${vscode.version}, uiKind ${vscode.UIKind[vscode.env.uiKind]}, appHost ${vscode.env.appHost}, Node process in this host: ${nodeProcess}, extension at ${ext.extensionUri.toString()}`,
+  );
   equal(vscode.UIKind[vscode.env.uiKind], 'Web', 'vscode.env.uiKind');
   ok(!nodeProcess, 'this extension host has a Node `process`: it is not the web worker extension host');
   ok(typeof Worker === 'function', 'no Worker constructor in this extension host (the browser entry needs one for the server)');
@@ -84,7 +103,8 @@ async function webHostAndBrowserEntry(): Promise<void> {
   log(`    (activated, server in its Web Worker answered initialize, ${Date.now() - t0} ms)`);
   ok(ext.isActive, 'the extension is not active after activate()');
   const commands = await vscode.commands.getCommands(true);
-  for (const c of ['tensorLens.previewTransfers', 'tensorLens.showServerStatus', 'tensorLens.restartServer']) ok(commands.includes(c), `command ${c} is not registered`);
+  for (const c of ['tensorLens.previewTransfers', 'tensorLens.showServerStatus', 'tensorLens.restartServer'])
+    ok(commands.includes(c), `command ${c} is not registered`);
 }
 
 async function tprogDiagnostic(): Promise<void> {
@@ -136,7 +156,9 @@ async function fixClearsDiagnostic(): Promise<void> {
   const edit = new vscode.WorkspaceEdit();
   edit.insert(tprogDoc.uri, new vscode.Position(1, rhs), 'DTYPE(INT16)');
   ok(await vscode.workspace.applyEdit(edit), 'applyEdit failed');
-  await waitFor('tprog.no-dtype to go away after the fix', () => (vscode.languages.getDiagnostics(tprogDoc.uri).some((d) => codeOf(d) === 'tprog.no-dtype') ? undefined : true));
+  await waitFor('tprog.no-dtype to go away after the fix', () =>
+    vscode.languages.getDiagnostics(tprogDoc.uri).some((d) => codeOf(d) === 'tprog.no-dtype') ? undefined : true,
+  );
   // hold a short quiet window: no new error may arrive for the fixed text
   await sleep(500);
   const errors = vscode.languages.getDiagnostics(tprogDoc.uri).filter((d) => d.severity === vscode.DiagnosticSeverity.Error);

@@ -35,7 +35,11 @@ async function opensInCustomEditor(): Promise<void> {
   );
   assert.equal(tab.label, 'matrix.csfbin');
   // the webview really loaded: it said hello and asked for the fiber table and the bytes
-  const s = await viewerOf(uri, 'the viewer webview to ask for its pages and the validation to finish', (x) => (x.served['csf.hello'] ?? 0) > 0 && (x.served['csf.rows'] ?? 0) > 0 && (x.served['csf.hex'] ?? 0) > 0 && x.validation.state === 'done');
+  const s = await viewerOf(
+    uri,
+    'the viewer webview to ask for its pages and the validation to finish',
+    (x) => (x.served['csf.hello'] ?? 0) > 0 && (x.served['csf.rows'] ?? 0) > 0 && (x.served['csf.hex'] ?? 0) > 0 && x.validation.state === 'done',
+  );
   assert.deepEqual(s.header, { order: 2, shape: [2, 3], nnz: 3, fibers: 2, density: 0.5 });
   assert.equal(s.size, 56);
   assert.equal(s.source, 'positioned reads', 'a local file in the Node extension host is read lazily');
@@ -66,7 +70,10 @@ async function showInAcceleratorMemory(): Promise<void> {
   assert.ok(tab);
   // what the inspector renders: the main-memory bank, entry 0 = (index 1, 1.5), entry 1 = (0, -2.0)
   const dump = await waitFor('the inspector to render the main-memory bank', async () => {
-    const d = await vscode.commands.executeCommand<{ space: string; complete: boolean; rows: { addr: string; hex: string }[] } | undefined>('tensorLens.inspector.debugState', title);
+    const d = await vscode.commands.executeCommand<{ space: string; complete: boolean; rows: { addr: string; hex: string }[] } | undefined>(
+      'tensorLens.inspector.debugState',
+      title,
+    );
     return d && d.complete && d.rows.length > 0 ? d : undefined;
   });
   assert.equal(dump.space, 'csf:main');

@@ -33,12 +33,15 @@ function locateExtension(): void {
 
 async function activates(): Promise<void> {
   const ext = vscode.extensions.getExtension<TensorLensApi>(EXTENSION_ID)!;
-  log(`  VS Code ${vscode.version}, extension at ${file(".").toString()}, workspace ${vscode.workspace.workspaceFolders?.map((f) => f.uri.toString()).join(', ') ?? '(none)'}`);
+  log(
+    `  VS Code ${vscode.version}, extension at ${file('.').toString()}, workspace ${vscode.workspace.workspaceFolders?.map((f) => f.uri.toString()).join(', ') ?? '(none)'}`,
+  );
   api = await ext.activate();
   assert.ok(api && api.ready, 'activate() must return { client, ready }');
   await api.ready;
   const commands = await vscode.commands.getCommands(true);
-  for (const c of ['tensorLens.previewTransfers', 'tensorLens.showServerStatus', 'tensorLens.restartServer']) assert.ok(commands.includes(c), `command ${c} is not registered`);
+  for (const c of ['tensorLens.previewTransfers', 'tensorLens.showServerStatus', 'tensorLens.restartServer'])
+    assert.ok(commands.includes(c), `command ${c} is not registered`);
 }
 
 async function mistakesBecomesTprog(): Promise<void> {
@@ -67,23 +70,37 @@ async function mistakesDiagnostics(): Promise<void> {
     [32, 'tprog.guide-ddr', vscode.DiagnosticSeverity.Error],
     [36, 'tprog.unterminated', vscode.DiagnosticSeverity.Error],
   ];
-  const has = (ds: vscode.Diagnostic[], [line, code, sev]: (typeof expected)[number]) => ds.some((d) => d.range.start.line + 1 === line && codeOf(d) === code && d.severity === sev);
+  const has = (ds: vscode.Diagnostic[], [line, code, sev]: (typeof expected)[number]) =>
+    ds.some((d) => d.range.start.line + 1 === line && codeOf(d) === code && d.severity === sev);
   let diags: vscode.Diagnostic[] = [];
   try {
-    diags = await waitFor('diagnostics of mistakes.m', () => {
-      const ds = vscode.languages.getDiagnostics(uri);
-      return expected.every((e) => has(ds, e)) ? ds : undefined;
-    }, 30_000);
+    diags = await waitFor(
+      'diagnostics of mistakes.m',
+      () => {
+        const ds = vscode.languages.getDiagnostics(uri);
+        return expected.every((e) => has(ds, e)) ? ds : undefined;
+      },
+      30_000,
+    );
   } catch (e) {
     diags = vscode.languages.getDiagnostics(uri);
     const missing = expected.filter((x) => !has(diags, x)).map(([l, c, s]) => `${l} ${c} ${vscode.DiagnosticSeverity[s]}`);
-    throw new Error(`${(e as Error).message}\n      missing: ${missing.join('; ')}\n      got ${diags.length}:\n        ${diags.map(fmtDiag).join('\n        ')}`);
+    throw new Error(
+      `${(e as Error).message}\n      missing: ${missing.join('; ')}\n      got ${diags.length}:\n        ${diags.map(fmtDiag).join('\n        ')}`,
+    );
   }
   const noDtype = diags.find((d) => codeOf(d) === 'tprog.no-dtype' && d.range.start.line === 9)!;
   assert.match(noDtype.message, /DTYPE is not defined/);
   assert.ok(diags.length >= 15, `expected at least 15 diagnostics, got ${diags.length}`);
   // Nothing is reported on comment lines or on the lines that are plain C.
-  for (const line of [1, 2, 3, 5, 7, 8, 9]) assert.ok(!diags.some((d) => d.range.start.line + 1 === line), `unexpected diagnostic on line ${line}: ${diags.filter((d) => d.range.start.line + 1 === line).map(fmtDiag).join('; ')}`);
+  for (const line of [1, 2, 3, 5, 7, 8, 9])
+    assert.ok(
+      !diags.some((d) => d.range.start.line + 1 === line),
+      `unexpected diagnostic on line ${line}: ${diags
+        .filter((d) => d.range.start.line + 1 === line)
+        .map(fmtDiag)
+        .join('; ')}`,
+    );
 }
 
 async function testMClean(): Promise<void> {
@@ -145,7 +162,8 @@ async function definitionIntoP(): Promise<void> {
   const locs = await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>('vscode.executeDefinitionProvider', uri, pos);
   assert.ok(locs && locs.length > 0, 'no definition for test::_A');
   const first = locs[0];
-  const target = 'targetUri' in first ? { uri: first.targetUri, range: first.targetSelectionRange ?? first.targetRange } : { uri: first.uri, range: first.range };
+  const target =
+    'targetUri' in first ? { uri: first.targetUri, range: first.targetSelectionRange ?? first.targetRange } : { uri: first.uri, range: first.range };
   assert.equal(path.posix.basename(target.uri.path), 'test.p', `definition went to ${target.uri.toString()}`);
   assert.equal(target.uri.toString(), file('examples/test/test.p').toString());
   const pDoc = await vscode.workspace.openTextDocument(target.uri);
@@ -217,7 +235,9 @@ async function runErrorBecomesDiagnostic(): Promise<void> {
   const r = await vscode.commands.executeCommand<RunResult>('tensorLens.run', doc.uri.toString());
   assert.ok(r?.error, 'the run should fail');
   assert.match(r.error.message, /not simulated/);
-  const d = await waitFor('a run diagnostic on line 3', () => vscode.languages.getDiagnostics(doc.uri).find((x) => codeOf(x)?.startsWith('run.') && x.range.start.line === 2));
+  const d = await waitFor('a run diagnostic on line 3', () =>
+    vscode.languages.getDiagnostics(doc.uri).find((x) => codeOf(x)?.startsWith('run.') && x.range.start.line === 2),
+  );
   assert.match(d.message, /mystery_call/);
 }
 
@@ -230,7 +250,9 @@ async function openMemoryInspector(): Promise<void> {
   const opened = await vscode.commands.executeCommand<boolean>('tensorLens.openMemoryInspector');
   assert.equal(opened, true, 'tensorLens.openMemoryInspector did not open the panel');
   const tab = await waitFor('a memory inspector tab', () =>
-    vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('tensorLens.inspector')),
+    vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .find((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('tensorLens.inspector')),
   );
   assert.match(tab.label, /^Memory: test\.m/);
 }
@@ -261,19 +283,22 @@ export function run(): Promise<void> {
     log,
     before: ['find the extension under test', locateExtension],
     tests: [...TESTS, ...CSF_TESTS, ...LAYOUT_TESTS, ...INSPECTOR_TESTS, ...DEBUG_TESTS, ...RUN_CONFIG_TESTS, ...WALKTHROUGH_TESTS, ...RECOVERY_TESTS],
-    after: ['leave the editor showing mistakes.m and its problems', async () => {
-      try {
-        await open('examples/mistakes/mistakes.m');
-        await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar').then(undefined, () => undefined);
-        await vscode.commands.executeCommand('workbench.actions.view.problems');
-        await sleep(1000);
-        // A launcher may take a screenshot now, while the extension host (and its diagnostics) still
-        // lives: scripts/test-vscode.mjs does, into test-artifacts/vscode/problems.png.
-        log('@screenshot problems');
-        await sleep(2000);
-      } catch {
-        /* cosmetic only */
-      }
-    }],
+    after: [
+      'leave the editor showing mistakes.m and its problems',
+      async () => {
+        try {
+          await open('examples/mistakes/mistakes.m');
+          await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar').then(undefined, () => undefined);
+          await vscode.commands.executeCommand('workbench.actions.view.problems');
+          await sleep(1000);
+          // A launcher may take a screenshot now, while the extension host (and its diagnostics) still
+          // lives: scripts/test-vscode.mjs does, into test-artifacts/vscode/problems.png.
+          log('@screenshot problems');
+          await sleep(2000);
+        } catch {
+          /* cosmetic only */
+        }
+      },
+    ],
   });
 }

@@ -56,13 +56,18 @@ async function runTestM(): Promise<Run> {
 async function rowAt(addr: number, what: string, title?: string): Promise<{ dump: ViewDump; row: Row }> {
   let last: ViewDump | undefined;
   try {
-    return await waitFor(what, async () => {
-      const d = await vscode.commands.executeCommand<ViewDump>('tensorLens.inspector.debugState', title);
-      last = d;
-      if (!d || !d.complete || d.space !== 'MEM') return undefined;
-      const row = d.rows.find((r) => parseInt(r.addr, 16) === addr);
-      return row ? { dump: d, row } : undefined;
-    }, 30_000, 250);
+    return await waitFor(
+      what,
+      async () => {
+        const d = await vscode.commands.executeCommand<ViewDump>('tensorLens.inspector.debugState', title);
+        last = d;
+        if (!d || !d.complete || d.space !== 'MEM') return undefined;
+        const row = d.rows.find((r) => parseInt(r.addr, 16) === addr);
+        return row ? { dump: d, row } : undefined;
+      },
+      30_000,
+      250,
+    );
   } catch (e) {
     log(`    last view: ${JSON.stringify(last && { ...last, rows: last.rows.slice(0, 4) })}`);
     throw e;
@@ -126,7 +131,8 @@ async function runsKeptByIdWithCap(): Promise<void> {
   const c = api().client;
   const ids: number[] = [];
   for (let i = 0; i < 4; i++) ids.push((await runTestM()).runId);
-  const read = (runId: number) => c.sendRequest<{ data: string; unit: number; size: number }>('tensorLens/readMemory', { runId, space: 'MEM', start: 0, length: 16 });
+  const read = (runId: number) =>
+    c.sendRequest<{ data: string; unit: number; size: number }>('tensorLens/readMemory', { runId, space: 'MEM', start: 0, length: 16 });
   // the last three runs stay readable, each its own
   for (const id of ids.slice(1)) assert.equal((await read(id)).data.length > 0, true, `run ${id} is readable`);
   await assert.rejects(read(ids[0]), /run \d+ is no longer kept/, 'the oldest run was evicted with a clear error');
@@ -134,7 +140,7 @@ async function runsKeptByIdWithCap(): Promise<void> {
 }
 
 export const TESTS: TestCase[] = [
-  ['the memory inspector panel shows the run\'s bytes at inbuf, labelled with the global and the transfer term', panelShowsRunBytes],
+  ["the memory inspector panel shows the run's bytes at inbuf, labelled with the global and the transfer term", panelShowsRunBytes],
   ['hovering a tensor term in test.m highlights its bytes in the panel (outbuf = inbuf + 1); showTerm follows the cursor', editorTermHighlightsBytes],
   ['readMemory serves several runs by runId and reports an evicted run clearly', runsKeptByIdWithCap],
 ];

@@ -104,7 +104,9 @@ async function codeLensOpensMap(): Promise<void> {
     await vscode.window.showTextDocument(doc, { preview: false });
     const at = new vscode.Position(1, T1.split('\n')[1].indexOf('64, 64'));
     assert.ok(await ed.edit((e) => e.replace(new vscode.Range(at, at.translate(0, 6)), '64, 128')));
-    const after = await waitFor('the map to show the edited tensor', async () => (await states()).find((s) => s.title === 'Layout: a' && s.map?.shape[1] === 128));
+    const after = await waitFor('the map to show the edited tensor', async () =>
+      (await states()).find((s) => s.title === 'Layout: a' && s.map?.shape[1] === 128),
+    );
     assert.match(after.map?.summary ?? '', /8 pages over 12 banks/);
     // the same lens again reveals the same panel instead of opening a second one
     await vscode.commands.executeCommand(lens.command!.command, ...lens.command!.arguments!);

@@ -28,15 +28,21 @@ const events = (kind: HealthEvent['kind'], since: number) => api().serverHealth.
  * must have been started with the client's Node flags (SERVER_NODE_FLAGS), a restarted one too.
  */
 async function serverPid(not?: number): Promise<number> {
-  return waitFor(`a running language server${not ? ` other than pid ${not}` : ''}`, async () => {
-    const a = api();
-    if (!a.client.isRunning()) return undefined;
-    const st = await a.client.sendRequest<{ pid?: number; execArgv?: string[] }>('tensorLens/serverStatus');
-    assert.equal(typeof st.pid, 'number', 'tensorLens/serverStatus has no pid');
-    if (st.pid === not) return undefined;
-    for (const f of SERVER_NODE_FLAGS) assert.ok(st.execArgv?.includes(f), `the language server was started without ${f} (execArgv: ${JSON.stringify(st.execArgv)})`);
-    return st.pid;
-  }, 30_000, 200);
+  return waitFor(
+    `a running language server${not ? ` other than pid ${not}` : ''}`,
+    async () => {
+      const a = api();
+      if (!a.client.isRunning()) return undefined;
+      const st = await a.client.sendRequest<{ pid?: number; execArgv?: string[] }>('tensorLens/serverStatus');
+      assert.equal(typeof st.pid, 'number', 'tensorLens/serverStatus has no pid');
+      if (st.pid === not) return undefined;
+      for (const f of SERVER_NODE_FLAGS)
+        assert.ok(st.execArgv?.includes(f), `the language server was started without ${f} (execArgv: ${JSON.stringify(st.execArgv)})`);
+      return st.pid;
+    },
+    30_000,
+    200,
+  );
 }
 
 function kill(pid: number): void {
@@ -49,13 +55,19 @@ async function hoverWorks(what: string): Promise<void> {
   const uri = file('examples/test/test.m');
   const doc = await languageBecomes(uri, TPROG);
   const pos = positionOf(doc, /^\s*>.*<=/, '<=').translate(0, 1);
-  await waitFor(`a hover ${what}`, async () => {
-    const t = hoverText((await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, pos)) ?? []);
-    return t.includes('**transfer**') ? t : undefined;
-  }, 30_000, 200);
+  await waitFor(
+    `a hover ${what}`,
+    async () => {
+      const t = hoverText((await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, pos)) ?? []);
+      return t.includes('**transfer**') ? t : undefined;
+    },
+    30_000,
+    200,
+  );
 }
 
-const PROGRAM = '#include <stdint.h>\nstatic uint8_t buf[64];\nvoid k(void) {\n   uint32_t p = (uint32_t)&buf[0];\n   > DTYPE(UINT8)MEM(p)[0:7] <= DTYPE(UINT8)MEM(p)[8:15];\n}\n';
+const PROGRAM =
+  '#include <stdint.h>\nstatic uint8_t buf[64];\nvoid k(void) {\n   uint32_t p = (uint32_t)&buf[0];\n   > DTYPE(UINT8)MEM(p)[0:7] <= DTYPE(UINT8)MEM(p)[8:15];\n}\n';
 
 /** Removes the source's DTYPE in `doc` and waits for the server's "missing DTYPE" error. */
 async function diagnosticsWork(doc: vscode.TextDocument, what: string): Promise<void> {
@@ -64,12 +76,22 @@ async function diagnosticsWork(doc: vscode.TextDocument, what: string): Promise<
   const edit = new vscode.WorkspaceEdit();
   edit.delete(doc.uri, new vscode.Range(4, at, 4, at + 'DTYPE(UINT8)'.length));
   assert.ok(await vscode.workspace.applyEdit(edit));
-  await waitFor(`the missing-DTYPE error ${what}`, () => (vscode.languages.getDiagnostics(doc.uri).some((d) => d.range.start.line === 4 && codeOf(d) === 'tprog.no-dtype') ? true : undefined), 30_000, 200);
+  await waitFor(
+    `the missing-DTYPE error ${what}`,
+    () => (vscode.languages.getDiagnostics(doc.uri).some((d) => d.range.start.line === 4 && codeOf(d) === 'tprog.no-dtype') ? true : undefined),
+    30_000,
+    200,
+  );
   // put it back for the next check
   const undo = new vscode.WorkspaceEdit();
   undo.insert(doc.uri, new vscode.Position(4, at), 'DTYPE(UINT8)');
   assert.ok(await vscode.workspace.applyEdit(undo));
-  await waitFor('the error to go away', () => (vscode.languages.getDiagnostics(doc.uri).some((d) => codeOf(d) === 'tprog.no-dtype') ? undefined : true), 30_000, 200);
+  await waitFor(
+    'the error to go away',
+    () => (vscode.languages.getDiagnostics(doc.uri).some((d) => codeOf(d) === 'tprog.no-dtype') ? undefined : true),
+    30_000,
+    200,
+  );
 }
 
 async function killedServerRestarts(): Promise<void> {
@@ -82,7 +104,10 @@ async function killedServerRestarts(): Promise<void> {
   kill(pid);
   const restarted = await waitFor('the restart to be reported', () => events('restarted', t0)[0], 30_000, 100);
   log(`    (restart reported ${restarted.at - t0} ms after the kill: "${restarted.message}")`);
-  assert.ok(events('crashed', t0).some((e) => /stopped unexpectedly; restarting it/.test(e.message)), 'the crash was not reported');
+  assert.ok(
+    events('crashed', t0).some((e) => /stopped unexpectedly; restarting it/.test(e.message)),
+    'the crash was not reported',
+  );
   const again = await serverPid(pid);
   assert.notEqual(again, pid);
   await hoverWorks('after the restart');

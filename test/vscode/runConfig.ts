@@ -45,7 +45,14 @@ async function debugWithIncludePaths(): Promise<void> {
   });
   try {
     await withIncludePaths(['test/fixtures/run-include/include'], async () => {
-      const started = await vscode.debug.startDebugging(vscode.workspace.workspaceFolders?.[0], { type: 'tensor-lens', request: 'launch', name: 'include paths', program: uri.fsPath, trace: false, dump: ['MEM:r:1:i32'] });
+      const started = await vscode.debug.startDebugging(vscode.workspace.workspaceFolders?.[0], {
+        type: 'tensor-lens',
+        request: 'launch',
+        name: 'include paths',
+        program: uri.fsPath,
+        trace: false,
+        dump: ['MEM:r:1:i32'],
+      });
       assert.ok(started, 'startDebugging returned false');
       await waitFor('the session to end', () => (ended ? true : undefined), 30_000);
     });

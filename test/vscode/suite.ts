@@ -33,13 +33,16 @@ export async function waitFor<T>(what: string, probe: () => T | undefined | Prom
     } catch (e) {
       last = e;
     }
-    if (Date.now() - t0 > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${(last as Error).message ?? last})` : ''}`);
+    if (Date.now() - t0 > timeoutMs)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${(last as Error).message ?? last})` : ''}`);
     await sleep(everyMs);
   }
 }
 
-export const codeOf = (d: vscode.Diagnostic) => (typeof d.code === 'object' && d.code !== null ? String(d.code.value) : d.code === undefined ? undefined : String(d.code));
-export const fmtDiag = (d: vscode.Diagnostic) => `${d.range.start.line + 1}:${d.range.start.character + 1} ${vscode.DiagnosticSeverity[d.severity]} ${codeOf(d)} ${d.message}`;
+export const codeOf = (d: vscode.Diagnostic) =>
+  typeof d.code === 'object' && d.code !== null ? String(d.code.value) : d.code === undefined ? undefined : String(d.code);
+export const fmtDiag = (d: vscode.Diagnostic) =>
+  `${d.range.start.line + 1}:${d.range.start.character + 1} ${vscode.DiagnosticSeverity[d.severity]} ${codeOf(d)} ${d.message}`;
 
 export function hoverText(hovers: vscode.Hover[]): string {
   return hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
@@ -75,8 +78,13 @@ export function runSuite(Mocha: MochaClass, o: SuiteOptions): Promise<void> {
     constructor(runner: Mocha.Runner) {
       let passed = 0;
       let failed = 0;
-      runner.on('suite', (s: Mocha.Suite) => { if (s.title) log(s.title); });
-      runner.on('pass', (t: Mocha.Test) => { passed++; log(`  ✓ ${t.title} (${t.duration ?? 0} ms)`); });
+      runner.on('suite', (s: Mocha.Suite) => {
+        if (s.title) log(s.title);
+      });
+      runner.on('pass', (t: Mocha.Test) => {
+        passed++;
+        log(`  ✓ ${t.title} (${t.duration ?? 0} ms)`);
+      });
       runner.on('fail', (t: Mocha.Runnable, err: Error) => {
         failed++;
         log(`  ✗ ${t.title}\n      ${(err?.stack ?? String(err)).split('\n').join('\n      ')}`);

@@ -21,7 +21,13 @@ export interface RunResult {
  * everything else the workbench logs (scripts/test-vscode.mjs strips it again).
  */
 export const TAG = '[tensor-lens-suite] ';
-export const log = (msg: string) => console.log(msg.split('\n').map((l) => TAG + l).join('\n'));
+export const log = (msg: string) =>
+  console.log(
+    msg
+      .split('\n')
+      .map((l) => TAG + l)
+      .join('\n'),
+  );
 
 let root: vscode.Uri;
 /** Set once the extension is located (index.ts). */
@@ -43,10 +49,14 @@ export async function open(rel: string, show = true): Promise<vscode.Uri> {
 }
 
 export async function languageBecomes(uri: vscode.Uri, id: string, timeoutMs = 15_000): Promise<vscode.TextDocument> {
-  return waitFor(`${path.posix.basename(uri.path)} to become ${id} (is ${liveDoc(uri)?.languageId})`, () => {
-    const d = liveDoc(uri);
-    return d && d.languageId === id ? d : undefined;
-  }, timeoutMs);
+  return waitFor(
+    `${path.posix.basename(uri.path)} to become ${id} (is ${liveDoc(uri)?.languageId})`,
+    () => {
+      const d = liveDoc(uri);
+      return d && d.languageId === id ? d : undefined;
+    },
+    timeoutMs,
+  );
 }
 
 /** Position of the first occurrence of `needle` on the first line matching `lineRe` (0-based). */
@@ -61,4 +71,3 @@ export function positionOf(doc: vscode.TextDocument, lineRe: RegExp, needle: str
   }
   throw new Error(`no line matches ${lineRe}`);
 }
-

@@ -23,7 +23,8 @@ export const TESTS: TestCase[] = [
         // every example folder and the files of test/, byte for byte
         const bundled = join(extensionRoot(), 'examples');
         assert.deepEqual(readdirSync(target).sort(), readdirSync(bundled).sort());
-        for (const f of ['test.m', 'test.p', 'tensorlens.run.json']) assert.equal(readFileSync(join(target, 'test', f), 'utf8'), readFileSync(join(bundled, 'test', f), 'utf8'), f);
+        for (const f of ['test.m', 'test.p', 'tensorlens.run.json'])
+          assert.equal(readFileSync(join(target, 'test', f), 'utf8'), readFileSync(join(bundled, 'test', f), 'utf8'), f);
         // the user's edits survive a second Open the Examples
         writeFileSync(join(target, 'test', 'test.m'), '// mine\n');
         const second = await vscode.commands.executeCommand<string>('tensorLens.openExamples', vscode.Uri.file(parent), false);

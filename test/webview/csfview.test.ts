@@ -42,7 +42,9 @@ async function open(query: string, opts: { height?: number } = {}): Promise<Open
     if (m.type() === 'error' && !/favicon|status of 404/.test(m.text())) problems.push(`console.error: ${m.text()}`);
   });
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  await page.addInitScript('window.__csp = []; document.addEventListener("securitypolicyviolation", (e) => window.__csp.push(e.violatedDirective + " " + e.blockedURI));');
+  await page.addInitScript(
+    'window.__csp = []; document.addEventListener("securitypolicyviolation", (e) => window.__csp.push(e.violatedDirective + " " + e.blockedURI));',
+  );
   await page.goto(`${server!.url}/csfview?${query}`);
   await until(page, 'document.body.dataset.ready === "1"', 20000);
   return { page, problems, csp: () => page.evaluate('window.__csp') as Promise<string[]> };
@@ -64,7 +66,9 @@ interface TableRow {
 }
 
 async function tableRows(page: Page): Promise<TableRow[]> {
-  return (await page.evaluate(`[...document.querySelectorAll('#csf-table .csf-row:not([hidden])')].map((r) => ({ row: Number(r.dataset.row), cls: r.className, cells: [...r.children].map((c) => c.textContent.trim()) }))`)) as TableRow[];
+  return (await page.evaluate(
+    `[...document.querySelectorAll('#csf-table .csf-row:not([hidden])')].map((r) => ({ row: Number(r.dataset.row), cls: r.className, cells: [...r.children].map((c) => c.textContent.trim()) }))`,
+  )) as TableRow[];
 }
 
 async function hexRows(page: Page): Promise<{ off: string; bytes: string[]; hl: number[] }[]> {
@@ -152,7 +156,10 @@ test('a corrupt file: the problem links to its byte offset in the hex view and t
   assert.equal(await text(page, '#csf-valstate'), '1 problem');
   const items = await page.$$eval('#csf-problems li', (l) => l.map((x) => x.textContent));
   assert.equal(items.length, 1);
-  assert.match(items[0]!, /^offset 32 \(0x20\) error V14 csf\.index-out-of-range entry 2 \(fiber 1, x\[1, :\]\) has index 3, expected an index below shape\[1\] = 3$/);
+  assert.match(
+    items[0]!,
+    /^offset 32 \(0x20\) error V14 csf\.index-out-of-range entry 2 \(fiber 1, x\[1, :\]\) has index 3, expected an index below shape\[1\] = 3$/,
+  );
   // scroll the hex view away first, so that the link has to bring offset 32 back
   await page.click('.csf-link');
   await settle(page);
@@ -176,7 +183,10 @@ test('a corrupt file: the problem links to its byte offset in the hex view and t
   assert.equal(await b.page.getAttribute('.csf-link', 'data-offset'), '52');
   await b.page.click('.csf-link');
   await settle(b.page);
-  assert.deepEqual((await hexRows(b.page)).flatMap((x) => x.hl), [52, 53, 54, 55]);
+  assert.deepEqual(
+    (await hexRows(b.page)).flatMap((x) => x.hl),
+    [52, 53, 54, 55],
+  );
   await b.page.close();
 });
 
@@ -202,7 +212,11 @@ test('invalid messages are rejected on both sides', async () => {
   await page.evaluate(`harness.fromWebview({ type: 'request', id: 78, method: 'csf.hex', params: { offset: 0, length: 1e9 } })`);
   await page.evaluate(`harness.fromWebview({ type: 'request', id: 79, method: 'csf.deleteFile', params: {} })`);
   await page.evaluate(`harness.fromWebview({ type: 'notify', method: 'csf.log', params: { level: 'loud', message: 'x' } })`);
-  const answers = (await page.evaluate(`harness.received.filter((m) => m.type === 'response' && m.id >= 77).map((m) => [m.id, m.ok, m.error])`)) as [number, boolean, string][];
+  const answers = (await page.evaluate(`harness.received.filter((m) => m.type === 'response' && m.id >= 77).map((m) => [m.id, m.ok, m.error])`)) as [
+    number,
+    boolean,
+    string,
+  ][];
   assert.deepEqual(
     answers.map(([id, ok]) => [id, ok]),
     [
@@ -215,7 +229,10 @@ test('invalid messages are rejected on both sides', async () => {
   assert.match(answers[1][2], /params\.length: 1000000000 > 65536/);
   assert.match(answers[2][2], /unknown method "csf\.deleteFile"/);
   const log = (await page.evaluate('harness.log')) as string[];
-  assert.ok(log.some((l) => /^warn: .*notify csf\.log\.params\.level/.test(l)), log.join('\n'));
+  assert.ok(
+    log.some((l) => /^warn: .*notify csf\.log\.params\.level/.test(l)),
+    log.join('\n'),
+  );
   assert.deepEqual(problems, []);
   await page.close();
 });
@@ -226,7 +243,12 @@ test('"Show in accelerator memory" loads the tensor at the configured bases (for
   await page.click('#csf-show');
   await until(page, 'harness.shown.length === 1');
   await until(page, `document.getElementById('csf-status').textContent.startsWith('Loaded')`);
-  const shown = (await page.evaluate('harness.shown[0]')) as { spaces: { id: string; bytes: number; unitBytes: number }[]; metaWords: number[]; mainBytes: number[]; initial: unknown };
+  const shown = (await page.evaluate('harness.shown[0]')) as {
+    spaces: { id: string; bytes: number; unitBytes: number }[];
+    metaWords: number[];
+    mainBytes: number[];
+    initial: unknown;
+  };
   assert.deepEqual(shown.spaces, [
     { id: 'csf:main', bytes: 8 * 6, unitBytes: 8 },
     { id: 'csf:meta', bytes: 4 * 12, unitBytes: 4 },
@@ -256,7 +278,20 @@ const u32le = (b: Uint8Array, at: number, v: number) => new DataView(b.buffer, b
 
 test('CsfView: rows of a tensor with an empty fiber map back to fibers and entries', async () => {
   // formats.md A.8.2: [[0, 0, 0], [4, 0, 0.5]], ptr = [0, 0, 2]
-  const v = await CsfView.open(bytesSource(writeCsfFixture([2, 3], [[], [[0, 4], [2, 0.5]]])));
+  const v = await CsfView.open(
+    bytesSource(
+      writeCsfFixture(
+        [2, 3],
+        [
+          [],
+          [
+            [0, 4],
+            [2, 0.5],
+          ],
+        ],
+      ),
+    ),
+  );
   assert.equal(v.rowCount, 4);
   const rows = await v.rows(0, 10);
   assert.deepEqual(rows, [
@@ -274,8 +309,23 @@ test('CsfView: rows of a tensor with an empty fiber map back to fibers and entri
   assert.equal(v.rowOfOffset(41), 1, 'ptr[1] (bytes 40..43) is fiber 1');
   assert.equal(v.rowOfOffset(44), undefined, 'the end pointer shows no row');
   // order 1: one fiber
-  const o1 = await CsfView.open(bytesSource(writeCsfFixture([5], [[[1, 1], [4, -1]]])));
-  assert.deepEqual((await o1.rows(0, 3)).map((r) => r.kind + (r.kind === 'entry' ? r.index : r.fiber)), ['fiber0', 'entry1', 'entry4']);
+  const o1 = await CsfView.open(
+    bytesSource(
+      writeCsfFixture(
+        [5],
+        [
+          [
+            [1, 1],
+            [4, -1],
+          ],
+        ],
+      ),
+    ),
+  );
+  assert.deepEqual(
+    (await o1.rows(0, 3)).map((r) => r.kind + (r.kind === 'entry' ? r.index : r.fiber)),
+    ['fiber0', 'entry1', 'entry4'],
+  );
 });
 
 test('CsfView: structural problems of formats.md A.8.4 leave no fiber table and name the rule and offset', async () => {
@@ -283,12 +333,69 @@ test('CsfView: structural problems of formats.md A.8.4 leave no fiber table and 
   const cases: [string, Uint8Array, string, number][] = [
     ['header cut', a.slice(0, 6), 'V4', 4],
     ['last byte cut', a.slice(0, 55), 'V8', 44],
-    ['order 0', (() => { const b = new Uint8Array(16); u32le(b, 8, 1); return b; })(), 'V2', 0],
-    ['nnz overstated', (() => { const b = a.slice(); u32le(b, 12, 4); return b; })(), 'V7', 48],
-    ['P = 2', (() => { const b = new Uint8Array(52); b.set(a.subarray(0, 40)); u32le(b, 40, 2); u32le(b, 44, 0); u32le(b, 48, 3); return b; })(), 'V7', 40],
-    ['ptr = [1, 1, 3]', (() => { const b = a.slice(); u32le(b, 44, 1); return b; })(), 'V10', 44],
-    ['ptr = [0, 1, 2]', (() => { const b = a.slice(); u32le(b, 52, 2); return b; })(), 'V11', 52],
-    ['ptr = [0, 4, 3]', (() => { const b = a.slice(); u32le(b, 48, 4); return b; })(), 'V12', 52],
+    [
+      'order 0',
+      (() => {
+        const b = new Uint8Array(16);
+        u32le(b, 8, 1);
+        return b;
+      })(),
+      'V2',
+      0,
+    ],
+    [
+      'nnz overstated',
+      (() => {
+        const b = a.slice();
+        u32le(b, 12, 4);
+        return b;
+      })(),
+      'V7',
+      48,
+    ],
+    [
+      'P = 2',
+      (() => {
+        const b = new Uint8Array(52);
+        b.set(a.subarray(0, 40));
+        u32le(b, 40, 2);
+        u32le(b, 44, 0);
+        u32le(b, 48, 3);
+        return b;
+      })(),
+      'V7',
+      40,
+    ],
+    [
+      'ptr = [1, 1, 3]',
+      (() => {
+        const b = a.slice();
+        u32le(b, 44, 1);
+        return b;
+      })(),
+      'V10',
+      44,
+    ],
+    [
+      'ptr = [0, 1, 2]',
+      (() => {
+        const b = a.slice();
+        u32le(b, 52, 2);
+        return b;
+      })(),
+      'V11',
+      52,
+    ],
+    [
+      'ptr = [0, 4, 3]',
+      (() => {
+        const b = a.slice();
+        u32le(b, 48, 4);
+        return b;
+      })(),
+      'V12',
+      52,
+    ],
   ];
   for (const [what, bytes, rule, offset] of cases) {
     const v = await CsfView.open(bytesSource(bytes));
@@ -307,12 +414,15 @@ test('CsfView: structural problems of formats.md A.8.4 leave no fiber table and 
   const t = await CsfView.open(bytesSource(trailing));
   assert.equal(t.rowCount, 5);
   const tv = await new CsfViewHost(t, () => undefined, { title: 't' }).validated;
-  assert.deepEqual(tv.problems.map((p) => [p.rule, p.offset, p.length]), [['V9', 56, 4]]);
+  assert.deepEqual(
+    tv.problems.map((p) => [p.rule, p.offset, p.length]),
+    [['V9', 56, 4]],
+  );
 });
 
 test('CsfView and CsfViewHost never throw on arbitrary bytes', async () => {
   let seed = 12345;
-  const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
   const a = tensorA();
   for (let k = 0; k < 400; k++) {
     const b = k % 4 === 0 ? new Uint8Array(Math.floor(rnd() * 80)).map(() => Math.floor(rnd() * 256)) : a.slice(0, Math.floor(rnd() * 64));
@@ -326,7 +436,16 @@ test('CsfView and CsfViewHost never throw on arbitrary bytes', async () => {
     await host.handle({ type: 'request', id: 4, method: 'csf.locate', params: { offset: Math.floor(rnd() * 100) } });
     await host.validated;
     const answers = posted.filter((m) => (m as { type: string }).type === 'response') as { id: number; ok: boolean; error?: string }[];
-    assert.deepEqual(answers.map((m) => [m.id, m.ok]), [[1, true], [2, true], [3, true], [4, true]], `case ${k}: ${answers.map((m) => m.error).join('; ')}`);
+    assert.deepEqual(
+      answers.map((m) => [m.id, m.ok]),
+      [
+        [1, true],
+        [2, true],
+        [3, true],
+        [4, true],
+      ],
+      `case ${k}: ${answers.map((m) => m.error).join('; ')}`,
+    );
     for (const m of posted) assert.equal(explainCsfHostMessage(m), undefined, `case ${k}: the host sent a malformed message`);
   }
 });

@@ -86,13 +86,26 @@ if (layoutName) {
 
 /** `overlays=trace`: the overlays the extension builds from a run (trace terms and C globals), as in VS Code. */
 const fromTrace = params.get('overlays') === 'trace';
-const traceOv = fromTrace ? traceOverlays(scenario.trace, [{ name: 'table', address: 0x5000, size: 32, type: 'int16_t [4][4]', file: 'examples/demo.tprog', line: 2 }]) : [];
+const traceOv = fromTrace
+  ? traceOverlays(scenario.trace, [{ name: 'table', address: 0x5000, size: 32, type: 'int16_t [4][4]', file: 'examples/demo.tprog', line: 2 }])
+  : [];
 /** `overlays=many` (bench): 4096 overlapping strided tensors of 16 MiB each over MEM (32 bytes of every 64, like PCORE blocks), ~1000 on every row. */
 const manyOv: Overlay[] =
   params.get('overlays') === 'many'
     ? Array.from({ length: 4096 }, (_, k) => {
         const length = Math.max(64, Math.min(16 << 20, scenario.machine.mem.length - k * 16384)) & ~63;
-        return { id: `m${k}`, name: `T${k}`, space: 'MEM', offset: k * 16384, length, kind: 'tensor' as const, type: 'u8' as const, shape: [length / 64, 32], strides: [64, 1], color: k % 8 };
+        return {
+          id: `m${k}`,
+          name: `T${k}`,
+          space: 'MEM',
+          offset: k * 16384,
+          length,
+          kind: 'tensor' as const,
+          type: 'u8' as const,
+          shape: [length / 64, 32],
+          strides: [64, 1],
+          color: k % 8,
+        };
       }).filter((o) => o.offset < scenario.machine.mem.length)
     : [];
 const source = createSource({
@@ -136,7 +149,9 @@ source.read = (space, offset, length, step) => {
  * no memory; `harness.attachRun()` then plays the next run taking the panel over (new host + refresh).
  */
 const restoring = params.get('restore') === '1';
-let host = restoring ? new WebviewHost({ title: 'Memory: demo.tprog — run the program again to see its memory', spaces: () => [], read: () => new Uint8Array(0) }, deliver) : new WebviewHost(source, deliver);
+let host = restoring
+  ? new WebviewHost({ title: 'Memory: demo.tprog — run the program again to see its memory', spaces: () => [], read: () => new Uint8Array(0) }, deliver)
+  : new WebviewHost(source, deliver);
 harness.host = host;
 (harness as any).attachRun = () => {
   host = new WebviewHost(source, deliver);

@@ -42,7 +42,10 @@ test('first rows show the known image byte for byte, with addresses, typed colum
   assert.equal((await row(page, '0000140')).ascii, 'Tensor Lens! :-)');
   assert.equal((await row(page, '0000100')).ascii, '.<...{U5.~......');
   const header = (await page.textContent('.tl-head .tl-hex'))!.trim().split(/\s+/);
-  assert.deepEqual(header, Array.from({ length: 16 }, (_, i) => hex2(i)));
+  assert.deepEqual(
+    header,
+    Array.from({ length: 16 }, (_, i) => hex2(i)),
+  );
   assert.equal(await page.getAttribute('#tl-grid', 'role'), 'grid');
   assert.equal(await page.getAttribute('#tl-grid', 'aria-rowcount'), String(MEM_BYTES / 16 + 1));
   await shot(page, 'inspector-start');
@@ -68,7 +71,10 @@ test('typed decoding: fp16, bf16, fp32 and 12-bit words', async () => {
   await page.selectOption('#tl-radix', 'dec');
   await settle(page);
   assert.deepEqual((await row(page, '0000130')).typed, ['-1', '2047', '-2048', '5', '1', '564', '-1348', '0']);
-  assert.deepEqual((await row(page, '0000130')).hex, expectedHex(0x130).map((x) => String(parseInt(x, 16)).padStart(3, '0')));
+  assert.deepEqual(
+    (await row(page, '0000130')).hex,
+    expectedHex(0x130).map((x) => String(parseInt(x, 16)).padStart(3, '0')),
+  );
   await page.selectOption('#tl-radix', 'hex');
   await settle(page);
   assert.deepEqual((await row(page, '0000130')).typed, ['fff', '7ff', '800', '005', '001', '234', 'abc', '000']);
@@ -76,7 +82,10 @@ test('typed decoding: fp16, bf16, fp32 and 12-bit words', async () => {
   await page.selectOption('#tl-radix', 'dec');
   await settle(page);
   const dv = new DataView(new Uint8Array(expectedHex(0x140).map((x) => parseInt(x, 16))).buffer);
-  assert.deepEqual((await row(page, '0000140')).typed, [0, 4, 8, 12].map((o) => String(dv.getInt32(o, true))));
+  assert.deepEqual(
+    (await row(page, '0000140')).typed,
+    [0, 4, 8, 12].map((o) => String(dv.getInt32(o, true))),
+  );
   await shot(page, 'inspector-typed');
   await page.close();
 });
@@ -121,7 +130,10 @@ test('PCORE page: core and thread selectors, word addresses, 12-bit words after 
   await settle(page);
   assert.deepEqual((await rows(page))[0].typed.slice(0, 4), W_VALUES.map(String));
   const chg = await decos(page, 'tl-chg');
-  assert.ok(chg.some((d) => d.sec === 'v' && d.lo === 2 * 0x1200 && d.hi === 2 * 0x1200 + 8), JSON.stringify(chg));
+  assert.ok(
+    chg.some((d) => d.sec === 'v' && d.lo === 2 * 0x1200 && d.hi === 2 * 0x1200 + 8),
+    JSON.stringify(chg),
+  );
   await shot(page, 'inspector-pcore');
   await page.selectOption('#tl-space', 'csf:main');
   await settle(page);
@@ -153,22 +165,37 @@ test('stepping: bytes each step changed and read, old values on hover, changes s
   await page.click('#tl-go-read');
   await settle(page);
   const rd = await decos(page, 'tl-rd');
-  assert.ok(rd.some((d) => d.sec === 'b' && d.lo === B.offset && d.hi === B.offset + 16), JSON.stringify(rd));
+  assert.ok(
+    rd.some((d) => d.sec === 'b' && d.lo === B.offset && d.hi === B.offset + 16),
+    JSON.stringify(rd),
+  );
   assert.match((await page.textContent('#tl-status'))!, /Step 0 read 64 bytes of MEM \(DDR\) in 0x2000–0x203f/);
   // step 1: A[0][1] <= 2.5: only the two high bytes of that float change
   await page.click('#tl-next');
   await goTo(page, '0x1000');
   chg = await decos(page, 'tl-chg');
-  assert.deepEqual(chg.filter((d) => d.sec === 'b').map((d) => [d.lo, d.hi]), [[A.offset + 6, A.offset + 8]]);
-  assert.deepEqual(chg.filter((d) => d.sec === 'v').map((d) => [d.lo, d.hi]), [[A.offset + 6, A.offset + 8]]);
+  assert.deepEqual(
+    chg.filter((d) => d.sec === 'b').map((d) => [d.lo, d.hi]),
+    [[A.offset + 6, A.offset + 8]],
+  );
+  assert.deepEqual(
+    chg.filter((d) => d.sec === 'v').map((d) => [d.lo, d.hi]),
+    [[A.offset + 6, A.offset + 8]],
+  );
   await page.selectOption('#tl-type', 'f32');
   await settle(page);
   chg = await decos(page, 'tl-chg');
-  assert.deepEqual(chg.filter((d) => d.sec === 'v').map((d) => [d.lo, d.hi]), [[A.offset + 4, A.offset + 8]], 'the whole float is marked');
+  assert.deepEqual(
+    chg.filter((d) => d.sec === 'v').map((d) => [d.lo, d.hi]),
+    [[A.offset + 4, A.offset + 8]],
+    'the whole float is marked',
+  );
   await page.selectOption('#tl-type', 'u8');
   await settle(page);
   // hover a changed byte: old value
-  const box = await page.evaluate(`(() => { const d = window.tensorLens.inspector.decos.find((x) => x.cls === 'tl-chg' && x.sec === 'b'); const vp = document.querySelector('.tl-viewport').getBoundingClientRect(); return { x: vp.left + d.x + 6, y: vp.top + d.y + 10 }; })()`);
+  const box = await page.evaluate(
+    `(() => { const d = window.tensorLens.inspector.decos.find((x) => x.cls === 'tl-chg' && x.sec === 'b'); const vp = document.querySelector('.tl-viewport').getBoundingClientRect(); return { x: vp.left + d.x + 6, y: vp.top + d.y + 10 }; })()`,
+  );
   const { x, y } = box as { x: number; y: number };
   await page.mouse.move(x, y);
   await until(page, `!document.getElementById('tl-tip').hidden && document.getElementById('tl-tip').textContent.includes('last written')`);
@@ -189,7 +216,10 @@ test('stepping: bytes each step changed and read, old values on hover, changes s
   await page.check('#tl-since-on');
   await goTo(page, '0x3000');
   const since = await decos(page, 'tl-chg');
-  assert.ok(since.some((d) => d.sec === 'b' && d.lo === X.offset && d.hi === X.offset + 16), JSON.stringify(since));
+  assert.ok(
+    since.some((d) => d.sec === 'b' && d.lo === X.offset && d.hi === X.offset + 16),
+    JSON.stringify(since),
+  );
   await shot(page, 'inspector-since');
   await page.close();
 });
@@ -205,7 +235,9 @@ test('overlays: coloured, labelled, hover shows tensor coordinate and last write
   // A after step 3: B's values with A[0][1] = 2.5
   assert.deepEqual((await row(page, '0001000')).typed, ['0', '2.5', '1', '1.5']);
   // hover byte A+9 (A[0][2], byte 1)
-  const pt = (await page.evaluate(`(() => { const vp = document.querySelector('.tl-viewport').getBoundingClientRect(); const ins = window.tensorLens.inspector; const g = ins.geo; const row = [...document.querySelectorAll('.tl-viewport .tl-row')].find((r) => r.firstChild.textContent === '0001000'); const rr = row.getBoundingClientRect(); const j = 9; return { x: vp.left + g.hexX + (j * (g.bc + 1) + Math.floor(j / 8) + 0.8) * g.cw, y: rr.top + rr.height / 2 }; })()`)) as { x: number; y: number };
+  const pt = (await page.evaluate(
+    `(() => { const vp = document.querySelector('.tl-viewport').getBoundingClientRect(); const ins = window.tensorLens.inspector; const g = ins.geo; const row = [...document.querySelectorAll('.tl-viewport .tl-row')].find((r) => r.firstChild.textContent === '0001000'); const rr = row.getBoundingClientRect(); const j = 9; return { x: vp.left + g.hexX + (j * (g.bc + 1) + Math.floor(j / 8) + 0.8) * g.cw, y: rr.top + rr.height / 2 }; })()`,
+  )) as { x: number; y: number };
   await page.mouse.move(pt.x, pt.y);
   await until(page, `document.getElementById('tl-tip').textContent.includes('last written')`);
   const tip = (await page.textContent('#tl-tip'))!;
@@ -221,7 +253,9 @@ test('overlays: coloured, labelled, hover shows tensor coordinate and last write
   // the strided tensor C: a byte in its gap has no coordinate
   await page.selectOption('#tl-overlay', { label: 'C [2×2] @0x4000' });
   await settle(page);
-  const hv = await page.evaluate(`window.harness.host.handle({ type: 'request', id: 99999, method: 'hover', params: { space: 'MEM', offset: 0x4000 + 8, step: 3 } }).then(() => window.harness.received.find((m) => m.id === 99999).result)`);
+  const hv = await page.evaluate(
+    `window.harness.host.handle({ type: 'request', id: 99999, method: 'hover', params: { space: 'MEM', offset: 0x4000 + 8, step: 3 } }).then(() => window.harness.received.find((m) => m.id === 99999).result)`,
+  );
   assert.deepEqual((hv as any).overlays, [{ id: 'C', name: 'C' }]);
   await page.close();
 });
@@ -257,14 +291,16 @@ test('virtual scrolling: the end of a 64 MiB memory, by keyboard and by scrollba
   assert.equal(await page.evaluate('window.tensorLens.inspector.debugInfo().top'), top0 - 10);
   // jump around: the page cache never holds the memory
   for (let i = 0; i < 40; i++) {
-    await page.evaluate(`window.tensorLens.inspector.setTop(${Math.floor(((i * 7919) % 1000) / 1000 * (MEM_BYTES / 16))})`);
+    await page.evaluate(`window.tensorLens.inspector.setTop(${Math.floor((((i * 7919) % 1000) / 1000) * (MEM_BYTES / 16))})`);
     await page.evaluate('new Promise((r) => requestAnimationFrame(r))');
   }
   await settle(page);
   const info = (await page.evaluate('window.tensorLens.inspector.debugInfo()')) as { cachePages: number };
   assert.ok(info.cachePages * 4096 <= 16 * 1024 * 1024, `cache holds ${info.cachePages} pages`);
   // every read was an ArrayBuffer of at most 64 KiB
-  const reads = (await page.evaluate(`window.harness.received.filter((m) => m.type === 'response' && m.result && m.result.bytes).map((m) => [Object.prototype.toString.call(m.result.bytes), m.result.bytes.byteLength])`)) as [string, number][];
+  const reads = (await page.evaluate(
+    `window.harness.received.filter((m) => m.type === 'response' && m.result && m.result.bytes).map((m) => [Object.prototype.toString.call(m.result.bytes), m.result.bytes.byteLength])`,
+  )) as [string, number][];
   assert.ok(reads.length > 10);
   for (const [tag, n] of reads) {
     assert.equal(tag, '[object ArrayBuffer]');
@@ -281,7 +317,10 @@ test('go to: addresses, $variables, tensors; bad input is reported', async () =>
   assert.equal(await page.getAttribute('#tl-grid', 'aria-activedescendant'), 'tl-cursor-row');
   await goTo(page, '$x');
   const sel = await decos(page, 'tl-sel');
-  assert.deepEqual(sel.filter((d) => d.sec === 'b').map((d) => [d.lo, d.hi]), [[X.offset, X.offset + 16]]);
+  assert.deepEqual(
+    sel.filter((d) => d.sec === 'b').map((d) => [d.lo, d.hi]),
+    [[X.offset, X.offset + 16]],
+  );
   assert.match((await page.textContent('#tl-status'))!, /\$x: 0x3000, 16 bytes/);
   await goTo(page, 'B');
   assert.equal(await page.evaluate('window.tensorLens.inspector.debugInfo().cursor'), B.offset);
@@ -301,7 +340,10 @@ test('search: hex bytes, typed values in the view byte order, next and previous'
   await until(page, `/Found/.test(document.getElementById('tl-status').textContent)`);
   await settle(page);
   assert.equal(await page.evaluate('window.tensorLens.inspector.debugInfo().cursor'), 0x3000123);
-  assert.deepEqual((await decos(page, 'tl-match')).filter((d) => d.sec === 'b').map((d) => [d.lo, d.hi]), [[0x3000123, 0x3000127]]);
+  assert.deepEqual(
+    (await decos(page, 'tl-match')).filter((d) => d.sec === 'b').map((d) => [d.lo, d.hi]),
+    [[0x3000123, 0x3000127]],
+  );
   await shot(page, 'inspector-search');
   await goTo(page, '0');
   await page.selectOption('#tl-find-mode', 'f32');
@@ -335,7 +377,10 @@ test('keyboard: arrows, pages, selection, steps; the status line speaks for the 
   await page.keyboard.press('Shift+ArrowRight');
   await page.keyboard.press('Shift+ArrowRight');
   await settle(page);
-  assert.deepEqual((await decos(page, 'tl-sel')).filter((d) => d.sec === 'b').map((d) => [d.lo, d.hi]), [[0x13, 0x16]]);
+  assert.deepEqual(
+    (await decos(page, 'tl-sel')).filter((d) => d.sec === 'b').map((d) => [d.lo, d.hi]),
+    [[0x13, 0x16]],
+  );
   await page.keyboard.press('PageDown');
   await settle(page);
   const info = (await page.evaluate('window.tensorLens.inspector.debugInfo()')) as { cursor: number; visibleRows: number; top: number };
@@ -384,7 +429,10 @@ test('highlight requests from the editor select and reveal a range', async () =>
   const { page } = await open(fx(), '/inspector?state=fresh');
   await page.evaluate(`window.harness.host.highlight('MEM', ${B.offset + 16}, 16, 'B[4:7]')`);
   await settle(page);
-  assert.deepEqual((await decos(page, 'tl-hl')).filter((d) => d.sec === 'b').map((d) => [d.lo, d.hi]), [[B.offset + 16, B.offset + 32]]);
+  assert.deepEqual(
+    (await decos(page, 'tl-hl')).filter((d) => d.sec === 'b').map((d) => [d.lo, d.hi]),
+    [[B.offset + 16, B.offset + 32]],
+  );
   assert.match((await page.textContent('#tl-status'))!, /B\[4:7\]: 0x2010, 16 bytes/);
   await page.evaluate(`window.harness.host.highlight('PCORE0', ${2 * 0x1200}, 8, 'w')`);
   await settle(page);
@@ -440,8 +488,13 @@ test('malformed messages from the extension are ignored and logged; the view kee
   await goTo(page, '0x140');
   assert.equal((await row(page, '0000140')).ascii, 'Tensor Lens! :-)');
   // and the host side drops what a webview must not send
-  await page.evaluate(`window.harness.host.handle({ type: 'request', id: 77, method: 'read', params: { space: 'MEM', offset: 0, length: 99999999, step: 0 } })`);
-  assert.match((await page.evaluate(`window.harness.log.find((l) => l.includes('length'))`)) as string, /webview message ignored: request read\.params\.length/);
+  await page.evaluate(
+    `window.harness.host.handle({ type: 'request', id: 77, method: 'read', params: { space: 'MEM', offset: 0, length: 99999999, step: 0 } })`,
+  );
+  assert.match(
+    (await page.evaluate(`window.harness.log.find((l) => l.includes('length'))`)) as string,
+    /webview message ignored: request read\.params\.length/,
+  );
   await page.close();
 });
 
@@ -451,11 +504,19 @@ test('strict CSP: only the nonce script runs; no inline script, style attribute 
   assert.match(meta, /default-src 'none'/);
   assert.match(meta, /script-src 'nonce-[\w-]+'/);
   assert.doesNotMatch(meta, /unsafe-inline|unsafe-eval|https?:\/\/(?!127\.0\.0\.1)/);
-  const ran = await page.evaluate(`(() => { window.__inline = 0; const s = document.createElement('script'); s.textContent = 'window.__inline = 1'; document.body.append(s); return new Promise((r) => setTimeout(() => r(window.__inline), 50)); })()`);
+  const ran = await page.evaluate(
+    `(() => { window.__inline = 0; const s = document.createElement('script'); s.textContent = 'window.__inline = 1'; document.body.append(s); return new Promise((r) => setTimeout(() => r(window.__inline), 50)); })()`,
+  );
   assert.equal(ran, 0);
   const v = await csp();
-  assert.ok(v.some((x) => x.startsWith('script-src')), JSON.stringify(v));
-  assert.deepEqual(problems.filter((p) => !/Content Security Policy/.test(p)), []);
+  assert.ok(
+    v.some((x) => x.startsWith('script-src')),
+    JSON.stringify(v),
+  );
+  assert.deepEqual(
+    problems.filter((p) => !/Content Security Policy/.test(p)),
+    [],
+  );
   await page.close();
 });
 
@@ -503,7 +564,9 @@ test('overlays the extension builds from the trace: term names, element coordina
   assert.match((await page.textContent('#tl-status'))!, /\$x\[0:15\]: 0x3000, 16 bytes/);
   // hover A+9: the i16 element 4 of the term's range (byte 1), last written by step 0; click reveals the statement
   await goTo(page, '0x1000');
-  const pt = (await page.evaluate(`(() => { const vp = document.querySelector('.tl-viewport').getBoundingClientRect(); const g = window.tensorLens.inspector.geo; const row = [...document.querySelectorAll('.tl-viewport .tl-row')].find((r) => r.firstChild.textContent === '0001000'); const rr = row.getBoundingClientRect(); const j = 9; return { x: vp.left + g.hexX + (j * (g.bc + 1) + Math.floor(j / 8) + 0.8) * g.cw, y: rr.top + rr.height / 2 }; })()`)) as { x: number; y: number };
+  const pt = (await page.evaluate(
+    `(() => { const vp = document.querySelector('.tl-viewport').getBoundingClientRect(); const g = window.tensorLens.inspector.geo; const row = [...document.querySelectorAll('.tl-viewport .tl-row')].find((r) => r.firstChild.textContent === '0001000'); const rr = row.getBoundingClientRect(); const j = 9; return { x: vp.left + g.hexX + (j * (g.bc + 1) + Math.floor(j / 8) + 0.8) * g.cw, y: rr.top + rr.height / 2 }; })()`,
+  )) as { x: number; y: number };
   await page.mouse.move(pt.x, pt.y);
   await until(page, `document.getElementById('tl-tip').textContent.includes('last written')`);
   const tip = (await page.textContent('#tl-tip'))!;
@@ -517,10 +580,16 @@ test('overlays the extension builds from the trace: term names, element coordina
   await page.close();
 });
 
-test('the view reports what it renders (dumpView → viewDump), as the extension\'s debugState command asks', async () => {
+test("the view reports what it renders (dumpView → viewDump), as the extension's debugState command asks", async () => {
   const { page } = await open(fx(), '/inspector?state=fresh');
   await goTo(page, '0x140');
-  const d = (await page.evaluate('window.harness.host.dumpView()')) as { space: string; step: number; complete: boolean; rows: { addr: string; hex: string; ascii: string }[]; title: string };
+  const d = (await page.evaluate('window.harness.host.dumpView()')) as {
+    space: string;
+    step: number;
+    complete: boolean;
+    rows: { addr: string; hex: string; ascii: string }[];
+    title: string;
+  };
   assert.equal(d.space, 'MEM');
   assert.equal(d.step, 3);
   assert.equal(d.complete, true);
@@ -567,7 +636,10 @@ test('a strided tensor colours its elements, not the gaps between them', async (
   await goTo(page, '0x4000');
   // C: f32 [2][2] with strides [4, 1] at 0x4000 → elements at bytes 0–7 and 16–23
   const c = (await decos(page, 'tl-o3')).filter((d) => d.sec === 'b').map((d) => [d.lo - 0x4000, d.hi - 0x4000]);
-  assert.deepEqual(c, [[0, 8], [16, 24]]);
+  assert.deepEqual(c, [
+    [0, 8],
+    [16, 24],
+  ]);
   assert.equal((await row(page, '0004000')).ov, 'C');
   await page.close();
 });

@@ -22,7 +22,9 @@ type RGB = [number, number, number];
 
 /** Canvas pixel (CSS px) as RGB. */
 async function pixel(page: Page, px: number, py: number): Promise<RGB> {
-  return (await page.evaluate(`(() => { const c = document.getElementById('lm-canvas'); const d = window.devicePixelRatio || 1; const p = c.getContext('2d').getImageData(Math.round(${px} * d), Math.round(${py} * d), 1, 1).data; return [p[0], p[1], p[2]]; })()`)) as RGB;
+  return (await page.evaluate(
+    `(() => { const c = document.getElementById('lm-canvas'); const d = window.devicePixelRatio || 1; const p = c.getContext('2d').getImageData(Math.round(${px} * d), Math.round(${py} * d), 1, 1).data; return [p[0], p[1], p[2]]; })()`,
+  )) as RGB;
 }
 
 /** Screen point (CSS px in the canvas) of a cell, or an element inside it. */
@@ -31,7 +33,9 @@ async function at(page: Page, x: number, y: number, ir?: number, ic?: number): P
 }
 
 async function map(page: Page): Promise<any> {
-  return page.evaluate(`(() => { const m = window.tensorLens.layoutMap.map; return { cols: m.cols, rows: m.rows, panels: m.panels, kinds: [...new Uint8Array(m.raster.kinds)], keys: [...new Float32Array(m.raster.keys)], inner: m.inner, regions: m.regions.map((r) => ({ kind: r.kind, label: r.label, x: r.x, y: r.y, w: r.w, h: r.h })) }; })()`);
+  return page.evaluate(
+    `(() => { const m = window.tensorLens.layoutMap.map; return { cols: m.cols, rows: m.rows, panels: m.panels, kinds: [...new Uint8Array(m.raster.kinds)], keys: [...new Float32Array(m.raster.keys)], inner: m.inner, regions: m.regions.map((r) => ({ kind: r.kind, label: r.label, x: r.x, y: r.y, w: r.w, h: r.h })) }; })()`,
+  );
 }
 
 const near = (a: RGB, b: RGB, tol = 3) => a.every((v, i) => Math.abs(v - b[i]) <= tol);
@@ -40,7 +44,9 @@ const VIRIDIS1: RGB = [253, 231, 37];
 
 /** Hovers a canvas point and returns the tooltip text once the extension answered. */
 async function hover(page: Page, p: { px: number; py: number }, expect: RegExp): Promise<string> {
-  const box = (await page.evaluate(`(() => { const r = document.getElementById('lm-canvas').getBoundingClientRect(); return { x: r.left, y: r.top }; })()`)) as { x: number; y: number };
+  const box = (await page.evaluate(
+    `(() => { const r = document.getElementById('lm-canvas').getBoundingClientRect(); return { x: r.left, y: r.top }; })()`,
+  )) as { x: number; y: number };
   await page.mouse.move(box.x + p.px, box.y + p.py);
   await until(page, `${expect}.test(document.getElementById('lm-tip').textContent)`, 5000).catch(() => undefined);
   return (await page.textContent('#lm-tip'))!;
@@ -55,18 +61,21 @@ test('TT interleaved: banks × pages; page colour = position of its first elemen
   const { page, problems, csp } = await open(fx(), '/layoutmap?layout=tt-interleaved');
   const m = await map(page);
   assert.equal(m.panels.length, 12);
-  assert.deepEqual(m.panels.slice(0, 2).map((p: any) => p.label), ['DRAM bank 0', 'DRAM bank 1']);
+  assert.deepEqual(
+    m.panels.slice(0, 2).map((p: any) => p.label),
+    ['DRAM bank 0', 'DRAM bank 1'],
+  );
   assert.equal(m.cols, 3, '28 pages over 12 banks: 3 page slots per bank');
   // bank 0, page slot 0 holds host page 0 = tile (0, 0): the first colour of the gradient
-  assert.ok(near(await pixel(page, ...Object.values(await at(page, 0, 0)) as [number, number]), VIRIDIS0), 'first page');
+  assert.ok(near(await pixel(page, ...(Object.values(await at(page, 0, 0)) as [number, number])), VIRIDIS0), 'first page');
   // bank 4, slot 2 is reserved but unused (28 pages: banks 4–11 hold 2)
   assert.equal(m.kinds[4 * m.cols + 2], 4);
-  assert.ok(near(await pixel(page, ...Object.values(await at(page, 2, 4)) as [number, number]), [51, 56, 66]), 'unused slot colour');
+  assert.ok(near(await pixel(page, ...(Object.values(await at(page, 2, 4)) as [number, number])), [51, 56, 66]), 'unused slot colour');
   const tip = await hover(page, await at(page, 1, 0), /host page 12/);
   assert.match(tip, /DRAM bank 0 · page 1/);
   assert.match(tip, /host page 12 = tile \(1, 5\)/);
   assert.match(tip, /first element \(32, 160\)/);
-  assert.match(await page.textContent('#lm-legend') ?? '', /page with elements · 18 cells/);
+  assert.match((await page.textContent('#lm-legend')) ?? '', /page with elements · 18 cells/);
   await shot(page, 'layoutmap-tt-interleaved');
   assert.deepEqual(problems, []);
   assert.deepEqual(await csp(), []);
@@ -76,7 +85,10 @@ test('TT interleaved: banks × pages; page colour = position of its first elemen
 test('TT height-sharded: two cores, tiles with faces, padding rows hatched when zoomed to elements', async () => {
   const { page } = await open(fx(), '/layoutmap?layout=tt-height');
   const m = await map(page);
-  assert.deepEqual(m.panels.map((p: any) => p.label), ['core (0,0)', 'core (1,0)']);
+  assert.deepEqual(
+    m.panels.map((p: any) => p.label),
+    ['core (0,0)', 'core (1,0)'],
+  );
   assert.equal(m.inner.rows, 32);
   assert.equal(m.inner.blocks.length, 4);
   await waitDetail(page);
@@ -164,11 +176,14 @@ test('16-byte cells: rows of two cells; padding elements hatched; hover coordina
 test('CSR fibers: entries coloured by coordinate, fibers framed and labelled, metadata words', async () => {
   const { page } = await open(fx(), '/layoutmap?layout=sparse');
   const m = await map(page);
-  assert.deepEqual(m.regions.filter((r: any) => r.kind === 'frame' && r.label.startsWith('fiber')).map((r: any) => [r.label, r.x, r.w]), [
-    ['fiber (0)', 0, 2],
-    ['fiber (2)', 2, 3],
-    ['fiber (3)', 5, 1],
-  ]);
+  assert.deepEqual(
+    m.regions.filter((r: any) => r.kind === 'frame' && r.label.startsWith('fiber')).map((r: any) => [r.label, r.x, r.w]),
+    [
+      ['fiber (0)', 0, 2],
+      ['fiber (2)', 2, 3],
+      ['fiber (3)', 5, 1],
+    ],
+  );
   const meta = m.panels.find((p: any) => p.label === 'metadata memory');
   assert.ok(near(await pixel(page, ...(Object.values(await at(page, meta.x, meta.y)) as [number, number])), [209, 134, 22]), 'metadata colour');
   const tip = await hover(page, await at(page, 2, 0), /\(2, 0\)/);
@@ -208,7 +223,9 @@ test('2^26 elements: aggregated cells, drawn fast, hover still exact, wheel zoom
   const tip = await hover(page, await at(page, 0, 0), /\(0, 0\)/);
   assert.match(tip, /DRAM bank 0 · pages? 0/);
   const before = (await page.evaluate('window.tensorLens.layoutMap.debugInfo()')) as any;
-  const box = (await page.evaluate(`(() => { const r = document.getElementById('lm-canvas').getBoundingClientRect(); return { x: r.left, y: r.top }; })()`)) as { x: number; y: number };
+  const box = (await page.evaluate(
+    `(() => { const r = document.getElementById('lm-canvas').getBoundingClientRect(); return { x: r.left, y: r.top }; })()`,
+  )) as { x: number; y: number };
   const p = await at(page, 100, 30);
   await page.mouse.move(box.x + p.px, box.y + p.py);
   await page.mouse.wheel(0, -500);

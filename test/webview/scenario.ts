@@ -112,7 +112,14 @@ export function buildScenario(memBytes = MEM_BYTES): Scenario {
   // step 0: A <= B (64 bytes)
   M.touch(A.offset, A.offset + 63);
   mem.copyWithin(A.offset, B.offset, B.offset + 64);
-  commit({ kind: 'transfer', line: 10, text: '>A[0:3][0:3] <= B[0:15];', elements: 16, read: { space: 'MEM', lo: B.offset, hi: B.offset + 63, count: 64 }, written: { space: 'MEM', lo: A.offset, hi: A.offset + 63, count: 64 } });
+  commit({
+    kind: 'transfer',
+    line: 10,
+    text: '>A[0:3][0:3] <= B[0:15];',
+    elements: 16,
+    read: { space: 'MEM', lo: B.offset, hi: B.offset + 63, count: 64 },
+    written: { space: 'MEM', lo: A.offset, hi: A.offset + 63, count: 64 },
+  });
   // step 1: A[0,1] <= 2.5
   M.touch(A.offset + 4, A.offset + 7);
   mem.set(f32Bytes([2.5]), A.offset + 4);
@@ -122,7 +129,14 @@ export function buildScenario(memBytes = MEM_BYTES): Scenario {
   const w0 = W_OFFSET / 2;
   P.touch(w0, w0 + 3);
   machine.pages[0].priv.set(W_VALUES, w0);
-  commit({ kind: 'transfer', line: 12, text: '>PCORE(1).thread(2).w[0:3] <= A[0][0:3];', elements: 4, read: { space: 'MEM', lo: A.offset, hi: A.offset + 7, count: 8 }, written: { space: 'PCORE0', lo: w0, hi: w0 + 3, count: 4 } });
+  commit({
+    kind: 'transfer',
+    line: 12,
+    text: '>PCORE(1).thread(2).w[0:3] <= A[0][0:3];',
+    elements: 4,
+    read: { space: 'MEM', lo: A.offset, hi: A.offset + 7, count: 8 },
+    written: { space: 'PCORE0', lo: w0, hi: w0 + 3, count: 4 },
+  });
   // step 3: $x <= 0xAA (16 bytes)
   M.touch(X.offset, X.offset + 15);
   mem.fill(0xaa, X.offset, X.offset + 16);
@@ -146,12 +160,40 @@ export function buildScenario(memBytes = MEM_BYTES): Scenario {
   const metaWords = [2, 4, 6, 0, 2, 2, 5, 6];
   const meta = new Uint8Array(new Uint32Array(metaWords).buffer);
 
-  const spaces = [...machineSpaces(machine, histories), bufferSpace('csf:main', 'main memory (entries)', main, { group: 'sparse.csfbin', unitBytes: 8, defaultType: 'u32' }), bufferSpace('csf:meta', 'metadata memory (words)', meta, { group: 'sparse.csfbin', unitBytes: 4, defaultType: 'u32' })];
+  const spaces = [
+    ...machineSpaces(machine, histories),
+    bufferSpace('csf:main', 'main memory (entries)', main, { group: 'sparse.csfbin', unitBytes: 8, defaultType: 'u32' }),
+    bufferSpace('csf:meta', 'metadata memory (words)', meta, { group: 'sparse.csfbin', unitBytes: 4, defaultType: 'u32' }),
+  ];
   const overlays: Overlay[] = [
-    { id: 'A', name: 'A', space: 'MEM', offset: A.offset, length: 64, kind: 'tensor', type: 'f32', shape: A.shape, color: 0, detail: 'float32[4][4]', decl: { file: FILE, line: 3 } },
+    {
+      id: 'A',
+      name: 'A',
+      space: 'MEM',
+      offset: A.offset,
+      length: 64,
+      kind: 'tensor',
+      type: 'f32',
+      shape: A.shape,
+      color: 0,
+      detail: 'float32[4][4]',
+      decl: { file: FILE, line: 3 },
+    },
     { id: 'B', name: 'B', space: 'MEM', offset: B.offset, length: 64, kind: 'tensor', type: 'f32', shape: B.shape, color: 1, detail: 'float32[16]' },
     { id: '$x', name: '$x', space: 'MEM', offset: X.offset, length: 16, kind: 'variable', type: 'u8', shape: [16], color: 2 },
-    { id: 'C', name: 'C', space: 'MEM', offset: 0x4000, length: 24, kind: 'tensor', type: 'f32', shape: [2, 2], strides: [4, 1], color: 3, detail: 'strided view' },
+    {
+      id: 'C',
+      name: 'C',
+      space: 'MEM',
+      offset: 0x4000,
+      length: 24,
+      kind: 'tensor',
+      type: 'f32',
+      shape: [2, 2],
+      strides: [4, 1],
+      color: 3,
+      detail: 'strided view',
+    },
     { id: 'w', name: 'w', space: 'PCORE0', offset: W_OFFSET, length: 8, kind: 'variable', type: 'w12', shape: [4], color: 4 },
   ];
   return { machine, spaces, trace, overlays, histories };
@@ -169,9 +211,27 @@ export function layoutModel(c: LayoutCase): LayoutModel {
     case 'tt-interleaved':
       return new TTLayout({ arch: wh, shape: [100, 200], dtype: 'bfloat16', layout: 'TILE', buffer: 'DRAM', memory: 'INTERLEAVED' });
     case 'tt-height':
-      return new TTLayout({ arch: wh, shape: [100, 64], dtype: 'bfloat16', layout: 'TILE', buffer: 'L1', memory: 'HEIGHT_SHARDED', shard: [64, 64], grid: [{ x0: 0, y0: 0, x1: 1, y1: 0 }] });
+      return new TTLayout({
+        arch: wh,
+        shape: [100, 64],
+        dtype: 'bfloat16',
+        layout: 'TILE',
+        buffer: 'L1',
+        memory: 'HEIGHT_SHARDED',
+        shard: [64, 64],
+        grid: [{ x0: 0, y0: 0, x1: 1, y1: 0 }],
+      });
     case 'tt-block':
-      return new TTLayout({ arch: wh, shape: [128, 128], dtype: 'bfloat16', layout: 'TILE', buffer: 'L1', memory: 'BLOCK_SHARDED', shard: [64, 64], grid: [{ x0: 0, y0: 0, x1: 1, y1: 1 }] });
+      return new TTLayout({
+        arch: wh,
+        shape: [128, 128],
+        dtype: 'bfloat16',
+        layout: 'TILE',
+        buffer: 'L1',
+        memory: 'BLOCK_SHARDED',
+        shard: [64, 64],
+        grid: [{ x0: 0, y0: 0, x1: 1, y1: 1 }],
+      });
     case 'spyre':
       return new SpyreLayout({ shape: [3, 100], dtype: 'float16', layout: { kind: 'default' } });
     case 'cells':

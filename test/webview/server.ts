@@ -20,14 +20,30 @@ export interface WebviewServer {
   close(): Promise<void>;
 }
 
-const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.map': 'application/json', '.html': 'text/html; charset=utf-8', '.png': 'image/png' };
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.map': 'application/json',
+  '.html': 'text/html; charset=utf-8',
+  '.png': 'image/png',
+};
 
 /** Builds into a fresh temporary folder (never dist/, which the main build wipes); `harness` is the test's side of the protocol. */
 export async function buildForTests(production = false, harness = 'test/webview/harness.ts'): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'tl-webview-'));
   const { buildWebview } = await import(pathToFileURL(join(root, 'scripts/build-webview.mjs')).href);
   await buildWebview({ outdir: join(dir, 'media'), production });
-  await esbuild.build({ absWorkingDir: root, entryPoints: [join(root, harness)], outfile: join(dir, 'harness.js'), bundle: true, format: 'iife', platform: 'browser', target: ['chrome114'], sourcemap: 'inline', logLevel: 'warning' });
+  await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: [join(root, harness)],
+    outfile: join(dir, 'harness.js'),
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: ['chrome114'],
+    sourcemap: 'inline',
+    logLevel: 'warning',
+  });
   return dir;
 }
 
@@ -46,7 +62,13 @@ export async function startServer(opts: { production?: boolean; harness?: string
     if (page) {
       const nonce = makeNonce();
       const view = page.view;
-      let html = page.html({ scriptUri: `${origin}/media/${view}.js`, styleUri: `${origin}/media/${view}.css`, nonce, cspSource: origin, title: 'Tensor Lens test' });
+      let html = page.html({
+        scriptUri: `${origin}/media/${view}.js`,
+        styleUri: `${origin}/media/${view}.css`,
+        nonce,
+        cspSource: origin,
+        title: 'Tensor Lens test',
+      });
       html = html.replace('</head>', `<link rel="stylesheet" href="${origin}/theme.css">\n</head>`);
       html = html.replace(/<script nonce/, `<script nonce="${nonce}" src="${origin}/harness.js"></script>\n<script nonce`);
       if (u.searchParams.get('theme') === 'light') html = html.replace('<body ', '<body class="vscode-light" ');
@@ -88,7 +110,14 @@ export async function startServer(opts: { production?: boolean; harness?: string
 }
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 /** Launches Debian Chromium through playwright-core (throws a clear message when it is missing). */
 export async function launchChromium() {

@@ -31,7 +31,11 @@ export interface Opened {
 }
 
 /** Opens a view page (`/inspector?…`, `/layoutmap?layout=…`) and waits until it has painted real data. */
-export async function open(f: Fixture, path: string, opts: { width?: number; height?: number; wait?: 'inspector' | 'layoutmap' | 'none' } = {}): Promise<Opened> {
+export async function open(
+  f: Fixture,
+  path: string,
+  opts: { width?: number; height?: number; wait?: 'inspector' | 'layoutmap' | 'none' } = {},
+): Promise<Opened> {
   const page = await f.browser.newPage({ viewport: { width: opts.width ?? 1360, height: opts.height ?? 760 } });
   const problems: string[] = [];
   const warnings: string[] = [];
@@ -41,7 +45,9 @@ export async function open(f: Fixture, path: string, opts: { width?: number; hei
     if (m.type() === 'warning') warnings.push(t);
   });
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  await page.addInitScript('window.__csp = []; document.addEventListener("securitypolicyviolation", (e) => window.__csp.push(e.violatedDirective + " " + e.blockedURI));');
+  await page.addInitScript(
+    'window.__csp = []; document.addEventListener("securitypolicyviolation", (e) => window.__csp.push(e.violatedDirective + " " + e.blockedURI));',
+  );
   await page.goto(f.server.url + path);
   const wait = opts.wait ?? (path.startsWith('/layoutmap') ? 'layoutmap' : 'inspector');
   if (wait === 'inspector') await until(page, '!!(document.body.dataset.firstPaint && window.tensorLens.inspector.debugInfo().stepsLoaded)', 20000);
@@ -79,7 +85,9 @@ export interface RowText {
 
 /** The visible rows' text, as a user sees it (split into cells). */
 export async function rows(page: Page): Promise<RowText[]> {
-  const raw = (await page.evaluate(`[...document.querySelectorAll('.tl-viewport .tl-row:not([hidden])')].map((r) => [...r.children].map((c) => c.textContent))`)) as string[][];
+  const raw = (await page.evaluate(
+    `[...document.querySelectorAll('.tl-viewport .tl-row:not([hidden])')].map((r) => [...r.children].map((c) => c.textContent))`,
+  )) as string[][];
   return raw.map(([addr, hex, typed, ascii, ov]) => ({ addr: addr.trim(), hex: hex.trim().split(/\s+/), typed: typed.trim().split(/\s+/), ascii, ov }));
 }
 

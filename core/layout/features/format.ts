@@ -25,7 +25,8 @@ function wantSpace(q: Token, t: Token, depth: number): boolean {
   if (p === '-') return qp === ',';
   if (qp === '-') return false;
   if (p === '+' || p === '*' || qp === '+' || qp === '*') return true;
-  if ((p === '(' || p === '[') && (q.kind === 'ident' || q.kind === 'number' || q.kind === 'dims' || (CLOSE.includes(qp) && qp !== ''))) return q.kind === 'ident' && SPACED_BEFORE_LIST.includes(q.text);
+  if ((p === '(' || p === '[') && (q.kind === 'ident' || q.kind === 'number' || q.kind === 'dims' || (CLOSE.includes(qp) && qp !== '')))
+    return q.kind === 'ident' && SPACED_BEFORE_LIST.includes(q.text);
   return true;
 }
 

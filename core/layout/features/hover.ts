@@ -20,14 +20,17 @@ export function stepsTable(steps: Step[]): string {
 
 export function forwardMarkdown(name: string, f: ForwardBase): string {
   const where = f.unit ? `${f.unit.label}, ` : '';
-  const head = Number.isNaN(f.address) ? `**${name}${list(f.coord)}** — not stored (implicit zero)` : `**${name}${list(f.coord)}** → ${where}address \`${hex(f.address)}\` (${f.address.toLocaleString('en-US')}), ${f.size} byte${f.size === 1 ? '' : 's'}`;
+  const head = Number.isNaN(f.address)
+    ? `**${name}${list(f.coord)}** — not stored (implicit zero)`
+    : `**${name}${list(f.coord)}** → ${where}address \`${hex(f.address)}\` (${f.address.toLocaleString('en-US')}), ${f.size} byte${f.size === 1 ? '' : 's'}`;
   return `${head}\n\n${stepsTable(f.steps)}`;
 }
 
 export function inverseMarkdown(name: string, r: InverseResult): string {
   const where = r.unit ? ` in ${r.unit.label}` : '';
   let head: string;
-  if (r.kind === 'element') head = `\`${hex(r.address)}\`${where} → **${name}${list(r.coord ?? [])}**${r.byteInElement ? `, byte ${r.byteInElement} of the element (little-endian: byte 0 is the least significant)` : ''}`;
+  if (r.kind === 'element')
+    head = `\`${hex(r.address)}\`${where} → **${name}${list(r.coord ?? [])}**${r.byteInElement ? `, byte ${r.byteInElement} of the element (little-endian: byte 0 is the least significant)` : ''}`;
   else if (r.kind === 'replica') head = `\`${hex(r.address)}\`${where} → a broadcast copy of **${name}${list(r.coord ?? [])}**`;
   else if (r.kind === 'outside') head = `\`${hex(r.address)}\`${where} is outside **${name}**`;
   else head = `\`${hex(r.address)}\`${where} in **${name}** is **${r.kind}**`;
@@ -53,7 +56,8 @@ export function probeMarkdown(p: ProbeInfo): string | undefined {
     return `device ${list(p.coord ?? [])} of **${name}** → address \`${hex(r.address)}\` → ${what}\n\n${stepsTable(r.steps)}`;
   }
   if (p.inverse) return inverseMarkdown(name, p.inverse);
-  if (p.hits) return p.hits.length ? p.hits.map((h) => inverseMarkdown(h.tensor.name, h.result)).join('\n\n---\n\n') : `no tensor holds \`${hex(p.address ?? 0)}\``;
+  if (p.hits)
+    return p.hits.length ? p.hits.map((h) => inverseMarkdown(h.tensor.name, h.result)).join('\n\n---\n\n') : `no tensor holds \`${hex(p.address ?? 0)}\``;
   if (p.error) return `_${p.error}_`;
   return undefined;
 }
@@ -71,8 +75,10 @@ export function hover(a: LayoutAnalysis, offset: number): HoverResult | undefine
     }
     if (p) {
       const md = probeMarkdown(p);
-      const sp = s.coords && inside(s.coords.span, offset) ? s.coords.span : s.address?.value && inside(s.address.value.span, offset) ? s.address.value.span : s.span;
-      if (md && (tok?.kind !== 'ident' || !['bank', 'core', 'main', 'meta', 'address', 'device'].includes(tok.text) || sp !== s.span)) return { markdown: md, range: range(sp) };
+      const sp =
+        s.coords && inside(s.coords.span, offset) ? s.coords.span : s.address?.value && inside(s.address.value.span, offset) ? s.address.value.span : s.span;
+      if (md && (tok?.kind !== 'ident' || !['bank', 'core', 'main', 'meta', 'address', 'device'].includes(tok.text) || sp !== s.span))
+        return { markdown: md, range: range(sp) };
     }
   }
   if (s?.kind === 'tensor') {
@@ -81,7 +87,10 @@ export function hover(a: LayoutAnalysis, offset: number): HoverResult | undefine
     if (s.at?.value && inside(s.at.value.span, offset) && t?.model) {
       const m = t.model;
       const end = m.base + (t.summary?.units?.bytesPerUnit ?? t.summary?.bytes ?? 0);
-      return { markdown: `\`${t.name}\` starts at \`${hex(m.base)}\` (${m.base.toLocaleString('en-US')}) and ends before \`${hex(end)}\`${t.summary?.units ? ` in each ${t.summary.units.kind}` : ''}`, range: range(s.at.value.span) };
+      return {
+        markdown: `\`${t.name}\` starts at \`${hex(m.base)}\` (${m.base.toLocaleString('en-US')}) and ends before \`${hex(end)}\`${t.summary?.units ? ` in each ${t.summary.units.kind}` : ''}`,
+        range: range(s.at.value.span),
+      };
     }
     if (s.shape && inside(s.shape.span, offset) && t?.summary) return { markdown: tensorMarkdown(t), range: range(s.shape.span) };
   }
@@ -97,4 +106,3 @@ export function hover(a: LayoutAnalysis, offset: number): HoverResult | undefine
   const doc = wordDoc(tok.text, family);
   return doc ? { markdown: doc, range: range({ start: tok.start, end: tok.end }) } : undefined;
 }
-

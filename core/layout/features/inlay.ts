@@ -17,7 +17,10 @@ function probeLabel(p: ProbeInfo): string | undefined {
     if (r.kind === 'metadata' && r.reason) return `→ ${r.reason}`;
     return `→ ${r.kind}${p.kind === 'device' && r.kind !== 'outside' ? ` @ ${hex(r.address)}` : ''}`;
   }
-  if (p.hits) return p.hits.length ? `→ ${p.hits.map((h) => (h.result.coord ? `${h.tensor.name}${list(h.result.coord)}` : `${h.tensor.name} (${h.result.kind})`)).join(', ')}` : '→ no tensor';
+  if (p.hits)
+    return p.hits.length
+      ? `→ ${p.hits.map((h) => (h.result.coord ? `${h.tensor.name}${list(h.result.coord)}` : `${h.tensor.name} (${h.result.kind})`)).join(', ')}`
+      : '→ no tensor';
   return undefined;
 }
 

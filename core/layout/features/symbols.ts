@@ -12,7 +12,14 @@ export function documentSymbols(a: LayoutAnalysis): DocSymbol[] {
       out.push({ name: `target ${name}`, kind: 'module', range: r(s.span), selectionRange: r(s.value.span), children: [] });
     } else if (s.kind === 'tensor' && s.name) {
       const t = a.tensors.find((x) => x.stmt === s);
-      out.push({ name: s.name.text, detail: t ? `${t.dtype ?? '?'}${list(t.shape ?? [])} ${t.family ?? ''}${t.summary ? ` · ${t.summary.short}` : ''}` : undefined, kind: 'variable', range: r(s.span), selectionRange: r(s.name.span), children: [] });
+      out.push({
+        name: s.name.text,
+        detail: t ? `${t.dtype ?? '?'}${list(t.shape ?? [])} ${t.family ?? ''}${t.summary ? ` · ${t.summary.short}` : ''}` : undefined,
+        kind: 'variable',
+        range: r(s.span),
+        selectionRange: r(s.name.span),
+        children: [],
+      });
     } else if (s.kind === 'probe') {
       const text = a.text.slice(s.span.start, s.span.end).replace(/\s+/g, ' ');
       out.push({ name: text, kind: 'event', range: r(s.span), selectionRange: r(s.tensor?.span ?? s.keyword), children: [] });

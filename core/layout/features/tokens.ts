@@ -53,7 +53,11 @@ export function semanticTokens(a: LayoutAnalysis): SemToken[] {
   for (const s of a.ast.stmts) {
     push(s.keyword, 'keyword');
     if (s.kind === 'target') {
-      if (s.value) value(s.value, TARGETS[(s.value.kind === 'call' ? s.value.callee.text : s.value.kind === 'name' ? s.value.text : '').toLowerCase()] ? 'target' : 'term');
+      if (s.value)
+        value(
+          s.value,
+          TARGETS[(s.value.kind === 'call' ? s.value.callee.text : s.value.kind === 'name' ? s.value.text : '').toLowerCase()] ? 'target' : 'term',
+        );
     } else if (s.kind === 'tensor') {
       if (s.name) push(s.name.span, 'variable', MOD_DECLARATION);
       if (s.dtype) push(s.dtype.span, parseDtype(s.dtype.text) ? 'type' : 'variable');

@@ -6,7 +6,21 @@
 import { CELL_DTYPES, type DType } from '../dtypes';
 import { buildTables, mapTables } from '../fast';
 import { issue, type Issue } from '../issues';
-import { type Breakdown, checkManyInput, emptyBreakdown, type ForwardBase, type InverseResult, type LayoutModel, type LayoutSummary, type Placement, type Regions, runsOf, type Slot, type Step, type UnitRef } from '../model';
+import {
+  type Breakdown,
+  checkManyInput,
+  emptyBreakdown,
+  type ForwardBase,
+  type InverseResult,
+  type LayoutModel,
+  type LayoutSummary,
+  type Placement,
+  type Regions,
+  runsOf,
+  type Slot,
+  type Step,
+  type UnitRef,
+} from '../model';
 import { bytes, cdiv, CoordError, coordProblem, hex, LayoutError, list, num, percent, plural, prod, ravel, roundUp, safe, tuple, unravel } from '../util';
 
 export const CELL_BYTES = 16;
@@ -32,30 +46,78 @@ export interface CellSpec {
 export function validateCells(spec: CellSpec): Issue[] {
   const out: Issue[] = [];
   const info = CELL_DTYPES[spec.dtype];
-  if (!info) out.push(issue('CELL002', 'error', `${spec.dtype} is not a documented Core Memory type${spec.dtype === 'bfloat16' ? ' (bfloat16 is unconfirmed and rejected until it is)' : ''}; supported: int8, int16, float16, float32, int32`, '@dtype'));
+  if (!info)
+    out.push(
+      issue(
+        'CELL002',
+        'error',
+        `${spec.dtype} is not a documented Core Memory type${spec.dtype === 'bfloat16' ? ' (bfloat16 is unconfirmed and rejected until it is)' : ''}; supported: int8, int16, float16, float32, int32`,
+        '@dtype',
+      ),
+    );
   const n = spec.shape.length;
   if (n === 0) out.push(issue('CELL001', 'error', 'a cell layout needs 1 to 4 dimensions', '@shape'));
-  else if (n > CELL_MAX_RANK && !spec.relaxRank) out.push(issue('CELL001', 'error', `the Core Memory document covers 1-D to 4-D data; this tensor has ${n} dims (write cells(relax_rank=true) to use the same formula anyway)`, '@shape', { fixes: [{ title: 'Allow more than 4 dims', field: 'relax_rank', newText: 'true' }] }));
+  else if (n > CELL_MAX_RANK && !spec.relaxRank)
+    out.push(
+      issue(
+        'CELL001',
+        'error',
+        `the Core Memory document covers 1-D to 4-D data; this tensor has ${n} dims (write cells(relax_rank=true) to use the same formula anyway)`,
+        '@shape',
+        { fixes: [{ title: 'Allow more than 4 dims', field: 'relax_rank', newText: 'true' }] },
+      ),
+    );
   spec.shape.forEach((s, i) => {
     if (!Number.isInteger(s) || s < 1) out.push(issue('CELL001', 'error', `dimension ${i} is ${s}; sizes must be integers ≥ 1`, '@shape', { index: i }));
   });
   const cell = spec.cellBytes ?? CELL_BYTES;
   if (!Number.isInteger(cell) || cell < 1) out.push(issue('CELL004', 'error', `cell size ${cell}: a cell is a whole number of bytes`, 'cell'));
-  else if (info && cell % info.size !== 0) out.push(issue('CELL004', 'error', `a ${spec.dtype} element (${info.size} B) does not divide a ${cell}-byte cell, so elements would straddle cells`, 'cell'));
+  else if (info && cell % info.size !== 0)
+    out.push(
+      issue('CELL004', 'error', `a ${spec.dtype} element (${info.size} B) does not divide a ${cell}-byte cell, so elements would straddle cells`, 'cell'),
+    );
   if (spec.order) {
     const ok = spec.order.length === n && [...spec.order].sort((a, b) => a - b).every((v, i) => v === i);
-    if (!ok) out.push(issue('CELL005', 'error', `order must list each of the ${n} dims once (outermost first), e.g. ${list((spec.names ?? []).every((x) => x) && spec.names?.length === n ? (spec.names as string[]) : spec.shape.map((_, i) => i))}`, 'order'));
+    if (!ok)
+      out.push(
+        issue(
+          'CELL005',
+          'error',
+          `order must list each of the ${n} dims once (outermost first), e.g. ${list((spec.names ?? []).every((x) => x) && spec.names?.length === n ? (spec.names as string[]) : spec.shape.map((_, i) => i))}`,
+          'order',
+        ),
+      );
   }
   if (spec.base !== undefined && Number.isInteger(cell) && cell > 0 && spec.base % cell !== 0) {
     const up = roundUp(spec.base, cell);
-    out.push(issue('CELL003', 'error', `tensors start on a cell boundary: ${hex(spec.base)} is not a multiple of ${cell} (use ${hex(up)}, cell ${up / cell})`, '@at', { fixes: [{ title: `Round up to ${hex(up)}`, field: '@at', newText: hex(up), preferred: true }] }));
+    out.push(
+      issue('CELL003', 'error', `tensors start on a cell boundary: ${hex(spec.base)} is not a multiple of ${cell} (use ${hex(up)}, cell ${up / cell})`, '@at', {
+        fixes: [{ title: `Round up to ${hex(up)}`, field: '@at', newText: hex(up), preferred: true }],
+      }),
+    );
   }
   if (out.some((i) => i.severity === 'error')) return out;
   const m = new CellLayout(spec, true);
   const s = m.summary();
   const rowPad = m.R * cell - m.storageShape[n - 1] * m.size;
-  if (rowPad && s.paddingPercent > 50) out.push(issue('CELL006', 'warning', `each innermost row of ${m.storageShape[n - 1]} × ${m.size} B uses ${plural(m.R, 'cell')} with ${rowPad} zero bytes: ${percent(s.breakdown.padding, s.bytes)} of the ${bytes(s.bytes)} is padding`, '@shape'));
-  else if (rowPad) out.push(issue('CELL006', 'information', `each innermost row (${m.storageShape[n - 1]} × ${m.size} B) is padded with ${rowPad} zero bytes to ${plural(m.R, 'cell')}`, '@shape'));
+  if (rowPad && s.paddingPercent > 50)
+    out.push(
+      issue(
+        'CELL006',
+        'warning',
+        `each innermost row of ${m.storageShape[n - 1]} × ${m.size} B uses ${plural(m.R, 'cell')} with ${rowPad} zero bytes: ${percent(s.breakdown.padding, s.bytes)} of the ${bytes(s.bytes)} is padding`,
+        '@shape',
+      ),
+    );
+  else if (rowPad)
+    out.push(
+      issue(
+        'CELL006',
+        'information',
+        `each innermost row (${m.storageShape[n - 1]} × ${m.size} B) is padded with ${rowPad} zero bytes to ${plural(m.R, 'cell')}`,
+        '@shape',
+      ),
+    );
   return out;
 }
 
@@ -162,7 +224,14 @@ export class CellLayout implements LayoutModel<CellForward> {
     const off = address - this.base;
     const steps: Step[] = [];
     const total = this.totalCells * this.cellBytes;
-    if (!Number.isInteger(off) || off < 0 || off >= total) return { model: 'cells', address, kind: 'outside', steps, reason: `the tensor occupies ${hex(this.base)}..${hex(this.base + total - 1)} (cells ${this.baseCell}..${this.baseCell + this.totalCells - 1})` };
+    if (!Number.isInteger(off) || off < 0 || off >= total)
+      return {
+        model: 'cells',
+        address,
+        kind: 'outside',
+        steps,
+        reason: `the tensor occupies ${hex(this.base)}..${hex(this.base + total - 1)} (cells ${this.baseCell}..${this.baseCell + this.totalCells - 1})`,
+      };
     const cellIdx = Math.floor(off / this.cellBytes);
     const byte = off % this.cellBytes;
     const row = Math.floor(cellIdx / this.R);
@@ -187,7 +256,10 @@ export class CellLayout implements LayoutModel<CellForward> {
     const res = out ?? new Float64Array(count);
     const inner = this.order[r - 1];
     const cb = this.cellBytes;
-    if (this.tables === undefined) this.tables = buildTables([...this.shape], (d, c) => (d === inner ? Math.floor(c / this.E) * cb + (c % this.E) * this.size : c * this.rowStrides[d] * this.R * cb)) ?? null;
+    if (this.tables === undefined)
+      this.tables =
+        buildTables([...this.shape], (d, c) => (d === inner ? Math.floor(c / this.E) * cb + (c % this.E) * this.size : c * this.rowStrides[d] * this.R * cb)) ??
+        null;
     if (this.tables) {
       mapTables(this.base, this.tables, coords, res, count);
       return res;
@@ -235,10 +307,19 @@ export class CellLayout implements LayoutModel<CellForward> {
       short: `${bytes(total)} · ${plural(this.totalCells, 'cell')} · ${percent(br.padding, total)} padding`,
       facts: [
         { name: 'dtype', value: `${this.dtype}, ${this.size} B (${CELL_DTYPES[this.dtype]!.encoding}), ${this.E} per ${this.cellBytes}-byte cell` },
-        { name: 'storage order', value: `(${this.order.map((d) => (named ? `${this.dimName(d)}=${this.shape[d]}` : String(this.shape[d]))).join(', ')}), last innermost` },
-        { name: 'rows', value: `${num(this.rows)} innermost rows of ${dn} elements → ${plural(this.R, 'cell')} each (${dn * this.size} data + ${this.R * this.cellBytes - dn * this.size} zero bytes)` },
+        {
+          name: 'storage order',
+          value: `(${this.order.map((d) => (named ? `${this.dimName(d)}=${this.shape[d]}` : String(this.shape[d]))).join(', ')}), last innermost`,
+        },
+        {
+          name: 'rows',
+          value: `${num(this.rows)} innermost rows of ${dn} elements → ${plural(this.R, 'cell')} each (${dn * this.size} data + ${this.R * this.cellBytes - dn * this.size} zero bytes)`,
+        },
         { name: 'cells', value: `${num(this.totalCells)} = ${num(this.rows)} × ${this.R}, ${bytes(total)}` },
-        { name: 'address', value: `${hex(this.base)}..${hex(this.base + total - 1)} (cells ${num(this.baseCell)}..${num(this.baseCell + this.totalCells - 1)})` },
+        {
+          name: 'address',
+          value: `${hex(this.base)}..${hex(this.base + total - 1)} (cells ${num(this.baseCell)}..${num(this.baseCell + this.totalCells - 1)})`,
+        },
       ],
     };
   }
@@ -253,7 +334,13 @@ export class CellLayout implements LayoutModel<CellForward> {
       const storage = [...unravel(row, this.storageShape.slice(0, n - 1)), k * this.E];
       const first = new Array<number>(n);
       this.order.forEach((d, i) => (first[d] = storage[i]));
-      return { kind: elements === this.E ? 'data' : elements ? 'partial' : 'padding', index: this.baseCell + s, elements, first: elements ? first : undefined, label: `cell ${this.baseCell + s}: row ${row}, ${elements}/${this.E} elements` };
+      return {
+        kind: elements === this.E ? 'data' : elements ? 'partial' : 'padding',
+        index: this.baseCell + s,
+        elements,
+        first: elements ? first : undefined,
+        label: `cell ${this.baseCell + s}: row ${row}, ${elements}/${this.E} elements`,
+      };
     };
     return {
       kind: 'cells',

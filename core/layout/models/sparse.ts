@@ -8,7 +8,21 @@
  */
 import { type DType } from '../dtypes';
 import { issue, type Issue } from '../issues';
-import { type Breakdown, checkManyInput, emptyBreakdown, type ForwardBase, type InverseResult, type LayoutModel, type LayoutSummary, type Placement, type Regions, runsOf, type Slot, type Step, type UnitRef } from '../model';
+import {
+  type Breakdown,
+  checkManyInput,
+  emptyBreakdown,
+  type ForwardBase,
+  type InverseResult,
+  type LayoutModel,
+  type LayoutSummary,
+  type Placement,
+  type Regions,
+  runsOf,
+  type Slot,
+  type Step,
+  type UnitRef,
+} from '../model';
 import { bytes, CoordError, coordProblem, hex, LayoutError, list, num, percent, plural, prod, ravel, safe, tuple, unravel } from '../util';
 
 /**
@@ -77,10 +91,18 @@ export function validateSparse(spec: SparseSpec): Issue[] {
     if (!Number.isInteger(s) || s < 1) out.push(issue('CSF001', 'error', `shape[${i}] is ${s}; extents are integers ≥ 1`, '@shape', { index: i }));
   });
   if (out.length) return out;
-  if (spec.dtype && spec.dtype !== 'float32') out.push(issue('CSF007', 'error', `entries hold f32 values; ${spec.dtype} is not stored by this format`, '@dtype'));
+  if (spec.dtype && spec.dtype !== 'float32')
+    out.push(issue('CSF007', 'error', `entries hold f32 values; ${spec.dtype} is not stored by this format`, '@dtype'));
   const F = prod(p.shape, 0, n - 1);
   if (p.ptr.length !== F + 1) {
-    out.push(issue('CSF002', 'error', `${p.ptr.length} fiber pointers for ${num(F)} fibers: there must be F+1 = ${num(F + 1)} (one per fiber, row-major over ${list(p.shape.slice(0, -1))}, plus the end)`, 'ptr'));
+    out.push(
+      issue(
+        'CSF002',
+        'error',
+        `${p.ptr.length} fiber pointers for ${num(F)} fibers: there must be F+1 = ${num(F + 1)} (one per fiber, row-major over ${list(p.shape.slice(0, -1))}, plus the end)`,
+        'ptr',
+      ),
+    );
     return out;
   }
   if (p.ptr[0] !== 0) out.push(issue('CSF003', 'error', `ptr[0] is ${p.ptr[0]}; the first fiber starts at entry 0`, 'ptr', { index: 0 }));
@@ -89,7 +111,8 @@ export function validateSparse(spec: SparseSpec): Issue[] {
       out.push(issue('CSF003', 'error', `ptr[${i + 1}] = ${p.ptr[i + 1]} is below ptr[${i}] = ${p.ptr[i]}: pointers never decrease`, 'ptr', { index: i + 1 }));
       break;
     }
-  if (p.ptr[F] !== p.index.length) out.push(issue('CSF004', 'error', `the end pointer ptr[${F}] = ${p.ptr[F]} must equal the number of entries (${p.index.length})`, 'ptr', { index: F }));
+  if (p.ptr[F] !== p.index.length)
+    out.push(issue('CSF004', 'error', `the end pointer ptr[${F}] = ${p.ptr[F]} must equal the number of entries (${p.index.length})`, 'ptr', { index: F }));
   if (out.some((i) => i.severity === 'error')) return out;
   const last = p.shape[n - 1];
   for (let f = 0; f < F; f++)
@@ -100,18 +123,35 @@ export function validateSparse(spec: SparseSpec): Issue[] {
         return out;
       }
       if (k > p.ptr[f] && v <= p.index[k - 1]) {
-        out.push(issue('CSF005', 'error', `fiber ${f}: index ${v} at entry ${k} does not follow ${p.index[k - 1]}; indices in a fiber are strictly increasing (the merge-join needs it)`, 'index', { index: k }));
+        out.push(
+          issue(
+            'CSF005',
+            'error',
+            `fiber ${f}: index ${v} at entry ${k} does not follow ${p.index[k - 1]}; indices in a fiber are strictly increasing (the merge-join needs it)`,
+            'index',
+            { index: k },
+          ),
+        );
         return out;
       }
     }
   const mc = spec.mainCapacity ?? MAIN_CAPACITY;
   const tc = spec.metaCapacity ?? META_CAPACITY;
   if (!Number.isInteger(p.mainBase) || p.mainBase < 0) out.push(issue('CSF006', 'error', `main base ${p.mainBase} must be an entry address ≥ 0`, 'main'));
-  else if (p.mainBase + p.index.length > mc) out.push(issue('CSF006', 'error', `${num(p.index.length)} entries at main address ${p.mainBase} pass the main memory's ${num(mc)} entries`, 'main'));
+  else if (p.mainBase + p.index.length > mc)
+    out.push(issue('CSF006', 'error', `${num(p.index.length)} entries at main address ${p.mainBase} pass the main memory's ${num(mc)} entries`, 'main'));
   else if (p.mainBase + p.ptr[F] > 2 ** 32 - 1) out.push(issue('CSF006', 'error', 'pointer + main base overflows a u32', 'main'));
   const words = 2 + n + F;
   if (!Number.isInteger(p.metaBase) || p.metaBase < 0) out.push(issue('CSF006', 'error', `metadata base ${p.metaBase} must be a word address ≥ 0`, 'meta'));
-  else if (p.metaBase + words > tc) out.push(issue('CSF006', 'error', `the header and ${num(F + 1)} pointers (${words} words) at metadata address ${p.metaBase} pass the metadata memory's ${num(tc)} words`, 'meta'));
+  else if (p.metaBase + words > tc)
+    out.push(
+      issue(
+        'CSF006',
+        'error',
+        `the header and ${num(F + 1)} pointers (${words} words) at metadata address ${p.metaBase} pass the metadata memory's ${num(tc)} words`,
+        'meta',
+      ),
+    );
   return out;
 }
 
@@ -195,9 +235,25 @@ export class SparseLayout implements LayoutModel<SparseForward> {
       { name: 'fiber', value: `${num(fiber)} (row-major over ${list(this.shape.slice(0, -1))})` },
       { name: 'fiber pointer', value: `metadata word ${pointerWord} = t + 1 + ${n} + ${fiber} (byte ${hex(pointerWord * META_WORD_BYTES)})` },
       { name: 'fiber entries', value: `main ${fiberStart}..${fiberEnd - 1} (${plural(fiberEnd - fiberStart, 'entry', 'entries')})` },
-      stored ? { name: 'entry', value: `main entry ${entry} (index ${coord[n - 1]}): bytes ${hex(address)}..${hex(address + 7)}, value at ${hex(address + 4)}` } : { name: 'entry', value: `none: index ${coord[n - 1]} is not stored, the value is 0` },
+      stored
+        ? { name: 'entry', value: `main entry ${entry} (index ${coord[n - 1]}): bytes ${hex(address)}..${hex(address + 7)}, value at ${hex(address + 4)}` }
+        : { name: 'entry', value: `none: index ${coord[n - 1]} is not stored, the value is 0` },
     ];
-    return { model: 'sparse', coord: [...coord], address, unit: { kind: 'space', index: 0, label: 'main memory' }, size: stored ? ENTRY_BYTES : 0, steps, fiber, pointerWord, fiberStart, fiberEnd, entry, stored, valueAddress: stored ? address + 4 : undefined };
+    return {
+      model: 'sparse',
+      coord: [...coord],
+      address,
+      unit: { kind: 'space', index: 0, label: 'main memory' },
+      size: stored ? ENTRY_BYTES : 0,
+      steps,
+      fiber,
+      pointerWord,
+      fiberStart,
+      fiberEnd,
+      entry,
+      stored,
+      valueAddress: stored ? address + 4 : undefined,
+    };
   }
 
   /** `unit` 0 = main memory (byte address), 1 = metadata memory (byte address). */
@@ -208,13 +264,39 @@ export class SparseLayout implements LayoutModel<SparseForward> {
     if (unit === 1) {
       const w = Math.floor(address / META_WORD_BYTES) - this.p.metaBase;
       steps.push({ name: 'metadata word', value: `${num(Math.floor(address / META_WORD_BYTES))} (t + ${w}), byte ${address % META_WORD_BYTES}` });
-      if (!Number.isInteger(address) || w < 0 || w >= this.metaWords) return { model: 'sparse', address, unit: ur, kind: 'outside', steps, reason: `the header is metadata words ${this.p.metaBase}..${this.p.metaBase + this.metaWords - 1}` };
-      const reason = w === 0 ? `order (${n})` : w <= n ? `shape[${w - 1}] (${this.shape[w - 1]})` : w - 1 - n < this.F ? `pointer of fiber ${w - 1 - n} ${tuple(unravel(w - 1 - n, this.shape.slice(0, -1)))} → main ${this.p.mainBase + this.p.ptr[w - 1 - n]}` : `end pointer → main ${this.p.mainBase + this.p.ptr[this.F]}`;
+      if (!Number.isInteger(address) || w < 0 || w >= this.metaWords)
+        return {
+          model: 'sparse',
+          address,
+          unit: ur,
+          kind: 'outside',
+          steps,
+          reason: `the header is metadata words ${this.p.metaBase}..${this.p.metaBase + this.metaWords - 1}`,
+        };
+      const reason =
+        w === 0
+          ? `order (${n})`
+          : w <= n
+            ? `shape[${w - 1}] (${this.shape[w - 1]})`
+            : w - 1 - n < this.F
+              ? `pointer of fiber ${w - 1 - n} ${tuple(unravel(w - 1 - n, this.shape.slice(0, -1)))} → main ${this.p.mainBase + this.p.ptr[w - 1 - n]}`
+              : `end pointer → main ${this.p.mainBase + this.p.ptr[this.F]}`;
       return { model: 'sparse', address, unit: ur, kind: 'metadata', steps, reason };
     }
     const e = Math.floor(address / ENTRY_BYTES) - this.p.mainBase;
-    steps.push({ name: 'main entry', value: `${num(Math.floor(address / ENTRY_BYTES))}, byte ${address % ENTRY_BYTES} (${address % ENTRY_BYTES < 4 ? 'u32 index' : 'f32 value'})` });
-    if (!Number.isInteger(address) || e < 0 || e >= this.nnz) return { model: 'sparse', address, unit: ur, kind: 'outside', steps, reason: `the entries are main ${this.p.mainBase}..${this.p.mainBase + this.nnz - 1}` };
+    steps.push({
+      name: 'main entry',
+      value: `${num(Math.floor(address / ENTRY_BYTES))}, byte ${address % ENTRY_BYTES} (${address % ENTRY_BYTES < 4 ? 'u32 index' : 'f32 value'})`,
+    });
+    if (!Number.isInteger(address) || e < 0 || e >= this.nnz)
+      return {
+        model: 'sparse',
+        address,
+        unit: ur,
+        kind: 'outside',
+        steps,
+        reason: `the entries are main ${this.p.mainBase}..${this.p.mainBase + this.nnz - 1}`,
+      };
     // fiber: last f with ptr[f] <= e and ptr[f+1] > e
     let lo = 0;
     let hi = this.F - 1;
@@ -273,7 +355,7 @@ export class SparseLayout implements LayoutModel<SparseForward> {
       for (let i = 0, k = 0; i < count; i++, k += r) {
         const f = r === 2 ? coords[k] : 0;
         const idx = coords[k + r - 1];
-        if ((f >>> 0) >= s0 || (idx >>> 0) >= k1) {
+        if (f >>> 0 >= s0 || idx >>> 0 >= k1) {
           res[i] = NaN;
           continue;
         }
@@ -287,11 +369,11 @@ export class SparseLayout implements LayoutModel<SparseForward> {
         let ok = true;
         for (let d = 0; d < r - 1; d++) {
           const c = coords[k + d];
-          if ((c >>> 0) >= shape[d]) ok = false;
+          if (c >>> 0 >= shape[d]) ok = false;
           f = f * shape[d] + c;
         }
         const idx = coords[k + r - 1];
-        if (!ok || (idx >>> 0) >= K) {
+        if (!ok || idx >>> 0 >= K) {
           res[i] = NaN;
           continue;
         }
@@ -355,8 +437,14 @@ export class SparseLayout implements LayoutModel<SparseForward> {
       facts: [
         { name: 'shape', value: `${list(this.shape)}: ${plural(this.F, 'fiber')} along the last mode` },
         { name: 'stored', value: `${num(this.nnz)} of ${num(numel)} elements (${percent(this.nnz, numel)}), ${plural(empty, 'empty fiber')}` },
-        { name: 'main memory', value: `entries ${this.p.mainBase}..${this.p.mainBase + this.nnz - 1} × 8 B (u32 index, f32 value) = ${bytes(br.element)} at ${hex(this.base)}` },
-        { name: 'metadata', value: `words ${this.p.metaBase}..${this.p.metaBase + this.metaWords - 1}: order, shape, ${this.F} fiber pointers and the end pointer (${this.metaWords} words)` },
+        {
+          name: 'main memory',
+          value: `entries ${this.p.mainBase}..${this.p.mainBase + this.nnz - 1} × 8 B (u32 index, f32 value) = ${bytes(br.element)} at ${hex(this.base)}`,
+        },
+        {
+          name: 'metadata',
+          value: `words ${this.p.metaBase}..${this.p.metaBase + this.metaWords - 1}: order, shape, ${this.F} fiber pointers and the end pointer (${this.metaWords} words)`,
+        },
       ],
     };
   }
@@ -398,7 +486,13 @@ export class SparseLayout implements LayoutModel<SparseForward> {
   placements(): Placement[] {
     return [
       { space: 'csf:main', start: this.base, end: this.base + this.nnz * ENTRY_BYTES, capacity: this.mainCapacity * ENTRY_BYTES, what: 'main memory' },
-      { space: 'csf:meta', start: this.p.metaBase * META_WORD_BYTES, end: (this.p.metaBase + this.metaWords) * META_WORD_BYTES, capacity: this.metaCapacity * META_WORD_BYTES, what: 'metadata memory' },
+      {
+        space: 'csf:meta',
+        start: this.p.metaBase * META_WORD_BYTES,
+        end: (this.p.metaBase + this.metaWords) * META_WORD_BYTES,
+        capacity: this.metaCapacity * META_WORD_BYTES,
+        what: 'metadata memory',
+      },
     ];
   }
 }

@@ -5,7 +5,21 @@
 import { type DType, HOST_BYTES, SPYRE_FORMAT_BY_NAME, spyreDtype, type SpyreDtypeInfo } from '../dtypes';
 import { buildTables, mapTables } from '../fast';
 import { issue, type Issue } from '../issues';
-import { type Breakdown, checkManyInput, emptyBreakdown, type ForwardBase, type InverseResult, type LayoutModel, type LayoutSummary, type Placement, type Regions, runsOf, type Slot, type Step, type UnitRef } from '../model';
+import {
+  type Breakdown,
+  checkManyInput,
+  emptyBreakdown,
+  type ForwardBase,
+  type InverseResult,
+  type LayoutModel,
+  type LayoutSummary,
+  type Placement,
+  type Regions,
+  runsOf,
+  type Slot,
+  type Step,
+  type UnitRef,
+} from '../model';
 import { bytes, cdiv, CoordError, coordProblem, LayoutError, list, num, percent, plural, prod, rmStrides, safe, tuple, unravel } from '../util';
 
 export const STICK_BYTES = 128;
@@ -59,7 +73,13 @@ export function spyreDefaultLayout(hostSize: readonly number[], eps: number, dim
 }
 
 /** dim_map → stride_map (A.7.1). With `clamp`, the running product stops at `hostStride·hostSize` (newest runtime). */
-export function dimMapToStrideMap(ds: readonly number[], dm: readonly number[], hostSize: readonly number[], hostStrides: readonly number[], clamp = false): number[] {
+export function dimMapToStrideMap(
+  ds: readonly number[],
+  dm: readonly number[],
+  hostSize: readonly number[],
+  hostStrides: readonly number[],
+  clamp = false,
+): number[] {
   const out = new Array<number>(ds.length);
   const running = hostSize.map((_, d) => hostStrides[d]);
   for (let j = ds.length - 1; j >= 0; j--) {
@@ -92,7 +112,12 @@ export function strideMapToDimMap(ds: readonly number[], sm: readonly number[], 
 }
 
 /** Device coordinate → host coordinate and validity (A.6.1). */
-export function devToHost(x: readonly number[], ds: readonly number[], dm: readonly number[], hostSize: readonly number[]): { h: number[]; valid: boolean; reason?: string } {
+export function devToHost(
+  x: readonly number[],
+  ds: readonly number[],
+  dm: readonly number[],
+  hostSize: readonly number[],
+): { h: number[]; valid: boolean; reason?: string } {
   const r = hostSize.length;
   const h = new Array<number>(r).fill(0);
   const radix = new Array<number>(r).fill(1);
@@ -125,7 +150,10 @@ export function hostToDev(hc: readonly number[], ds: readonly number[], dm: read
 
 /** Greedy mixed-radix decomposition in decreasing-stride order (A.7.3); null when `h` is not representable. */
 export function greedy(h: number, size: readonly number[], stride: readonly number[]): number[] | null {
-  const idx = size.map((_, i) => i).filter((i) => stride[i] > 0 && size[i] > 1).sort((a, b) => stride[b] - stride[a] || b - a);
+  const idx = size
+    .map((_, i) => i)
+    .filter((i) => stride[i] > 0 && size[i] > 1)
+    .sort((a, b) => stride[b] - stride[a] || b - a);
   const x = new Array<number>(size.length).fill(0);
   let rem = h;
   for (const i of idx) {
@@ -147,11 +175,24 @@ export function strideMapOffset(x: readonly number[], sm: readonly number[]): nu
 export type SlotClass = { kind: 'element' | 'replica'; h: number; host: number[] } | { kind: 'padding'; reason: string; h?: number };
 
 /** isDataSlot (A.7.3), extended to say why a slot is padding and whether it is a broadcast replica. */
-export function classifySlot(x: readonly number[], ds: readonly number[], sm: readonly number[], hostSize: readonly number[], hostStrides: readonly number[]): SlotClass {
-  for (let j = 0; j < ds.length; j++) if ((sm[j] === -1 || ds[j] === 1) && x[j] !== 0) return { kind: 'padding', reason: `device dim ${j} carries no host data (stride_map −1): only coordinate 0 is used, this is ${x[j]}` };
+export function classifySlot(
+  x: readonly number[],
+  ds: readonly number[],
+  sm: readonly number[],
+  hostSize: readonly number[],
+  hostStrides: readonly number[],
+): SlotClass {
+  for (let j = 0; j < ds.length; j++)
+    if ((sm[j] === -1 || ds[j] === 1) && x[j] !== 0)
+      return { kind: 'padding', reason: `device dim ${j} carries no host data (stride_map −1): only coordinate 0 is used, this is ${x[j]}` };
   const h = strideMapOffset(x, sm);
   const back = greedy(h, ds, sm);
-  if (!back || ds.some((_, j) => sm[j] > 0 && ds[j] > 1 && back[j] !== x[j])) return { kind: 'padding', h, reason: back ? `host offset ${h} is already stored at device ${tuple(back)} (this slot aliases it)` : `host offset ${h} has no canonical device position` };
+  if (!back || ds.some((_, j) => sm[j] > 0 && ds[j] > 1 && back[j] !== x[j]))
+    return {
+      kind: 'padding',
+      h,
+      reason: back ? `host offset ${h} is already stored at device ${tuple(back)} (this slot aliases it)` : `host offset ${h} has no canonical device position`,
+    };
   const host = greedy(h, hostSize, hostStrides);
   if (!host) return { kind: 'padding', h, reason: `host offset ${h} is not an element of the host tensor ${list(hostSize)}` };
   const replica = ds.some((_, j) => sm[j] === 0 && x[j] !== 0);
@@ -173,24 +214,54 @@ export function validateSpyre(spec: SpyreSpec): Issue[] {
   const out: Issue[] = [];
   const info = SPYRE_DTYPES_OR(spec.dtype);
   if (!info) {
-    out.push(issue('SPY009', 'error', `Spyre does not support ${spec.dtype}${spec.dtype === 'uint8' || spec.dtype === 'quint8' ? ' (it maps to SENUINT32, whose stick size is unknown)' : ''}; supported: float16, bfloat16, bool, float32, int32, int64, int8, int16, float8_e4m3fn, float8_e5m2fnuz`, '@dtype'));
+    out.push(
+      issue(
+        'SPY009',
+        'error',
+        `Spyre does not support ${spec.dtype}${spec.dtype === 'uint8' || spec.dtype === 'quint8' ? ' (it maps to SENUINT32, whose stick size is unknown)' : ''}; supported: float16, bfloat16, bool, float32, int32, int64, int8, int16, float8_e4m3fn, float8_e5m2fnuz`,
+        '@dtype',
+      ),
+    );
     return out;
   }
   const eps = info.eps;
   const hs = spec.shape;
   const r = hs.length;
-  if (info.conversion && spec.dtype !== 'float16') out.push(issue('SPY018', spec.dtype === 'int64' ? 'warning' : 'information', `${info.conversion}; device format ${info.device}`, '@dtype'));
+  if (info.conversion && spec.dtype !== 'float16')
+    out.push(issue('SPY018', spec.dtype === 'int64' ? 'warning' : 'information', `${info.conversion}; device format ${info.device}`, '@dtype'));
   if (spec.deviceDtype !== undefined) {
     const want = spec.deviceDtype.replace(/^.*\./, '').toUpperCase();
-    if (!SPYRE_FORMAT_BY_NAME[want]) out.push(issue('SPY019', 'error', `unknown device_dtype ${spec.deviceDtype}; ${spec.dtype} is stored as ${info.device}`, 'device_dtype', { fixes: [{ title: `Use ${info.device}`, field: 'device_dtype', newText: `DataFormats.${info.device}`, preferred: true }] }));
-    else if (want !== info.device) out.push(issue('SPY019', 'error', `device_dtype ${want} does not match ${spec.dtype}, which Spyre stores as ${info.device}`, 'device_dtype', { fixes: [{ title: `Use ${info.device}`, field: 'device_dtype', newText: `DataFormats.${info.device}`, preferred: true }] }));
+    if (!SPYRE_FORMAT_BY_NAME[want])
+      out.push(
+        issue('SPY019', 'error', `unknown device_dtype ${spec.deviceDtype}; ${spec.dtype} is stored as ${info.device}`, 'device_dtype', {
+          fixes: [{ title: `Use ${info.device}`, field: 'device_dtype', newText: `DataFormats.${info.device}`, preferred: true }],
+        }),
+      );
+    else if (want !== info.device)
+      out.push(
+        issue('SPY019', 'error', `device_dtype ${want} does not match ${spec.dtype}, which Spyre stores as ${info.device}`, 'device_dtype', {
+          fixes: [{ title: `Use ${info.device}`, field: 'device_dtype', newText: `DataFormats.${info.device}`, preferred: true }],
+        }),
+      );
   }
-  if (spec.hostStrides && spec.hostStrides.length !== r) out.push(issue('SPY020', 'error', `host_strides has ${spec.hostStrides.length} entries but the tensor has rank ${r}`, 'host_strides'));
+  if (spec.hostStrides && spec.hostStrides.length !== r)
+    out.push(issue('SPY020', 'error', `host_strides has ${spec.hostStrides.length} entries but the tensor has rank ${r}`, 'host_strides'));
   if (spec.hostStrides?.some((s) => !Number.isInteger(s) || s < 0)) out.push(issue('SPY020', 'error', 'host strides must be integers ≥ 0', 'host_strides'));
   if (spec.elementArrangement !== undefined) {
     const ea = spec.elementArrangement.replace(/^.*\./, '').toUpperCase();
-    if (!(ELEMENT_ARRANGEMENTS as readonly string[]).includes(ea)) out.push(issue('SPY014', 'error', `unknown element_arrangement ${spec.elementArrangement}; one of ${ELEMENT_ARRANGEMENTS.join(', ')}`, 'element_arrangement'));
-    else if (ea !== 'STANDARD') out.push(issue('SPY014', 'information', `element_arrangement ${ea}: the position of an element inside its stick is a hardware permutation; addresses below give the stick and mark the slot as unspecified`, 'element_arrangement'));
+    if (!(ELEMENT_ARRANGEMENTS as readonly string[]).includes(ea))
+      out.push(
+        issue('SPY014', 'error', `unknown element_arrangement ${spec.elementArrangement}; one of ${ELEMENT_ARRANGEMENTS.join(', ')}`, 'element_arrangement'),
+      );
+    else if (ea !== 'STANDARD')
+      out.push(
+        issue(
+          'SPY014',
+          'information',
+          `element_arrangement ${ea}: the position of an element inside its stick is a hardware permutation; addresses below give the stick and mark the slot as unspecified`,
+          'element_arrangement',
+        ),
+      );
   }
   const fixDefault = defaultFixes(spec, eps);
   const L = spec.layout;
@@ -204,11 +275,27 @@ export function validateSpyre(spec: SpyreSpec): Issue[] {
       const body = k === r + 1 ? o.slice(0, r) : o;
       const perm = body.length === r && [...body].sort((a, b) => a - b).every((v, i) => v === i);
       if (!okLen || !perm) {
-        out.push(issue('SPY008', 'error', `Incompatible host_size and dim_order: dim_order must list the ${r} host dims once each (decreasing stride, stick dim last)${r > 0 ? `, optionally followed by −1 for a sparse layout, e.g. ${list(hs.map((_, i) => i))}` : ''}`, 'dim_order', { fixes: [{ title: 'Use the default dim order', field: 'dim_order', newText: list(hs.map((_, i) => i)), preferred: true }] }));
+        out.push(
+          issue(
+            'SPY008',
+            'error',
+            `Incompatible host_size and dim_order: dim_order must list the ${r} host dims once each (decreasing stride, stick dim last)${r > 0 ? `, optionally followed by −1 for a sparse layout, e.g. ${list(hs.map((_, i) => i))}` : ''}`,
+            'dim_order',
+            { fixes: [{ title: 'Use the default dim order', field: 'dim_order', newText: list(hs.map((_, i) => i)), preferred: true }] },
+          ),
+        );
         return out;
       }
     }
-    if ((L.dimOrder?.length ?? r) > 6) out.push(issue('SPY015', 'information', `the generic default layout needs rank ≤ 6 in dim_map-era runtimes (this is rank ${L.dimOrder?.length ?? r}); newer runtimes build it for any rank`, '@layout'));
+    if ((L.dimOrder?.length ?? r) > 6)
+      out.push(
+        issue(
+          'SPY015',
+          'information',
+          `the generic default layout needs rank ≤ 6 in dim_map-era runtimes (this is rank ${L.dimOrder?.length ?? r}); newer runtimes build it for any rank`,
+          '@layout',
+        ),
+      );
     const d = spyreDefaultLayout(hs, eps, L.dimOrder);
     ds = d.deviceSize;
     dm = d.dimMap;
@@ -218,11 +305,23 @@ export function validateSpyre(spec: SpyreSpec): Issue[] {
     const mapName = L.kind;
     let bad = false;
     if (ds.length !== map.length) {
-      out.push(issue('SPY001', 'error', `device_size has ${ds.length} entries but ${mapName} has ${map.length}; they must have the same length (the device rank)`, mapName, { fixes: fixDefault }));
+      out.push(
+        issue(
+          'SPY001',
+          'error',
+          `device_size has ${ds.length} entries but ${mapName} has ${map.length}; they must have the same length (the device rank)`,
+          mapName,
+          { fixes: fixDefault },
+        ),
+      );
       bad = true;
     }
     if (ds.length < 2) {
-      out.push(issue('SPY001', 'error', `a Spyre layout has at least 2 device dims (sticks and elements in a stick); device_size has ${ds.length}`, 'device_size', { fixes: fixDefault }));
+      out.push(
+        issue('SPY001', 'error', `a Spyre layout has at least 2 device dims (sticks and elements in a stick); device_size has ${ds.length}`, 'device_size', {
+          fixes: fixDefault,
+        }),
+      );
       return out;
     }
     ds.forEach((s, j) => {
@@ -232,7 +331,18 @@ export function validateSpyre(spec: SpyreSpec): Issue[] {
       }
     });
     if (ds[ds.length - 1] !== eps) {
-      out.push(issue('SPY002', 'error', `the last device dim is the stick: device_size[${ds.length - 1}] must be ${eps} (elements of ${spec.dtype} per 128-byte stick), not ${ds[ds.length - 1]}`, 'device_size', { index: ds.length - 1, fixes: [{ title: `Set the stick size to ${eps}`, field: 'device_size', index: ds.length - 1, newText: String(eps), preferred: true }] }));
+      out.push(
+        issue(
+          'SPY002',
+          'error',
+          `the last device dim is the stick: device_size[${ds.length - 1}] must be ${eps} (elements of ${spec.dtype} per 128-byte stick), not ${ds[ds.length - 1]}`,
+          'device_size',
+          {
+            index: ds.length - 1,
+            fixes: [{ title: `Set the stick size to ${eps}`, field: 'device_size', index: ds.length - 1, newText: String(eps), preferred: true }],
+          },
+        ),
+      );
       bad = true;
     }
     if (bad) return out;
@@ -243,7 +353,10 @@ export function validateSpyre(spec: SpyreSpec): Issue[] {
     } else {
       const sm = L.strideMap;
       sm.forEach((s, j) => {
-        if (!Number.isInteger(s) || s < -1) out.push(issue('SPY010', 'error', `stride_map[${j}] is ${s}; entries are −1 (no host dim), 0 (broadcast) or a host stride > 0`, 'stride_map', { index: j }));
+        if (!Number.isInteger(s) || s < -1)
+          out.push(
+            issue('SPY010', 'error', `stride_map[${j}] is ${s}; entries are −1 (no host dim), 0 (broadcast) or a host stride > 0`, 'stride_map', { index: j }),
+          );
       });
       if (out.some((i) => i.severity === 'error')) return out;
       const strides = spec.hostStrides ?? rmStrides(hs);
@@ -253,8 +366,25 @@ export function validateSpyre(spec: SpyreSpec): Issue[] {
         const active = activeSlots(ds, sm);
         if (active <= SPYRE_ENUM_LIMIT) {
           const count = countDataSlots(ds, sm, hs, strides);
-          if (count !== numel) out.push(issue('SPY010', 'error', `the stride_map reaches ${num(count)} of the ${num(numel)} host elements exactly once; ${num(numel - count)} cannot be stored (capacity too small, or slots alias each other)`, 'stride_map', { fixes: fixDefault }));
-        } else out.push(issue('SPY010', 'information', `stride_map not verified: it is not a tiling of the host dims and has ${num(active)} device slots to enumerate (limit ${num(SPYRE_ENUM_LIMIT)})`, 'stride_map'));
+          if (count !== numel)
+            out.push(
+              issue(
+                'SPY010',
+                'error',
+                `the stride_map reaches ${num(count)} of the ${num(numel)} host elements exactly once; ${num(numel - count)} cannot be stored (capacity too small, or slots alias each other)`,
+                'stride_map',
+                { fixes: fixDefault },
+              ),
+            );
+        } else
+          out.push(
+            issue(
+              'SPY010',
+              'information',
+              `stride_map not verified: it is not a tiling of the host dims and has ${num(active)} device slots to enumerate (limit ${num(SPYRE_ENUM_LIMIT)})`,
+              'stride_map',
+            ),
+          );
       }
       if (out.some((i) => i.severity === 'error')) return out;
       dm = rec;
@@ -266,20 +396,72 @@ export function validateSpyre(spec: SpyreSpec): Issue[] {
   const slots = prod(ds);
   const numel = prod(hs);
   const stickHost = dm ? dm[n - 1] : -2;
-  if (r > 0 && stickHost >= 0 && hs[stickHost] === 1) out.push(issue('SPY011', 'warning', `the stick dim (host dim ${stickHost}) has size 1: every stick holds one element, like a sparse layout — ${eps}× the memory (${bytes(devBytes)} for ${plural(numel, 'element')})`, L.kind === 'default' ? '@shape' : '@layout'));
+  if (r > 0 && stickHost >= 0 && hs[stickHost] === 1)
+    out.push(
+      issue(
+        'SPY011',
+        'warning',
+        `the stick dim (host dim ${stickHost}) has size 1: every stick holds one element, like a sparse layout — ${eps}× the memory (${bytes(devBytes)} for ${plural(numel, 'element')})`,
+        L.kind === 'default' ? '@shape' : '@layout',
+      ),
+    );
   const util = slots ? numel / slots : 1;
-  if (dm && dm[n - 1] === -1 && r > 0) out.push(issue('SPY012', 'warning', `sparse layout: one element per 128-byte stick, ${percent(numel, slots)} of the device slots hold data (${bytes(devBytes)})`, '@layout'));
-  else if (util < 0.5) out.push(issue('SPY012', 'warning', `only ${percent(numel, slots)} of the ${num(slots)} device slots hold data (${bytes(devBytes)} for ${bytes(numel * info.bytes)} of values)`, '@layout', { fixes: L.kind === 'default' ? undefined : fixDefault }));
+  if (dm && dm[n - 1] === -1 && r > 0)
+    out.push(
+      issue(
+        'SPY012',
+        'warning',
+        `sparse layout: one element per 128-byte stick, ${percent(numel, slots)} of the device slots hold data (${bytes(devBytes)})`,
+        '@layout',
+      ),
+    );
+  else if (util < 0.5)
+    out.push(
+      issue(
+        'SPY012',
+        'warning',
+        `only ${percent(numel, slots)} of the ${num(slots)} device slots hold data (${bytes(devBytes)} for ${bytes(numel * info.bytes)} of values)`,
+        '@layout',
+        { fixes: L.kind === 'default' ? undefined : fixDefault },
+      ),
+    );
   else if (stickHost >= 0 && hs[stickHost] % eps !== 0 && hs[stickHost] > 1) {
     const sz = hs[stickHost];
-    out.push(issue('SPY012', 'information', `the stick dim (host dim ${stickHost}, size ${sz}) is padded to ${cdiv(sz, eps) * eps}: ${percent(cdiv(sz, eps) * eps - sz, cdiv(sz, eps) * eps)} of its sticks' slots are padding`, '@layout'));
+    out.push(
+      issue(
+        'SPY012',
+        'information',
+        `the stick dim (host dim ${stickHost}, size ${sz}) is padded to ${cdiv(sz, eps) * eps}: ${percent(cdiv(sz, eps) * eps - sz, cdiv(sz, eps) * eps)} of its sticks' slots are padding`,
+        '@layout',
+      ),
+    );
   }
   const hostBytes = numel * HOST_BYTES[spec.dtype];
-  if (hostBytes > devBytes) out.push(issue('SPY013', 'information', `allocation is max(device bytes, host bytes) = ${bytes(hostBytes)} (device layout ${bytes(devBytes)}): ${bytes(hostBytes - devBytes)} more than the layout uses`, '@layout'));
-  if (devBytes > SPYRE_CORE_SPAN) out.push(issue('SPY016', 'information', `${bytes(devBytes)} is more than the 256 MiB one core can address contiguously: the compiler must divide the work so each core's span fits`, '@layout'));
+  if (hostBytes > devBytes)
+    out.push(
+      issue(
+        'SPY013',
+        'information',
+        `allocation is max(device bytes, host bytes) = ${bytes(hostBytes)} (device layout ${bytes(devBytes)}): ${bytes(hostBytes - devBytes)} more than the layout uses`,
+        '@layout',
+      ),
+    );
+  if (devBytes > SPYRE_CORE_SPAN)
+    out.push(
+      issue(
+        'SPY016',
+        'information',
+        `${bytes(devBytes)} is more than the 256 MiB one core can address contiguously: the compiler must divide the work so each core's span fits`,
+        '@layout',
+      ),
+    );
   if (spec.base !== undefined && spec.base % STICK_BYTES !== 0) {
     const up = Math.ceil(spec.base / STICK_BYTES) * STICK_BYTES;
-    out.push(issue('SPY021', 'error', `Spyre tensors start on a 128-byte stick boundary; ${spec.base} is not (use 0x${up.toString(16)})`, '@at', { fixes: [{ title: `Round up to 0x${up.toString(16)}`, field: '@at', newText: `0x${up.toString(16)}`, preferred: true }] }));
+    out.push(
+      issue('SPY021', 'error', `Spyre tensors start on a 128-byte stick boundary; ${spec.base} is not (use 0x${up.toString(16)})`, '@at', {
+        fixes: [{ title: `Round up to 0x${up.toString(16)}`, field: '@at', newText: `0x${up.toString(16)}`, preferred: true }],
+      }),
+    );
   }
   return out;
 }
@@ -305,14 +487,40 @@ function validateDimMap(out: Issue[], spec: SpyreSpec, ds: number[], dm: number[
   const r = hs.length;
   const n = ds.length;
   dm.forEach((d, j) => {
-    if (!Number.isInteger(d) || d < -1 || d >= r) out.push(issue('SPY003', 'error', `dim_map[${j}] is ${d}; entries are host dims 0..${r - 1} or −1 (synthetic sparse dim)`, 'dim_map', { index: j }));
+    if (!Number.isInteger(d) || d < -1 || d >= r)
+      out.push(issue('SPY003', 'error', `dim_map[${j}] is ${d}; entries are host dims 0..${r - 1} or −1 (synthetic sparse dim)`, 'dim_map', { index: j }));
   });
   if (out.some((i) => i.severity === 'error')) return;
-  for (let h = 0; h < r; h++) if (!dm.includes(h)) out.push(issue('SPY004', 'error', `host dim ${h} (size ${hs[h]}) does not appear in dim_map; every host dim, size-1 dims included, needs at least one device dim`, 'dim_map', { fixes: fixDefault }));
+  for (let h = 0; h < r; h++)
+    if (!dm.includes(h))
+      out.push(
+        issue(
+          'SPY004',
+          'error',
+          `host dim ${h} (size ${hs[h]}) does not appear in dim_map; every host dim, size-1 dims included, needs at least one device dim`,
+          'dim_map',
+          { fixes: fixDefault },
+        ),
+      );
   if (dm.includes(-1)) {
-    if (dm[n - 1] !== -1) out.push(issue('SPY005', 'error', `dim_map has a −1 (synthetic dim) but its last entry is ${dm[n - 1]}: −1 only marks a sparse stick, so the stick dim dim_map[${n - 1}] must be −1`, 'dim_map', { index: n - 1 }));
+    if (dm[n - 1] !== -1)
+      out.push(
+        issue(
+          'SPY005',
+          'error',
+          `dim_map has a −1 (synthetic dim) but its last entry is ${dm[n - 1]}: −1 only marks a sparse stick, so the stick dim dim_map[${n - 1}] must be −1`,
+          'dim_map',
+          { index: n - 1 },
+        ),
+      );
     dm.forEach((d, j) => {
-      if (d === -1 && j !== n - 1 && ds[j] !== 1) out.push(issue('SPY005', 'error', `device dim ${j} is synthetic (dim_map −1) and must have device_size 1, not ${ds[j]}`, 'device_size', { index: j, fixes: [{ title: 'Set it to 1', field: 'device_size', index: j, newText: '1', preferred: true }] }));
+      if (d === -1 && j !== n - 1 && ds[j] !== 1)
+        out.push(
+          issue('SPY005', 'error', `device dim ${j} is synthetic (dim_map −1) and must have device_size 1, not ${ds[j]}`, 'device_size', {
+            index: j,
+            fixes: [{ title: 'Set it to 1', field: 'device_size', index: j, newText: '1', preferred: true }],
+          }),
+        );
     });
   }
   for (let h = 0; h < r; h++) {
@@ -320,8 +528,29 @@ function validateDimMap(out: Issue[], spec: SpyreSpec, ds: number[], dm: number[
     if (!js.length) continue;
     const cap = js.reduce((p, j) => p * ds[j], 1);
     if (cap < hs[h]) {
-      const fix = js.length === 1 ? [{ title: `Set device_size[${js[0]}] to ${hs[h]}`, field: 'device_size', index: js[0], newText: String(hs[h]), preferred: true }] : js[0] !== n - 1 ? [{ title: `Set device_size[${js[0]}] to ${cdiv(hs[h], cap / ds[js[0]])}`, field: 'device_size', index: js[0], newText: String(cdiv(hs[h], cap / ds[js[0]])), preferred: true }] : fixDefault;
-      out.push(issue('SPY006', 'error', `host dim ${h} has ${hs[h]} elements but its device dims ${js.map((j) => `${j} (${ds[j]})`).join(' × ')} hold only ${cap}: elements ${cap}..${hs[h] - 1} are unreachable`, 'device_size', { index: js[0], fixes: fix }));
+      const fix =
+        js.length === 1
+          ? [{ title: `Set device_size[${js[0]}] to ${hs[h]}`, field: 'device_size', index: js[0], newText: String(hs[h]), preferred: true }]
+          : js[0] !== n - 1
+            ? [
+                {
+                  title: `Set device_size[${js[0]}] to ${cdiv(hs[h], cap / ds[js[0]])}`,
+                  field: 'device_size',
+                  index: js[0],
+                  newText: String(cdiv(hs[h], cap / ds[js[0]])),
+                  preferred: true,
+                },
+              ]
+            : fixDefault;
+      out.push(
+        issue(
+          'SPY006',
+          'error',
+          `host dim ${h} has ${hs[h]} elements but its device dims ${js.map((j) => `${j} (${ds[j]})`).join(' × ')} hold only ${cap}: elements ${cap}..${hs[h] - 1} are unreachable`,
+          'device_size',
+          { index: js[0], fixes: fix },
+        ),
+      );
     }
   }
   void eps;
@@ -399,7 +628,10 @@ function countDataSlotsUncached(ds: number[], sm: number[], hs: number[], stride
   const total = prod(size);
   // greedy orders, computed once
   const dOrder = [...act].sort((a, b) => sm[b] - sm[a] || b - a);
-  const hOrder = hs.map((_, i) => i).filter((i) => strides[i] > 0 && hs[i] > 1).sort((a, b) => strides[b] - strides[a] || b - a);
+  const hOrder = hs
+    .map((_, i) => i)
+    .filter((i) => strides[i] > 0 && hs[i] > 1)
+    .sort((a, b) => strides[b] - strides[a] || b - a);
   const x = new Array<number>(ds.length).fill(0);
   let count = 0;
   for (let i = 0; i < total; i++) {
@@ -523,7 +755,10 @@ export class SpyreLayout implements LayoutModel<SpyreForward> {
     if (this.dimMap) this.dataSlotCount = this.numel;
     else {
       for (let j = 0; j < n; j++) if (this.strideMap[j] === 0) this.replicaFactor *= ds[j];
-      this.dataSlotCount = activeSlots([...ds], [...this.strideMap]) <= SPYRE_ENUM_LIMIT ? countDataSlots([...ds], [...this.strideMap], [...this.shape], [...this.hostStrides]) : this.numel;
+      this.dataSlotCount =
+        activeSlots([...ds], [...this.strideMap]) <= SPYRE_ENUM_LIMIT
+          ? countDataSlots([...ds], [...this.strideMap], [...this.shape], [...this.hostStrides])
+          : this.numel;
     }
     // digits for the fast path
     const r = this.shape.length;
@@ -599,8 +834,22 @@ export class SpyreLayout implements LayoutModel<SpyreForward> {
   inverse(address: number): InverseResult {
     const off = address - this.base;
     const steps: Step[] = [{ name: 'byte offset', value: num(off) }];
-    if (off < 0 || off >= this.allocBytes || !Number.isInteger(off)) return { model: 'spyre', address, kind: 'outside', steps, reason: `the tensor occupies 0x${this.base.toString(16)}..0x${(this.base + this.allocBytes - 1).toString(16)}` };
-    if (off >= this.deviceBytes) return { model: 'spyre', address, kind: 'slack', steps, reason: `allocation beyond the ${bytes(this.deviceBytes)} device layout (allocation = max(device, host) = ${bytes(this.allocBytes)})` };
+    if (off < 0 || off >= this.allocBytes || !Number.isInteger(off))
+      return {
+        model: 'spyre',
+        address,
+        kind: 'outside',
+        steps,
+        reason: `the tensor occupies 0x${this.base.toString(16)}..0x${(this.base + this.allocBytes - 1).toString(16)}`,
+      };
+    if (off >= this.deviceBytes)
+      return {
+        model: 'spyre',
+        address,
+        kind: 'slack',
+        steps,
+        reason: `allocation beyond the ${bytes(this.deviceBytes)} device layout (allocation = max(device, host) = ${bytes(this.allocBytes)})`,
+      };
     const stick = Math.floor(off / STICK_BYTES);
     steps.push({ name: 'stick', value: `${num(stick)}, byte ${off % STICK_BYTES} in it` });
     if (!this.standard) {
@@ -609,12 +858,24 @@ export class SpyreLayout implements LayoutModel<SpyreForward> {
     }
     const elem = Math.floor(off / this.bpe);
     const device = unravel(elem, this.deviceSize);
-    steps.push({ name: 'slot in stick', value: String(elem % this.eps) }, { name: 'element offset', value: num(elem) }, { name: 'device coordinate', value: tuple(device) });
+    steps.push(
+      { name: 'slot in stick', value: String(elem % this.eps) },
+      { name: 'element offset', value: num(elem) },
+      { name: 'device coordinate', value: tuple(device) },
+    );
     const c = this.fromDevice(device);
     if (c.kind === 'padding') return { model: 'spyre', address, kind: 'padding', steps, reason: c.reason };
     if (!this.dimMap) steps.push({ name: 'host offset', value: num(c.h) });
     steps.push({ name: 'host coordinate', value: tuple(c.host) });
-    return { model: 'spyre', address, kind: c.kind, coord: c.host, byteInElement: off % this.bpe, steps, reason: c.kind === 'replica' ? 'broadcast copy (stride_map 0)' : undefined };
+    return {
+      model: 'spyre',
+      address,
+      kind: c.kind,
+      coord: c.host,
+      byteInElement: off % this.bpe,
+      steps,
+      reason: c.kind === 'replica' ? 'broadcast copy (stride_map 0)' : undefined,
+    };
   }
 
   /** Device coordinate → address and what it holds (the `probe NAME device[...]` form). */
@@ -715,7 +976,10 @@ export class SpyreLayout implements LayoutModel<SpyreForward> {
       { name: 'sticks', value: `${num(sc.sticks)} (${num(sc.data)} with data${sc.partial ? `, ${num(sc.partial)} partly filled` : ''})` },
       { name: 'device bytes', value: `${bytes(this.deviceBytes)} (${num(this.deviceBytes)} B)` },
       { name: 'allocation', value: `${bytes(this.allocBytes)} = max(device ${bytes(this.deviceBytes)}, host ${bytes(this.numel * HOST_BYTES[this.dtype])})` },
-      { name: 'utilisation', value: `${num(data)} of ${num(slotsAll)} slots (${percent(data, slotsAll)})${replica ? `, ${num(replica)} broadcast replicas` : ''}${this.sparse ? ', sparse' : ''}` },
+      {
+        name: 'utilisation',
+        value: `${num(data)} of ${num(slotsAll)} slots (${percent(data, slotsAll)})${replica ? `, ${num(replica)} broadcast replicas` : ''}${this.sparse ? ', sparse' : ''}`,
+      },
       { name: 'address range', value: `0x${this.base.toString(16)}..0x${(this.base + this.allocBytes - 1).toString(16)}` },
     ];
     return {
@@ -763,7 +1027,13 @@ export class SpyreLayout implements LayoutModel<SpyreForward> {
     const slot = (_u: number, s: number): Slot => {
       const f = this.stickFill(s);
       const kind: Slot['kind'] = f.elements === 0 ? 'padding' : f.elements === this.eps ? 'data' : 'partial';
-      return { kind, index: s, elements: f.elements, first: f.first, label: `stick ${s}: ${f.elements}/${this.eps} elements${f.first ? `, first ${tuple(f.first)}` : ''}` };
+      return {
+        kind,
+        index: s,
+        elements: f.elements,
+        first: f.first,
+        label: `stick ${s}: ${f.elements}/${this.eps} elements${f.first ? `, first ${tuple(f.first)}` : ''}`,
+      };
     };
     return {
       kind: 'sticks',

@@ -5,7 +5,21 @@
 import { type DType, HOST_BYTES } from '../dtypes';
 import { mapLinear } from '../fast';
 import { issue, type Issue } from '../issues';
-import { type Breakdown, checkManyInput, emptyBreakdown, type ForwardBase, type InverseResult, type LayoutModel, type LayoutSummary, type Placement, type Regions, runsOf, type Slot, type Step, type UnitRef } from '../model';
+import {
+  type Breakdown,
+  checkManyInput,
+  emptyBreakdown,
+  type ForwardBase,
+  type InverseResult,
+  type LayoutModel,
+  type LayoutSummary,
+  type Placement,
+  type Regions,
+  runsOf,
+  type Slot,
+  type Step,
+  type UnitRef,
+} from '../model';
 import { bytes, CoordError, coordProblem, hex, LayoutError, list, num, percent, prod, rmStrides, safe, tuple } from '../util';
 
 export interface StridedSpec {
@@ -67,20 +81,55 @@ export function validateStrided(spec: StridedSpec): Issue[] {
     if (!Number.isInteger(s) || s < 1) out.push(issue('PT007', 'error', `size[${i}] is ${s}; sizes must be integers ≥ 1`, '@shape', { index: i }));
   });
   if (spec.strides) {
-    if (spec.strides.length !== r) out.push(issue('PT001', 'error', `${spec.strides.length} strides for a rank-${r} tensor; give one stride per dim (contiguous: ${list(rmStrides(spec.shape))})`, 'strides', { fixes: [{ title: `Use contiguous strides ${list(rmStrides(spec.shape))}`, field: 'strides', newText: list(rmStrides(spec.shape)), preferred: true }] }));
+    if (spec.strides.length !== r)
+      out.push(
+        issue(
+          'PT001',
+          'error',
+          `${spec.strides.length} strides for a rank-${r} tensor; give one stride per dim (contiguous: ${list(rmStrides(spec.shape))})`,
+          'strides',
+          {
+            fixes: [
+              { title: `Use contiguous strides ${list(rmStrides(spec.shape))}`, field: 'strides', newText: list(rmStrides(spec.shape)), preferred: true },
+            ],
+          },
+        ),
+      );
     spec.strides.forEach((s, i) => {
       if (!Number.isInteger(s) || s < 0) out.push(issue('PT002', 'error', `stride[${i}] is ${s}; PyTorch strides are integers ≥ 0`, 'strides', { index: i }));
     });
   }
-  if (spec.offset !== undefined && (!Number.isInteger(spec.offset) || spec.offset < 0)) out.push(issue('PT003', 'error', `storage offset ${spec.offset} must be an integer ≥ 0`, 'offset'));
+  if (spec.offset !== undefined && (!Number.isInteger(spec.offset) || spec.offset < 0))
+    out.push(issue('PT003', 'error', `storage offset ${spec.offset} must be an integer ≥ 0`, 'offset'));
   if (out.some((i) => i.severity === 'error')) return out;
   const st = spec.strides ?? rmStrides(spec.shape);
   const span = (spec.offset ?? 0) + spec.shape.reduce((s, n, i) => s + (n - 1) * st[i], 0) + 1;
-  if (spec.storage !== undefined && spec.storage < span) out.push(issue('PT004', 'error', `the view reaches storage element ${span - 1} but the storage has ${spec.storage} elements (needs ≥ ${span})`, 'storage', { fixes: [{ title: `Set storage to ${span}`, field: 'storage', newText: String(span), preferred: true }] }));
-  if (!nonOverlapping(spec.shape, st)) out.push(issue('PT005', 'warning', `dims overlap in memory (${spec.shape.some((n, i) => n > 1 && st[i] === 0) ? 'a stride 0 broadcasts' : 'strides interleave'}): several coordinates share an address, so writes through this view race`, 'strides'));
+  if (spec.storage !== undefined && spec.storage < span)
+    out.push(
+      issue('PT004', 'error', `the view reaches storage element ${span - 1} but the storage has ${spec.storage} elements (needs ≥ ${span})`, 'storage', {
+        fixes: [{ title: `Set storage to ${span}`, field: 'storage', newText: String(span), preferred: true }],
+      }),
+    );
+  if (!nonOverlapping(spec.shape, st))
+    out.push(
+      issue(
+        'PT005',
+        'warning',
+        `dims overlap in memory (${spec.shape.some((n, i) => n > 1 && st[i] === 0) ? 'a stride 0 broadcasts' : 'strides interleave'}): several coordinates share an address, so writes through this view race`,
+        'strides',
+      ),
+    );
   const c = canonicalForm(spec.shape, st);
   const co = coalesce(spec.shape, st);
-  if (c.sizes.length !== r || co.sizes.length !== c.sizes.length) out.push(issue('PT006', 'information', `canonical form (size-1 dims dropped): sizes ${list(c.sizes)}, strides ${list(c.strides)}; coalesced: sizes ${list(co.sizes)}, strides ${list(co.strides)}`, '@shape'));
+  if (c.sizes.length !== r || co.sizes.length !== c.sizes.length)
+    out.push(
+      issue(
+        'PT006',
+        'information',
+        `canonical form (size-1 dims dropped): sizes ${list(c.sizes)}, strides ${list(c.strides)}; coalesced: sizes ${list(co.sizes)}, strides ${list(co.strides)}`,
+        '@shape',
+      ),
+    );
   return out;
 }
 
@@ -151,7 +200,10 @@ export class StridedLayout implements LayoutModel<StridedForward> {
     const address = this.base + byteOffset;
     const steps: Step[] = [
       { name: 'coordinate', value: tuple(coord) },
-      { name: 'storage element', value: `${num(element)} = ${this.offset ? `${this.offset} + ` : ''}${coord.map((c, i) => `${c}·${this.strides[i]}`).join(' + ') || '0'}` },
+      {
+        name: 'storage element',
+        value: `${num(element)} = ${this.offset ? `${this.offset} + ` : ''}${coord.map((c, i) => `${c}·${this.strides[i]}`).join(' + ') || '0'}`,
+      },
       { name: 'byte offset', value: `${num(byteOffset)} = ${num(element)} · ${this.es} B` },
       { name: 'address', value: hex(address) },
     ];
@@ -162,7 +214,10 @@ export class StridedLayout implements LayoutModel<StridedForward> {
   coordOfElement(e: number): number[] | undefined {
     const rel = e - this.offset;
     if (rel < 0) return undefined;
-    const idx = this.shape.map((_, i) => i).filter((i) => this.strides[i] > 0 && this.shape[i] > 1).sort((a, b) => this.strides[b] - this.strides[a]);
+    const idx = this.shape
+      .map((_, i) => i)
+      .filter((i) => this.strides[i] > 0 && this.shape[i] > 1)
+      .sort((a, b) => this.strides[b] - this.strides[a]);
     const c = new Array<number>(this.shape.length).fill(0);
     let rem = rel;
     for (const i of idx) {
@@ -189,11 +244,25 @@ export class StridedLayout implements LayoutModel<StridedForward> {
   inverse(address: number): InverseResult {
     const off = address - this.base;
     const steps: Step[] = [{ name: 'byte offset', value: num(off) }];
-    if (!Number.isInteger(off) || off < 0 || off >= this.reserved * this.es) return { model: 'strided', address, kind: 'outside', steps, reason: `the storage occupies ${hex(this.base)}..${hex(this.base + this.reserved * this.es - 1)}` };
+    if (!Number.isInteger(off) || off < 0 || off >= this.reserved * this.es)
+      return {
+        model: 'strided',
+        address,
+        kind: 'outside',
+        steps,
+        reason: `the storage occupies ${hex(this.base)}..${hex(this.base + this.reserved * this.es - 1)}`,
+      };
     const e = Math.floor(off / this.es);
     steps.push({ name: 'storage element', value: `${num(e)}, byte ${off % this.es}` });
     const c = this.coordOfElement(e);
-    if (!c) return { model: 'strided', address, kind: 'gap', steps, reason: e < this.offset ? `storage before the view's offset ${this.offset}` : 'storage element not reached by this view' };
+    if (!c)
+      return {
+        model: 'strided',
+        address,
+        kind: 'gap',
+        steps,
+        reason: e < this.offset ? `storage before the view's offset ${this.offset}` : 'storage element not reached by this view',
+      };
     steps.push({ name: 'coordinate', value: tuple(c) });
     return { model: 'strided', address, kind: 'element', coord: c, byteInElement: off % this.es, steps };
   }
@@ -201,7 +270,14 @@ export class StridedLayout implements LayoutModel<StridedForward> {
   forwardMany(coords: Int32Array, out?: Float64Array): Float64Array {
     const count = checkManyInput(coords, this.shape.length);
     const res = out ?? new Float64Array(count);
-    mapLinear(this.base + this.offset * this.es, this.shape, this.strides.map((s) => s * this.es), coords, res, count);
+    mapLinear(
+      this.base + this.offset * this.es,
+      this.shape,
+      this.strides.map((s) => s * this.es),
+      coords,
+      res,
+      count,
+    );
     return res;
   }
 
@@ -254,7 +330,10 @@ export class StridedLayout implements LayoutModel<StridedForward> {
         { name: 'storage offset', value: num(this.offset) },
         { name: 'canonical form', value: `sizes ${list(ca.sizes)}, strides ${list(ca.strides)}` },
         { name: 'coalesced', value: `sizes ${list(co.sizes)}, strides ${list(co.strides)}` },
-        { name: 'storage', value: `${num(this.reserved)} elements × ${this.es} B = ${bytes(total)}; the view touches ${num(distinct)} of them${this.overlapping ? ' (dims overlap)' : ''}` },
+        {
+          name: 'storage',
+          value: `${num(this.reserved)} elements × ${this.es} B = ${bytes(total)}; the view touches ${num(distinct)} of them${this.overlapping ? ' (dims overlap)' : ''}`,
+        },
         { name: 'address', value: `${hex(this.base)}..${hex(this.base + total - 1)}` },
       ],
     };
@@ -263,7 +342,9 @@ export class StridedLayout implements LayoutModel<StridedForward> {
   regions(): Regions {
     const slot = (_u: number, s: number): Slot => {
       const c = this.coordOfElement(s);
-      return c ? { kind: 'data', index: s, elements: 1, first: c, label: `storage element ${s}: ${tuple(c)}` } : { kind: 'unused', index: s, elements: 0, label: `storage element ${s}: not in the view` };
+      return c
+        ? { kind: 'data', index: s, elements: 1, first: c, label: `storage element ${s}: ${tuple(c)}` }
+        : { kind: 'unused', index: s, elements: 0, label: `storage element ${s}: not in the view` };
     };
     return {
       kind: 'storage',

@@ -6,8 +6,42 @@
  */
 import { type DType, TT_DTYPES, type TTDtypeInfo } from '../dtypes';
 import { issue, type Issue } from '../issues';
-import { type Breakdown, checkManyInput, emptyBreakdown, type ForwardBase, type InverseResult, type LayoutModel, type LayoutSummary, type Placement, type Regions, runsOf, type Slot, type Step, type UnitGroup, type UnitRef } from '../model';
-import { bytes, cdiv, CoordError, coordProblem, hex, LayoutError, list, log2i, num, percent, plural, prod, ravel, rmStrides, roundUp, safe, tuple, unravel } from '../util';
+import {
+  type Breakdown,
+  checkManyInput,
+  emptyBreakdown,
+  type ForwardBase,
+  type InverseResult,
+  type LayoutModel,
+  type LayoutSummary,
+  type Placement,
+  type Regions,
+  runsOf,
+  type Slot,
+  type Step,
+  type UnitGroup,
+  type UnitRef,
+} from '../model';
+import {
+  bytes,
+  cdiv,
+  CoordError,
+  coordProblem,
+  hex,
+  LayoutError,
+  list,
+  log2i,
+  num,
+  percent,
+  plural,
+  prod,
+  ravel,
+  rmStrides,
+  roundUp,
+  safe,
+  tuple,
+  unravel,
+} from '../util';
 import type { TTArch } from './ttArch';
 import { TABLE_LIMIT, mapLinear } from '../fast';
 import { exponentBytes, fromTileElem, inTile, realDataBytes, TILE_SHAPES, tileBytes, tileDataBytes, type TileGeometry, tileGeometry } from './ttTile';
@@ -54,7 +88,8 @@ export function enumerateCores(grid: readonly CoreRange[], orientation: TTOrient
   for (const r of grid) {
     const w = r.x1 - r.x0 + 1;
     const h = r.y1 - r.y0 + 1;
-    for (let i = 0; i < w * h; i++) out.push(orientation === 'ROW_MAJOR' ? [r.x0 + (i % w), r.y0 + Math.floor(i / w)] : [r.x0 + Math.floor(i / h), r.y0 + (i % h)]);
+    for (let i = 0; i < w * h; i++)
+      out.push(orientation === 'ROW_MAJOR' ? [r.x0 + (i % w), r.y0 + Math.floor(i / w)] : [r.x0 + Math.floor(i / h), r.y0 + (i % h)]);
   }
   return out;
 }
@@ -81,7 +116,8 @@ function geometry(spec: TTSpec): Geometry {
   const shape2 = spec.shape.length === 1 ? [1, spec.shape[0]] : [...spec.shape];
   const r2 = shape2.length;
   const shardW = spec.shard?.[spec.shard.length - 1] ?? 1;
-  const align = spec.alignment ?? (g ? [g.tH, g.tW] : spec.memory === 'WIDTH_SHARDED' || spec.memory === 'BLOCK_SHARDED' || spec.memory === 'ND_SHARDED' ? [shardW] : [1]);
+  const align =
+    spec.alignment ?? (g ? [g.tH, g.tW] : spec.memory === 'WIDTH_SHARDED' || spec.memory === 'BLOCK_SHARDED' || spec.memory === 'ND_SHARDED' ? [shardW] : [1]);
   const padded = shape2.map((s, i) => roundUp(s, align[i - (r2 - align.length)] ?? 1));
   const physW = padded[r2 - 1];
   const physH = prod(padded, 0, r2 - 1);
@@ -98,10 +134,22 @@ export function structuralTT(spec: TTSpec): Issue[] {
   const out: Issue[] = [];
   const info = TT_DTYPES[spec.dtype];
   if (!info) {
-    out.push(issue('TT002', 'error', `TT-NN does not support ${spec.dtype}; supported: bfloat16, float32, uint32, int32, uint16, uint8, bfloat8_b, bfloat4_b`, '@dtype'));
+    out.push(
+      issue(
+        'TT002',
+        'error',
+        `TT-NN does not support ${spec.dtype}; supported: bfloat16, float32, uint32, int32, uint16, uint8, bfloat8_b, bfloat4_b`,
+        '@dtype',
+      ),
+    );
     return out;
   }
-  if (info.blockFloat && spec.layout !== 'TILE') out.push(issue('TT002', 'error', `${spec.dtype} is a block-float format and exists only in TILE layout (validate_dtype_and_layout)`, 'layout', { fixes: [{ title: 'Use TILE layout', field: 'layout', newText: 'TILE', preferred: true }] }));
+  if (info.blockFloat && spec.layout !== 'TILE')
+    out.push(
+      issue('TT002', 'error', `${spec.dtype} is a block-float format and exists only in TILE layout (validate_dtype_and_layout)`, 'layout', {
+        fixes: [{ title: 'Use TILE layout', field: 'layout', newText: 'TILE', preferred: true }],
+      }),
+    );
   if (spec.shape.length === 0) out.push(issue('TT023', 'error', 'a TT-NN buffer needs at least one dimension', '@shape'));
   spec.shape.forEach((s, i) => {
     if (!isInt(s)) out.push(issue('TT023', 'error', `dimension ${i} is ${s}; sizes must be integers ≥ 1`, '@shape', { index: i }));
@@ -110,63 +158,128 @@ export function structuralTT(spec: TTSpec): Issue[] {
   if (spec.layout === 'TILE') {
     const [tH, tW] = spec.tile ?? [32, 32];
     const g = tileGeometry(tH, tW, spec.transposeTile);
-    if (!g) out.push(issue('TT001', 'error', `tile ${tH}×${tW} is not valid for TT hardware; supported: ${TILE_SHAPES.map((t) => `${t[0]}x${t[1]}`).join(', ')}`, 'tile', { fixes: [{ title: 'Use 32×32 tiles', field: 'tile', newText: '32x32' }] }));
-    if (spec.transposeTile && tH !== 16 && tH !== 32) out.push(issue('TT001', 'error', `transpose_tile needs tile height 16 or 32 (this is ${tH})`, 'transpose_tile'));
-    if (spec.transposeTile && info.blockFloat) out.push(issue('TT022', 'error', `transpose_tile with block-float ${spec.dtype} is not modelled (the shared-exponent order of transposed faces is not documented)`, 'transpose_tile'));
+    if (!g)
+      out.push(
+        issue('TT001', 'error', `tile ${tH}×${tW} is not valid for TT hardware; supported: ${TILE_SHAPES.map((t) => `${t[0]}x${t[1]}`).join(', ')}`, 'tile', {
+          fixes: [{ title: 'Use 32×32 tiles', field: 'tile', newText: '32x32' }],
+        }),
+      );
+    if (spec.transposeTile && tH !== 16 && tH !== 32)
+      out.push(issue('TT001', 'error', `transpose_tile needs tile height 16 or 32 (this is ${tH})`, 'transpose_tile'));
+    if (spec.transposeTile && info.blockFloat)
+      out.push(
+        issue(
+          'TT022',
+          'error',
+          `transpose_tile with block-float ${spec.dtype} is not modelled (the shared-exponent order of transposed faces is not documented)`,
+          'transpose_tile',
+        ),
+      );
     if (g && spec.alignment) {
       const a = spec.alignment;
       if (a.length < 2 || a[a.length - 1] % tW !== 0 || a[a.length - 2] % tH !== 0)
-        out.push(issue('TT003', 'error', `TILE alignment ${list(a)}: the innermost entry must be a multiple of the tile width ${tW} and the second-innermost a multiple of the tile height ${tH}`, 'alignment', { fixes: [{ title: `Use ${list([tH, tW])}`, field: 'alignment', newText: list([tH, tW]), preferred: true }] }));
+        out.push(
+          issue(
+            'TT003',
+            'error',
+            `TILE alignment ${list(a)}: the innermost entry must be a multiple of the tile width ${tW} and the second-innermost a multiple of the tile height ${tH}`,
+            'alignment',
+            { fixes: [{ title: `Use ${list([tH, tW])}`, field: 'alignment', newText: list([tH, tW]), preferred: true }] },
+          ),
+        );
     }
   }
   if (spec.alignment?.some((v) => !isInt(v))) out.push(issue('TT003', 'error', 'alignment entries must be integers ≥ 1', 'alignment'));
-  if (spec.alignment && isSharded(spec.memory) && spec.alignment.length > 2) out.push(issue('TT004', 'error', `Tensor must be interleaved if alignment has rank greater than 2! (alignment ${list(spec.alignment)})`, 'alignment'));
+  if (spec.alignment && isSharded(spec.memory) && spec.alignment.length > 2)
+    out.push(issue('TT004', 'error', `Tensor must be interleaved if alignment has rank greater than 2! (alignment ${list(spec.alignment)})`, 'alignment'));
   const align = spec.buffer === 'DRAM' ? A.dramAlignment : A.l1Alignment;
   if (spec.base !== undefined && spec.base % align !== 0) {
     const up = roundUp(spec.base, align);
-    out.push(issue('TT021', 'error', `${spec.buffer} buffers start on a ${align}-byte boundary on ${A.name}; ${hex(spec.base)} is not (use ${hex(up)})`, '@at', { fixes: [{ title: `Round up to ${hex(up)}`, field: '@at', newText: hex(up), preferred: true }] }));
+    out.push(
+      issue('TT021', 'error', `${spec.buffer} buffers start on a ${align}-byte boundary on ${A.name}; ${hex(spec.base)} is not (use ${hex(up)})`, '@at', {
+        fixes: [{ title: `Round up to ${hex(up)}`, field: '@at', newText: hex(up), preferred: true }],
+      }),
+    );
   }
   if (out.some((i) => i.severity === 'error')) return out;
   if (!isSharded(spec.memory)) {
-    if (spec.shard || spec.grid?.length) out.push(issue('TT024', 'warning', 'shard and grid are ignored for an interleaved buffer', spec.shard ? 'shard' : 'grid'));
+    if (spec.shard || spec.grid?.length)
+      out.push(issue('TT024', 'warning', 'shard and grid are ignored for an interleaved buffer', spec.shard ? 'shard' : 'grid'));
     return out;
   }
   // sharded
   const grid = spec.grid ?? [];
   if (!grid.length) out.push(issue('TT011', 'error', 'a sharded buffer needs a non-empty core grid, e.g. grid=(0,0)-(7,0)', 'grid'));
-  const bound = spec.buffer === 'DRAM' ? { x: A.dramBanks, y: 1, what: `the ${A.dramBanks} DRAM banks (x = bank, y = 0)` } : { x: A.grid.x, y: A.grid.y, what: `the ${A.grid.x}×${A.grid.y} compute grid of ${A.name}` };
+  const bound =
+    spec.buffer === 'DRAM'
+      ? { x: A.dramBanks, y: 1, what: `the ${A.dramBanks} DRAM banks (x = bank, y = 0)` }
+      : { x: A.grid.x, y: A.grid.y, what: `the ${A.grid.x}×${A.grid.y} compute grid of ${A.name}` };
   for (const r of grid) {
-    if (![r.x0, r.y0, r.x1, r.y1].every((v) => isInt(v, 0)) || r.x1 < r.x0 || r.y1 < r.y0) out.push(issue('TT019', 'error', `core range ${rangeText(r)} is not a range: corners are (x0,y0)-(x1,y1) with x0 ≤ x1 and y0 ≤ y1`, 'grid'));
+    if (![r.x0, r.y0, r.x1, r.y1].every((v) => isInt(v, 0)) || r.x1 < r.x0 || r.y1 < r.y0)
+      out.push(issue('TT019', 'error', `core range ${rangeText(r)} is not a range: corners are (x0,y0)-(x1,y1) with x0 ≤ x1 and y0 ≤ y1`, 'grid'));
     else if (r.x1 >= bound.x || r.y1 >= bound.y) out.push(issue('TT019', 'error', `core range ${rangeText(r)} leaves ${bound.what}`, 'grid'));
   }
   for (let i = 0; i < grid.length; i++)
     for (let j = i + 1; j < grid.length; j++) {
       const a = grid[i];
       const b = grid[j];
-      if (a.x0 <= b.x1 && b.x0 <= a.x1 && a.y0 <= b.y1 && b.y0 <= a.y1) out.push(issue('TT019', 'error', `core ranges ${rangeText(a)} and ${rangeText(b)} overlap`, 'grid'));
+      if (a.x0 <= b.x1 && b.x0 <= a.x1 && a.y0 <= b.y1 && b.y0 <= a.y1)
+        out.push(issue('TT019', 'error', `core ranges ${rangeText(a)} and ${rangeText(b)} overlap`, 'grid'));
     }
   const shard = spec.shard;
   if (!shard) {
-    out.push(issue('TT011', 'error', spec.memory === 'ND_SHARDED' ? 'an ND-sharded buffer needs a shard shape with one entry per tensor dim' : 'a sharded buffer needs a shard shape [height, width]', 'shard'));
+    out.push(
+      issue(
+        'TT011',
+        'error',
+        spec.memory === 'ND_SHARDED'
+          ? 'an ND-sharded buffer needs a shard shape with one entry per tensor dim'
+          : 'a sharded buffer needs a shard shape [height, width]',
+        'shard',
+      ),
+    );
     return out;
   }
   shard.forEach((s, i) => {
-    if (!isInt(s)) out.push(issue('TT011', 'error', `shard[${i}] is ${s}; shard sizes must be integers ≥ 1 (the shard volume must not be 0)`, 'shard', { index: i }));
+    if (!isInt(s))
+      out.push(issue('TT011', 'error', `shard[${i}] is ${s}; shard sizes must be integers ≥ 1 (the shard volume must not be 0)`, 'shard', { index: i }));
   });
   if (spec.memory === 'ND_SHARDED') {
-    if (shard.length !== spec.shape.length) out.push(issue('TT011', 'error', `ND sharding needs a shard of the tensor's rank ${spec.shape.length}; this shard has ${shard.length} entries`, 'shard'));
-  } else if (shard.length !== 2) out.push(issue('TT025', 'error', `${spec.memory} sharding takes a 2-D shard [height, width] of the folded 2-D tensor; this has ${shard.length} entries (use nd_sharded for an N-D shard)`, 'shard'));
+    if (shard.length !== spec.shape.length)
+      out.push(issue('TT011', 'error', `ND sharding needs a shard of the tensor's rank ${spec.shape.length}; this shard has ${shard.length} entries`, 'shard'));
+  } else if (shard.length !== 2)
+    out.push(
+      issue(
+        'TT025',
+        'error',
+        `${spec.memory} sharding takes a 2-D shard [height, width] of the folded 2-D tensor; this has ${shard.length} entries (use nd_sharded for an N-D shard)`,
+        'shard',
+      ),
+    );
   if (out.some((i) => i.severity === 'error')) return out;
   const [tH, tW] = spec.layout === 'TILE' ? (spec.tile ?? [32, 32]) : [1, 1];
   const sh = shard[shard.length - 2] ?? 1;
   const sw = shard[shard.length - 1];
   if (spec.layout === 'TILE' && (sh % tH !== 0 || sw % tW !== 0)) {
     const fixed = [...shard.slice(0, -2), roundUp(sh, tH), roundUp(sw, tW)];
-    out.push(issue('TT008', 'error', `shard ${list(shard)} is not a whole number of ${tH}×${tW} tiles (pages): the last two shard dims must be multiples of the tile (e.g. ${list(fixed)})`, 'shard', { fixes: [{ title: `Round shard shape up to tiles: ${list(fixed)}`, field: 'shard', newText: list(fixed), preferred: true }] }));
+    out.push(
+      issue(
+        'TT008',
+        'error',
+        `shard ${list(shard)} is not a whole number of ${tH}×${tW} tiles (pages): the last two shard dims must be multiples of the tile (e.g. ${list(fixed)})`,
+        'shard',
+        { fixes: [{ title: `Round shard shape up to tiles: ${list(fixed)}`, field: 'shard', newText: list(fixed), preferred: true }] },
+      ),
+    );
   }
   if (spec.layout === 'ROW_MAJOR' && spec.alignment && (spec.memory === 'WIDTH_SHARDED' || spec.memory === 'BLOCK_SHARDED')) {
     const aw = spec.alignment[spec.alignment.length - 1];
-    if (sw % aw !== 0) out.push(issue('TT009', 'error', `ROW_MAJOR ${spec.memory}: the shard width ${sw} must be a multiple of the width alignment ${aw}`, 'shard', { index: shard.length - 1 }));
+    if (sw % aw !== 0)
+      out.push(
+        issue('TT009', 'error', `ROW_MAJOR ${spec.memory}: the shard width ${sw} must be a multiple of the width alignment ${aw}`, 'shard', {
+          index: shard.length - 1,
+        }),
+      );
   }
   if (out.some((i) => i.severity === 'error')) return out;
   if (spec.memory === 'ND_SHARDED') return out;
@@ -174,19 +287,47 @@ export function structuralTT(spec: TTSpec): Issue[] {
   const cores = enumerateCores(grid, spec.orientation ?? 'ROW_MAJOR').length;
   const pageH = geo.pageH;
   if (spec.memory === 'HEIGHT_SHARDED') {
-    if (sw !== geo.physW) out.push(issue('TT005', 'error', `HEIGHT sharding keeps whole rows: the shard width must be the physical width ${geo.physW}, not ${sw}`, 'shard', { index: 1, fixes: [{ title: `Set the shard width to ${geo.physW}`, field: 'shard', newText: list([sh, geo.physW]), preferred: true }] }));
+    if (sw !== geo.physW)
+      out.push(
+        issue('TT005', 'error', `HEIGHT sharding keeps whole rows: the shard width must be the physical width ${geo.physW}, not ${sw}`, 'shard', {
+          index: 1,
+          fixes: [{ title: `Set the shard width to ${geo.physW}`, field: 'shard', newText: list([sh, geo.physW]), preferred: true }],
+        }),
+      );
     const n = cdiv(geo.physH, sh);
     if (n > cores) {
       const want = roundUp(cdiv(geo.physH, cores), pageH);
-      out.push(issue('TT005', 'error', `${geo.physH} physical rows in shards of ${sh} make ${n} shards but the grid has ${plural(cores, 'core')}; a shard height of at least ${want} fits`, 'shard', { index: 0, fixes: [{ title: `Set the shard height to ${want}`, field: 'shard', newText: list([want, sw]), preferred: true }] }));
+      out.push(
+        issue(
+          'TT005',
+          'error',
+          `${geo.physH} physical rows in shards of ${sh} make ${n} shards but the grid has ${plural(cores, 'core')}; a shard height of at least ${want} fits`,
+          'shard',
+          { index: 0, fixes: [{ title: `Set the shard height to ${want}`, field: 'shard', newText: list([want, sw]), preferred: true }] },
+        ),
+      );
     }
   } else if (spec.memory === 'WIDTH_SHARDED') {
-    if (sh !== geo.physH) out.push(issue('TT006', 'error', `WIDTH sharding keeps whole columns: the shard height must be the physical height ${geo.physH}, not ${sh}`, 'shard', { index: 0, fixes: [{ title: `Set the shard height to ${geo.physH}`, field: 'shard', newText: list([geo.physH, sw]), preferred: true }] }));
+    if (sh !== geo.physH)
+      out.push(
+        issue('TT006', 'error', `WIDTH sharding keeps whole columns: the shard height must be the physical height ${geo.physH}, not ${sh}`, 'shard', {
+          index: 0,
+          fixes: [{ title: `Set the shard height to ${geo.physH}`, field: 'shard', newText: list([geo.physH, sw]), preferred: true }],
+        }),
+      );
     const W = spec.layout === 'TILE' ? geo.physW : geo.shape2[geo.shape2.length - 1];
     const n = cdiv(W, sw);
     if (n > cores) {
       const want = roundUp(cdiv(W, cores), tW);
-      out.push(issue('TT006', 'error', `width ${W} in shards of ${sw} makes ${n} shards but the grid has ${plural(cores, 'core')}; a shard width of at least ${want} fits`, 'shard', { index: 1, fixes: [{ title: `Set the shard width to ${want}`, field: 'shard', newText: list([sh, want]), preferred: true }] }));
+      out.push(
+        issue(
+          'TT006',
+          'error',
+          `width ${W} in shards of ${sw} makes ${n} shards but the grid has ${plural(cores, 'core')}; a shard width of at least ${want} fits`,
+          'shard',
+          { index: 1, fixes: [{ title: `Set the shard width to ${want}`, field: 'shard', newText: list([sh, want]), preferred: true }] },
+        ),
+      );
     }
   } else {
     if (grid.length !== 1) out.push(issue('TT007', 'error', `BLOCK sharding needs a core grid that is exactly one CoreRange; this has ${grid.length}`, 'grid'));
@@ -202,21 +343,43 @@ export function structuralTT(spec: TTSpec): Issue[] {
       if (needX > gx || needY > gy) {
         const fit = { x0: r.x0, y0: r.y0, x1: r.x0 + needX - 1, y1: r.y0 + needY - 1 };
         out.push(
-          issue('TT007', 'error', `BLOCK ${rm ? 'ROW_MAJOR' : 'COL_MAJOR'}: ${nRow} shard rows × ${nCol} shard columns need a grid of ${needX} (x) × ${needY} (y) cores${rm ? '' : ' (COL_MAJOR puts shard rows along x)'}, but ${rangeText(r)} is ${gx}×${gy}`, 'grid', {
-            fixes: fit.x1 < bound.x && fit.y1 < bound.y ? [{ title: `Use grid ${rangeText(fit)}`, field: 'grid', newText: rangeText(fit) }] : undefined,
-          }),
+          issue(
+            'TT007',
+            'error',
+            `BLOCK ${rm ? 'ROW_MAJOR' : 'COL_MAJOR'}: ${nRow} shard rows × ${nCol} shard columns need a grid of ${needX} (x) × ${needY} (y) cores${rm ? '' : ' (COL_MAJOR puts shard rows along x)'}, but ${rangeText(r)} is ${gx}×${gy}`,
+            'grid',
+            {
+              fixes: fit.x1 < bound.x && fit.y1 < bound.y ? [{ title: `Use grid ${rangeText(fit)}`, field: 'grid', newText: rangeText(fit) }] : undefined,
+            },
+          ),
         );
       }
     }
   }
-  if (grid.length > 1) out.push(issue('TT014', 'warning', `the grid has ${grid.length} core ranges: the ${spec.orientation ?? 'ROW_MAJOR'} orientation applies inside each range only; ranges are used in the order written`, 'grid'));
+  if (grid.length > 1)
+    out.push(
+      issue(
+        'TT014',
+        'warning',
+        `the grid has ${grid.length} core ranges: the ${spec.orientation ?? 'ROW_MAJOR'} orientation applies inside each range only; ranges are used in the order written`,
+        'grid',
+      ),
+    );
   return out;
 }
 
 /** Every B.7 rule: structural ones, then capacity, padding and information on a buildable buffer. */
 export function validateTT(spec: TTSpec): Issue[] {
   const out = structuralTT(spec);
-  if (spec.swappedShard) out.push(issue('TT013', 'warning', 'use_height_and_width_as_shard_shape=True with COL_MAJOR orientation swaps the shard dims: the shard is (width, height) of what was written', 'orientation'));
+  if (spec.swappedShard)
+    out.push(
+      issue(
+        'TT013',
+        'warning',
+        'use_height_and_width_as_shard_shape=True with COL_MAJOR orientation swaps the shard dims: the shard is (width, height) of what was written',
+        'orientation',
+      ),
+    );
   if (out.some((i) => i.severity === 'error')) return out;
   let t: TTLayout;
   try {
@@ -444,12 +607,32 @@ export class TTLayout implements LayoutModel<TTForward> {
       steps.push({ name: 'face', value: `face ${t.face} (${geo.g.fH}×${geo.g.fW}), in face (${t.ir}, ${t.ic})` });
       steps.push({ name: 'element in tile', value: `${t.elem}${geo.g.transpose ? ' (transposed tile)' : ''}` });
       if (pb.exponentByte !== undefined) steps.push({ name: 'shared exponent', value: `byte ${pb.exponentByte} of the tile` });
-      steps.push({ name: 'byte in page', value: `${pb.pageByte}${pb.nibble !== undefined ? `, ${pb.nibble ? 'high' : 'low'} nibble` : ''} of ${geo.pageSize}` });
+      steps.push({
+        name: 'byte in page',
+        value: `${pb.pageByte}${pb.nibble !== undefined ? `, ${pb.nibble ? 'high' : 'low'} nibble` : ''} of ${geo.pageSize}`,
+      });
     } else {
-      steps.push({ name: 'page (row)', value: geo.pageW === geo.physW ? `page ${num(page)} = row ${row}` : `page ${num(page)} = row ${row}, segment ${pageCol} (${geo.pageW} elements)` });
+      steps.push({
+        name: 'page (row)',
+        value: geo.pageW === geo.physW ? `page ${num(page)} = row ${row}` : `page ${num(page)} = row ${row}, segment ${pageCol} (${geo.pageW} elements)`,
+      });
       steps.push({ name: 'byte in page', value: `${pb.pageByte} of ${geo.pageSize}` });
     }
-    const base: Omit<TTForward, 'unit' | 'bank' | 'core' | 'shard' | 'shardCoord' | 'localPage' | 'offset' | 'bankOffset' | 'address'> = { model: 'tt', coord: [...coord], size: pb.size, steps, row, col, page, pageRow, pageCol, tile: pb.tile, pageByte: pb.pageByte, exponentByte: pb.exponentByte, nibble: pb.nibble };
+    const base: Omit<TTForward, 'unit' | 'bank' | 'core' | 'shard' | 'shardCoord' | 'localPage' | 'offset' | 'bankOffset' | 'address'> = {
+      model: 'tt',
+      coord: [...coord],
+      size: pb.size,
+      steps,
+      row,
+      col,
+      page,
+      pageRow,
+      pageCol,
+      tile: pb.tile,
+      pageByte: pb.pageByte,
+      exponentByte: pb.exponentByte,
+      nibble: pb.nibble,
+    };
     const mem = this.spec.memory;
     let unit: number;
     let localPage: number;
@@ -490,11 +673,25 @@ export class TTLayout implements LayoutModel<TTForward> {
     const offset = localPage * this.alignedPage + pb.pageByte;
     const address = this.base + offset;
     const bankOffset = this.bankOffsetOf(unit);
-    steps.push({ name: this.unitKind === 'core' ? 'offset in core' : 'offset in bank', value: `${num(offset)} = ${localPage}·${this.alignedPage} + ${pb.pageByte}` });
+    steps.push({
+      name: this.unitKind === 'core' ? 'offset in core' : 'offset in bank',
+      value: `${num(offset)} = ${localPage}·${this.alignedPage} + ${pb.pageByte}`,
+    });
     steps.push({ name: 'address', value: `${this.unitLabel(unit)}: ${hex(address)}${this.base ? ` (B+${offset})` : ''}` });
     if (bankOffset) steps.push({ name: 'channel address', value: `${hex(address + bankOffset)} (bank offset +${bytes(bankOffset)})` });
     const ur: UnitRef = { kind: this.unitKind, index: unit, label: this.unitLabel(unit) };
-    return { ...base, address, unit: ur, bank: this.unitKind === 'bank' ? (mem === 'INTERLEAVED' ? unit : this.cores[unit][0]) : undefined, core: this.unitKind === 'core' ? this.cores[unit] : undefined, shard, shardCoord, localPage, offset, bankOffset };
+    return {
+      ...base,
+      address,
+      unit: ur,
+      bank: this.unitKind === 'bank' ? (mem === 'INTERLEAVED' ? unit : this.cores[unit][0]) : undefined,
+      core: this.unitKind === 'core' ? this.cores[unit] : undefined,
+      shard,
+      shardCoord,
+      localPage,
+      offset,
+      bankOffset,
+    };
   }
 
   private bankOffsetOf(unit: number): number {
@@ -530,7 +727,13 @@ export class TTLayout implements LayoutModel<TTForward> {
   }
 
   /** Where local page `slot` of `unit` comes from: host page (and its page coordinate), PADDING or unused. */
-  private slotSource(unit: number, slot: number): { kind: 'page'; page: number; pr: number; pc: number; ndPage?: number[]; shard?: number } | { kind: 'padding'; shard?: number } | { kind: 'unused'; shard?: number } {
+  private slotSource(
+    unit: number,
+    slot: number,
+  ):
+    | { kind: 'page'; page: number; pr: number; pc: number; ndPage?: number[]; shard?: number }
+    | { kind: 'padding'; shard?: number }
+    | { kind: 'unused'; shard?: number } {
     const geo = this.geo;
     const mem = this.spec.memory;
     if (mem === 'INTERLEAVED') {
@@ -562,22 +765,48 @@ export class TTLayout implements LayoutModel<TTForward> {
     const steps: Step[] = [];
     const geo = this.geo;
     if (unit === undefined) {
-      if (this.units > 1) return { model: 'tt', address, kind: 'outside', steps, reason: `the buffer is spread over ${plural(this.units, this.unitKind === 'core' ? 'core' : 'bank')}: say which (${this.unitKind === 'core' ? 'core (x,y)' : 'bank N'})` };
+      if (this.units > 1)
+        return {
+          model: 'tt',
+          address,
+          kind: 'outside',
+          steps,
+          reason: `the buffer is spread over ${plural(this.units, this.unitKind === 'core' ? 'core' : 'bank')}: say which (${this.unitKind === 'core' ? 'core (x,y)' : 'bank N'})`,
+        };
       unit = 0;
     }
-    if (unit < 0 || unit >= this.units) return { model: 'tt', address, kind: 'outside', steps, reason: `no ${this.unitKind} ${unit}: the buffer uses ${plural(this.units, this.unitKind)}` };
+    if (unit < 0 || unit >= this.units)
+      return { model: 'tt', address, kind: 'outside', steps, reason: `no ${this.unitKind} ${unit}: the buffer uses ${plural(this.units, this.unitKind)}` };
     const ur: UnitRef = { kind: this.unitKind, index: unit, label: this.unitLabel(unit) };
     const off = address - this.base;
     steps.push({ name: this.unitKind === 'core' ? 'offset in core' : 'offset in bank', value: num(off) });
-    if (!Number.isInteger(off) || off < 0 || off >= this.bytesPerUnit) return { model: 'tt', address, unit: ur, kind: 'outside', steps, reason: `the buffer occupies ${hex(this.base)}..${hex(this.base + this.bytesPerUnit - 1)} in every ${this.unitKind}` };
+    if (!Number.isInteger(off) || off < 0 || off >= this.bytesPerUnit)
+      return {
+        model: 'tt',
+        address,
+        unit: ur,
+        kind: 'outside',
+        steps,
+        reason: `the buffer occupies ${hex(this.base)}..${hex(this.base + this.bytesPerUnit - 1)} in every ${this.unitKind}`,
+      };
     const slot = Math.floor(off / this.alignedPage);
     const inPage = off % this.alignedPage;
     steps.push({ name: 'local page', value: `${slot}, byte ${inPage}` });
     const src = this.slotSource(unit, slot);
-    if (src.kind === 'unused') return { model: 'tt', address, unit: ur, kind: 'unused', steps, reason: `reserved in lockstep: ${ur.label} holds no page at local page ${slot}` };
-    if (src.kind === 'padding') return { model: 'tt', address, unit: ur, kind: 'padding', steps, reason: `PADDING page: shard ${src.shard} is an edge shard with no page at this slot` };
+    if (src.kind === 'unused')
+      return { model: 'tt', address, unit: ur, kind: 'unused', steps, reason: `reserved in lockstep: ${ur.label} holds no page at local page ${slot}` };
+    if (src.kind === 'padding')
+      return { model: 'tt', address, unit: ur, kind: 'padding', steps, reason: `PADDING page: shard ${src.shard} is an edge shard with no page at this slot` };
     steps.push({ name: 'host page', value: `${num(src.page)} = (${src.pr}, ${src.pc})${src.ndPage ? `, page coordinate ${tuple(src.ndPage)}` : ''}` });
-    if (inPage >= geo.pageSize) return { model: 'tt', address, unit: ur, kind: 'alignment', steps, reason: `bytes ${geo.pageSize}..${this.alignedPage - 1} of the page round it up to the ${this.alignment}-byte alignment` };
+    if (inPage >= geo.pageSize)
+      return {
+        model: 'tt',
+        address,
+        unit: ur,
+        kind: 'alignment',
+        steps,
+        reason: `bytes ${geo.pageSize}..${this.alignedPage - 1} of the page round it up to the ${this.alignment}-byte alignment`,
+      };
     let rr: number;
     let cc: number;
     let byteInElement = 0;
@@ -590,7 +819,17 @@ export class TTLayout implements LayoutModel<TTForward> {
       const bits = geo.info.tileBits;
       if (geo.info.blockFloat && inPage < this.expBytes) {
         const fr = geo.g.fH * geo.g.faces;
-        return { model: 'tt', address, unit: ur, kind: 'metadata', steps, reason: inPage < fr ? `shared exponent of face ${Math.floor(inPage / geo.g.fH)}, row ${inPage % geo.g.fH}` : 'exponent section padding (rounded up to 16 bytes)' };
+        return {
+          model: 'tt',
+          address,
+          unit: ur,
+          kind: 'metadata',
+          steps,
+          reason:
+            inPage < fr
+              ? `shared exponent of face ${Math.floor(inPage / geo.g.fH)}, row ${inPage % geo.g.fH}`
+              : 'exponent section padding (rounded up to 16 bytes)',
+        };
       }
       const data = inPage - this.expBytes;
       const elem = bits >= 8 ? Math.floor(data / (bits / 8)) : data * (8 / bits);
@@ -613,7 +852,15 @@ export class TTLayout implements LayoutModel<TTForward> {
     const col = src.pc * geo.pageW + cc;
     steps.push({ name: 'physical (row, col)', value: `(${row}, ${col})` });
     const coord = this.coordOf(row, col);
-    if (!coord) return { model: 'tt', address, unit: ur, kind: 'padding', steps, reason: `(${row}, ${col}) is ${geo.g ? 'tile' : 'alignment'} padding of the ${list(this.shape)} tensor (padded ${list(geo.padded)})` };
+    if (!coord)
+      return {
+        model: 'tt',
+        address,
+        unit: ur,
+        kind: 'padding',
+        steps,
+        reason: `(${row}, ${col}) is ${geo.g ? 'tile' : 'alignment'} padding of the ${list(this.shape)} tensor (padded ${list(geo.padded)})`,
+      };
     steps.push({ name: 'coordinate', value: tuple(coord) });
     return { model: 'tt', address, unit: ur, kind: 'element', coord, byteInElement, steps };
   }
@@ -629,10 +876,22 @@ export class TTLayout implements LayoutModel<TTForward> {
     const A = (rr: number) => (g.transpose ? Math.floor(rr / g.fH) * fsz + (rr % g.fH) : Math.floor(rr / g.fH) * g.nFc * fsz + (rr % g.fH) * g.fW);
     const B = (cc: number) => (g.transpose ? Math.floor(cc / g.fW) * g.nFr * fsz + (cc % g.fW) * g.fH : Math.floor(cc / g.fW) * fsz + (cc % g.fW));
     const toBytes = (e: number) => (bits >= 8 ? (e * bits) / 8 : Math.floor(e / (8 / bits)));
-    return { RT: Float64Array.from({ length: g.tH }, (_, rr) => this.expBytes + toBytes(A(rr))), CT: Float64Array.from({ length: g.tW }, (_, cc) => toBytes(B(cc))) };
+    return {
+      RT: Float64Array.from({ length: g.tH }, (_, rr) => this.expBytes + toBytes(A(rr))),
+      CT: Float64Array.from({ length: g.tW }, (_, cc) => toBytes(B(cc))),
+    };
   }
 
-  private fastTables?: { RT: Float64Array; CT: Float64Array; PRS?: Int32Array; PRL?: Int32Array; PCS?: Int32Array; PCL?: Int32Array; CPC?: Int32Array; CIN?: Float64Array };
+  private fastTables?: {
+    RT: Float64Array;
+    CT: Float64Array;
+    PRS?: Int32Array;
+    PRL?: Int32Array;
+    PCS?: Int32Array;
+    PCL?: Int32Array;
+    CPC?: Int32Array;
+    CIN?: Float64Array;
+  };
   /** Per dimension: the coordinate's shard-index part (< nShards < 2^31: int32) and its byte part. */
   private ndTables?: { SH: Int32Array[]; LI: Float64Array[] } | null;
 
@@ -744,7 +1003,7 @@ export class TTLayout implements LayoutModel<TTForward> {
       for (let d = 0; d < r; d++, k++) {
         const c = coords[k];
         const T = SH[d];
-        if ((c >>> 0) >= T.length) {
+        if (c >>> 0 >= T.length) {
           ok = false;
           continue;
         }
@@ -879,24 +1138,51 @@ export class TTLayout implements LayoutModel<TTForward> {
     const facts: Step[] = [
       { name: 'target', value: this.arch.name },
       { name: 'dtype', value: `${this.dtype} (${geo.info.format})` },
-      { name: 'layout', value: geo.g ? `TILE ${geo.g.tH}×${geo.g.tW}, ${geo.g.faces} face${geo.g.faces > 1 ? 's' : ''} of ${geo.g.fH}×${geo.g.fW}${geo.g.transpose ? ', transposed' : ''}` : 'ROW_MAJOR' },
+      {
+        name: 'layout',
+        value: geo.g
+          ? `TILE ${geo.g.tH}×${geo.g.tW}, ${geo.g.faces} face${geo.g.faces > 1 ? 's' : ''} of ${geo.g.fH}×${geo.g.fW}${geo.g.transpose ? ', transposed' : ''}`
+          : 'ROW_MAJOR',
+      },
       { name: 'logical → padded', value: `${list(this.shape)} → ${list(this.shape.length === 1 ? [geo.padded[1]] : geo.padded)}` },
       { name: 'physical 2-D', value: `${num(geo.physH)} × ${num(geo.physW)}` },
-      { name: 'pages', value: `${num(this.pages)} = ${num(geo.Hp)} × ${num(geo.Wp)} of ${geo.pageH}×${geo.pageW}, ${geo.pageSize} B each${this.alignedPage !== geo.pageSize ? `, aligned to ${this.alignedPage} B` : ''}${this.expBytes ? ` (${this.expBytes} B shared exponents + ${this.dataSection} B data)` : ''}` },
+      {
+        name: 'pages',
+        value: `${num(this.pages)} = ${num(geo.Hp)} × ${num(geo.Wp)} of ${geo.pageH}×${geo.pageW}, ${geo.pageSize} B each${this.alignedPage !== geo.pageSize ? `, aligned to ${this.alignedPage} B` : ''}${this.expBytes ? ` (${this.expBytes} B shared exponents + ${this.dataSection} B data)` : ''}`,
+      },
     ];
     if (mem === 'INTERLEAVED') {
       facts.push({ name: 'memory', value: `${this.spec.buffer} interleaved over ${plural(this.units, 'bank')} (page p → bank p mod ${this.units})` });
-      facts.push({ name: 'per bank', value: `${plural(this.slotsPerUnit, 'page slot')} = ${bytes(this.bytesPerUnit)}, reserved in every bank${groups ? ` (${groups.map((g) => `${g.from === g.to ? `bank ${g.from}` : `banks ${g.from}–${g.to}`}: ${g.pages}`).join(', ')})` : ''}` });
+      facts.push({
+        name: 'per bank',
+        value: `${plural(this.slotsPerUnit, 'page slot')} = ${bytes(this.bytesPerUnit)}, reserved in every bank${groups ? ` (${groups.map((g) => `${g.from === g.to ? `bank ${g.from}` : `banks ${g.from}–${g.to}`}: ${g.pages}`).join(', ')})` : ''}`,
+      });
     } else {
       const orient = this.spec.orientation ?? 'ROW_MAJOR';
-      facts.push({ name: 'memory', value: `${this.spec.buffer} ${mem} ${orient} over ${plural(this.units, uname)} ${this.spec.grid!.map(rangeText).join(' ')}` });
-      facts.push({ name: 'shard', value: mem === 'ND_SHARDED' ? `${list(this.spec.shard!)} = ${list(this.shardPages)} pages; shard grid ${list(this.gridShape)} = ${num(this.nShards)} shards, ${this.perCore} per ${uname} (round-robin)` : `${list(this.spec.shard!)} = ${this.sh}×${this.sw} pages; ${this.nRow}×${this.nCol} shards` });
-      facts.push({ name: `per ${uname}`, value: `${plural(this.slotsPerUnit, 'page slot')} = ${bytes(this.bytesPerUnit)}, reserved on every ${uname} of the grid${groups ? ` (real pages: ${groups.map((g) => `${g.from === g.to ? this.unitLabel(g.from) : `${this.unitLabel(g.from)}–${this.unitLabel(g.to).replace(/^(core|DRAM bank) /, '')}`}: ${g.pages}`).join(', ')})` : ''}` });
+      facts.push({
+        name: 'memory',
+        value: `${this.spec.buffer} ${mem} ${orient} over ${plural(this.units, uname)} ${this.spec.grid!.map(rangeText).join(' ')}`,
+      });
+      facts.push({
+        name: 'shard',
+        value:
+          mem === 'ND_SHARDED'
+            ? `${list(this.spec.shard!)} = ${list(this.shardPages)} pages; shard grid ${list(this.gridShape)} = ${num(this.nShards)} shards, ${this.perCore} per ${uname} (round-robin)`
+            : `${list(this.spec.shard!)} = ${this.sh}×${this.sw} pages; ${this.nRow}×${this.nCol} shards`,
+      });
+      facts.push({
+        name: `per ${uname}`,
+        value: `${plural(this.slotsPerUnit, 'page slot')} = ${bytes(this.bytesPerUnit)}, reserved on every ${uname} of the grid${groups ? ` (real pages: ${groups.map((g) => `${g.from === g.to ? this.unitLabel(g.from) : `${this.unitLabel(g.from)}–${this.unitLabel(g.to).replace(/^(core|DRAM bank) /, '')}`}: ${g.pages}`).join(', ')})` : ''}`,
+      });
       if (ss.padding) facts.push({ name: 'edge shards', value: `${plural(ss.padding, 'PADDING page slot')} in partial shards` });
     }
-    facts.push({ name: 'bytes', value: `${bytes(total)} reserved (${num(total)} B): ${bytes(element)} of elements, ${percent(br.padding, br.padding + element)} padding` });
+    facts.push({
+      name: 'bytes',
+      value: `${bytes(total)} reserved (${num(total)} B): ${bytes(element)} of elements, ${percent(br.padding, br.padding + element)} padding`,
+    });
     facts.push({ name: 'address', value: `${hex(this.base)}..${hex(this.base + this.bytesPerUnit - 1)} in each ${uname}` });
-    const shortUnits = mem === 'INTERLEAVED' ? `${plural(this.pages, 'page')} over ${plural(this.units, 'bank')}` : `${plural(this.nShards, 'shard')} on ${plural(used, uname)}`;
+    const shortUnits =
+      mem === 'INTERLEAVED' ? `${plural(this.pages, 'page')} over ${plural(this.units, 'bank')}` : `${plural(this.nShards, 'shard')} on ${plural(used, uname)}`;
     return {
       model: 'tt',
       elements: this.numel,
@@ -921,23 +1207,81 @@ export class TTLayout implements LayoutModel<TTForward> {
     const mem = this.spec.memory;
     const uname = this.unitKind === 'core' ? 'core' : 'bank';
     if (this.spec.buffer === 'DRAM') {
-      if (this.base + this.bytesPerUnit > A.dramBankSize) out.push(issue('TT012', 'error', `${bytes(this.bytesPerUnit)} per bank at ${hex(this.base)} does not fit in a ${bytes(A.dramBankSize)} DRAM bank of ${A.name}`, '@layout'));
+      if (this.base + this.bytesPerUnit > A.dramBankSize)
+        out.push(
+          issue(
+            'TT012',
+            'error',
+            `${bytes(this.bytesPerUnit)} per bank at ${hex(this.base)} does not fit in a ${bytes(A.dramBankSize)} DRAM bank of ${A.name}`,
+            '@layout',
+          ),
+        );
     } else {
       const top = A.l1Size;
-      if (this.base + this.bytesPerUnit > top) out.push(issue('TT012', 'error', `${bytes(this.bytesPerUnit)} per ${uname} at ${hex(this.base)} does not fit in the ${bytes(top)} of worker L1 on ${A.name}`, '@layout'));
-      else if (this.spec.base !== undefined && this.base < A.l1Reserved) out.push(issue('TT012', 'error', `L1 below ${hex(A.l1Reserved)} is reserved on this target; the buffer starts at ${hex(this.base)}`, '@at'));
+      if (this.base + this.bytesPerUnit > top)
+        out.push(
+          issue(
+            'TT012',
+            'error',
+            `${bytes(this.bytesPerUnit)} per ${uname} at ${hex(this.base)} does not fit in the ${bytes(top)} of worker L1 on ${A.name}`,
+            '@layout',
+          ),
+        );
+      else if (this.spec.base !== undefined && this.base < A.l1Reserved)
+        out.push(issue('TT012', 'error', `L1 below ${hex(A.l1Reserved)} is reserved on this target; the buffer starts at ${hex(this.base)}`, '@at'));
     }
-    if (geo.g === undefined && geo.pageSize % 4 !== 0) out.push(issue('TT010', 'warning', `ROW_MAJOR page of ${geo.pageSize} B is not a multiple of 4: older tt-metal versions reject it (validate_buffer_parameters)`, '@shape'));
-    if (s.paddingPercent > 50) out.push(issue('TT015', 'warning', `${percent(s.breakdown.padding, s.breakdown.padding + s.breakdown.element)} of the page bytes are padding: ${list(this.shape)} is stored as ${num(geo.physH)}×${num(geo.physW)}${geo.g ? ` in ${plural(this.pages, 'tile')}` : ''}`, '@shape'));
+    if (geo.g === undefined && geo.pageSize % 4 !== 0)
+      out.push(
+        issue(
+          'TT010',
+          'warning',
+          `ROW_MAJOR page of ${geo.pageSize} B is not a multiple of 4: older tt-metal versions reject it (validate_buffer_parameters)`,
+          '@shape',
+        ),
+      );
+    if (s.paddingPercent > 50)
+      out.push(
+        issue(
+          'TT015',
+          'warning',
+          `${percent(s.breakdown.padding, s.breakdown.padding + s.breakdown.element)} of the page bytes are padding: ${list(this.shape)} is stored as ${num(geo.physH)}×${num(geo.physW)}${geo.g ? ` in ${plural(this.pages, 'tile')}` : ''}`,
+          '@shape',
+        ),
+      );
     if (mem === 'INTERLEAVED' && this.pages % this.units !== 0) {
       const full = this.pages % this.units;
-      out.push(issue('TT016', 'information', this.pages < this.units ? `${plural(this.pages, 'page')} over ${plural(this.units, 'bank')}: banks ${this.pages}–${this.units - 1} get no page but reserve ${bytes(this.bytesPerUnit)} too (lockstep allocation)` : `banks ${full}–${this.units - 1} hold one page fewer than banks 0–${full - 1} but reserve the same ${bytes(this.bytesPerUnit)} (lockstep allocation)`, '@layout'));
+      out.push(
+        issue(
+          'TT016',
+          'information',
+          this.pages < this.units
+            ? `${plural(this.pages, 'page')} over ${plural(this.units, 'bank')}: banks ${this.pages}–${this.units - 1} get no page but reserve ${bytes(this.bytesPerUnit)} too (lockstep allocation)`
+            : `banks ${full}–${this.units - 1} hold one page fewer than banks 0–${full - 1} but reserve the same ${bytes(this.bytesPerUnit)} (lockstep allocation)`,
+          '@layout',
+        ),
+      );
     }
-    if (mem !== 'INTERLEAVED' && (s.units?.used ?? 0) < this.units) out.push(issue('TT016', 'information', `${this.units - (s.units?.used ?? 0)} of the ${plural(this.units, uname)} in the grid get no shard but reserve ${bytes(this.bytesPerUnit)} at the same address (lockstep allocation)`, 'grid'));
+    if (mem !== 'INTERLEAVED' && (s.units?.used ?? 0) < this.units)
+      out.push(
+        issue(
+          'TT016',
+          'information',
+          `${this.units - (s.units?.used ?? 0)} of the ${plural(this.units, uname)} in the grid get no shard but reserve ${bytes(this.bytesPerUnit)} at the same address (lockstep allocation)`,
+          'grid',
+        ),
+      );
     if (this.spec.buffer === 'DRAM' && A.dramOffsets.some((o) => o !== 0)) {
       const used = mem === 'INTERLEAVED' ? Array.from({ length: Math.min(this.pages, this.units) }, (_, b) => b) : this.cores.map((c) => c[0]);
       const off = used.filter((b) => A.dramOffsets[b]);
-      if (off.length) out.push(issue('TT017', 'information', `on ${A.name} DRAM bank${off.length > 1 ? 's' : ''} ${off.slice(0, 6).join(', ')}${off.length > 6 ? ', …' : ''} carr${off.length > 1 ? 'y' : 'ies'} a +${bytes(A.dramOffsets[off[0]])} channel offset: the channel address is the bank address plus it`, '@layout'));
+      if (off.length)
+        out.push(
+          issue(
+            'TT017',
+            'information',
+            `on ${A.name} DRAM bank${off.length > 1 ? 's' : ''} ${off.slice(0, 6).join(', ')}${off.length > 6 ? ', …' : ''} carr${off.length > 1 ? 'y' : 'ies'} a +${bytes(A.dramOffsets[off[0]])} channel offset: the channel address is the bank address plus it`,
+            '@layout',
+          ),
+        );
     }
     if (mem === 'BLOCK_SHARDED') {
       const r = this.spec.grid![0];
@@ -945,7 +1289,25 @@ export class TTLayout implements LayoutModel<TTForward> {
       const gy = r.y1 - r.y0 + 1;
       const rm = (this.spec.orientation ?? 'ROW_MAJOR') === 'ROW_MAJOR';
       const [nx, ny] = rm ? [this.nCol, this.nRow] : [this.nRow, this.nCol];
-      if (gx !== nx || gy !== ny) out.push(issue('TT018', 'warning', `the ${gx}×${gy} grid is larger than the ${nx}×${ny} shard grid: legacy buffers give shard k to the k-th core of the enumerated grid, newer ones (GRID_2D) to core (x0+${rm ? 'C' : 'R'}, y0+${rm ? 'R' : 'C'}); this preview uses GRID_2D`, 'grid', { fixes: [{ title: `Use grid ${rangeText({ x0: r.x0, y0: r.y0, x1: r.x0 + nx - 1, y1: r.y0 + ny - 1 })}`, field: 'grid', newText: rangeText({ x0: r.x0, y0: r.y0, x1: r.x0 + nx - 1, y1: r.y0 + ny - 1 }), preferred: true }] }));
+      if (gx !== nx || gy !== ny)
+        out.push(
+          issue(
+            'TT018',
+            'warning',
+            `the ${gx}×${gy} grid is larger than the ${nx}×${ny} shard grid: legacy buffers give shard k to the k-th core of the enumerated grid, newer ones (GRID_2D) to core (x0+${rm ? 'C' : 'R'}, y0+${rm ? 'R' : 'C'}); this preview uses GRID_2D`,
+            'grid',
+            {
+              fixes: [
+                {
+                  title: `Use grid ${rangeText({ x0: r.x0, y0: r.y0, x1: r.x0 + nx - 1, y1: r.y0 + ny - 1 })}`,
+                  field: 'grid',
+                  newText: rangeText({ x0: r.x0, y0: r.y0, x1: r.x0 + nx - 1, y1: r.y0 + ny - 1 }),
+                  preferred: true,
+                },
+              ],
+            },
+          ),
+        );
     }
     return out;
   }
@@ -960,7 +1322,13 @@ export class TTLayout implements LayoutModel<TTForward> {
       if (src.kind === 'padding') return { kind: 'padding', elements: 0, label: `local page ${s}: PADDING (edge shard ${src.shard})` };
       const real = this.pageReal(src.pr, src.pc);
       const n = real.rows * real.cols;
-      return { kind: n === 0 ? 'padding' : n === perPage ? 'data' : 'partial', index: src.page, elements: n, first: real.first, label: `local page ${s}: host page ${src.page}${geo.g ? ` = tile (${src.pr}, ${src.pc})` : ''}, ${n}/${perPage} elements` };
+      return {
+        kind: n === 0 ? 'padding' : n === perPage ? 'data' : 'partial',
+        index: src.page,
+        elements: n,
+        first: real.first,
+        label: `local page ${s}: host page ${src.page}${geo.g ? ` = tile (${src.pr}, ${src.pc})` : ''}, ${n}/${perPage} elements`,
+      };
     };
     const g = geo.g;
     return {
@@ -1011,7 +1379,22 @@ interface RowGeometry {
   h1: number;
 }
 
-function tileInterleaved(coords: Int32Array, res: Float64Array, units: Int32Array, wantUnits: boolean, count: number, g: RowGeometry, lH: number, lW: number, RT: Float64Array, CT: Float64Array, Wp: number, nb: number, base: number, ap: number): void {
+function tileInterleaved(
+  coords: Int32Array,
+  res: Float64Array,
+  units: Int32Array,
+  wantUnits: boolean,
+  count: number,
+  g: RowGeometry,
+  lH: number,
+  lW: number,
+  RT: Float64Array,
+  CT: Float64Array,
+  Wp: number,
+  nb: number,
+  base: number,
+  ap: number,
+): void {
   const { r, pre, s0, s1, sW, h0, h1 } = g;
   const mH = (1 << lH) - 1;
   const mW = (1 << lW) - 1;
@@ -1028,7 +1411,7 @@ function tileInterleaved(coords: Int32Array, res: Float64Array, units: Int32Arra
     } else {
       const a = r >= 2 ? coords[k] : 0;
       const b = r >= 3 ? coords[k + 1] : 0;
-      if ((a >>> 0) >= s0 || (b >>> 0) >= s1 || (col >>> 0) >= sW) {
+      if (a >>> 0 >= s0 || b >>> 0 >= s1 || col >>> 0 >= sW) {
         res[i] = NaN;
         if (wantUnits) units[i] = -1;
         continue;
@@ -1042,7 +1425,25 @@ function tileInterleaved(coords: Int32Array, res: Float64Array, units: Int32Arra
   }
 }
 
-function tileSharded(coords: Int32Array, res: Float64Array, units: Int32Array, wantUnits: boolean, count: number, g: RowGeometry, lH: number, lW: number, RT: Float64Array, CT: Float64Array, PRS: Int32Array, PRL: Int32Array, PCS: Int32Array, PCL: Int32Array, sc: Int32Array, base: number, ap: number): void {
+function tileSharded(
+  coords: Int32Array,
+  res: Float64Array,
+  units: Int32Array,
+  wantUnits: boolean,
+  count: number,
+  g: RowGeometry,
+  lH: number,
+  lW: number,
+  RT: Float64Array,
+  CT: Float64Array,
+  PRS: Int32Array,
+  PRL: Int32Array,
+  PCS: Int32Array,
+  PCL: Int32Array,
+  sc: Int32Array,
+  base: number,
+  ap: number,
+): void {
   const { r, pre, s0, s1, sW, h0, h1 } = g;
   const mH = (1 << lH) - 1;
   const mW = (1 << lW) - 1;
@@ -1059,7 +1460,7 @@ function tileSharded(coords: Int32Array, res: Float64Array, units: Int32Array, w
     } else {
       const a = r >= 2 ? coords[k] : 0;
       const b = r >= 3 ? coords[k + 1] : 0;
-      if ((a >>> 0) >= s0 || (b >>> 0) >= s1 || (col >>> 0) >= sW) {
+      if (a >>> 0 >= s0 || b >>> 0 >= s1 || col >>> 0 >= sW) {
         res[i] = NaN;
         if (wantUnits) units[i] = -1;
         continue;
@@ -1073,7 +1474,20 @@ function tileSharded(coords: Int32Array, res: Float64Array, units: Int32Array, w
   }
 }
 
-function rowInterleaved(coords: Int32Array, res: Float64Array, units: Int32Array, wantUnits: boolean, count: number, g: RowGeometry, CPC: Int32Array, CIN: Float64Array, Wp: number, nb: number, base: number, ap: number): void {
+function rowInterleaved(
+  coords: Int32Array,
+  res: Float64Array,
+  units: Int32Array,
+  wantUnits: boolean,
+  count: number,
+  g: RowGeometry,
+  CPC: Int32Array,
+  CIN: Float64Array,
+  Wp: number,
+  nb: number,
+  base: number,
+  ap: number,
+): void {
   const { r, pre, s0, s1, sW, h0, h1 } = g;
   for (let i = 0, k = 0; i < count; i++, k += r) {
     const col = coords[k + r - 1];
@@ -1088,7 +1502,7 @@ function rowInterleaved(coords: Int32Array, res: Float64Array, units: Int32Array
     } else {
       const a = r >= 2 ? coords[k] : 0;
       const b = r >= 3 ? coords[k + 1] : 0;
-      if ((a >>> 0) >= s0 || (b >>> 0) >= s1 || (col >>> 0) >= sW) {
+      if (a >>> 0 >= s0 || b >>> 0 >= s1 || col >>> 0 >= sW) {
         res[i] = NaN;
         if (wantUnits) units[i] = -1;
         continue;
@@ -1102,7 +1516,23 @@ function rowInterleaved(coords: Int32Array, res: Float64Array, units: Int32Array
   }
 }
 
-function rowSharded(coords: Int32Array, res: Float64Array, units: Int32Array, wantUnits: boolean, count: number, g: RowGeometry, CPC: Int32Array, CIN: Float64Array, PRS: Int32Array, PRL: Int32Array, PCS: Int32Array, PCL: Int32Array, sc: Int32Array, base: number, ap: number): void {
+function rowSharded(
+  coords: Int32Array,
+  res: Float64Array,
+  units: Int32Array,
+  wantUnits: boolean,
+  count: number,
+  g: RowGeometry,
+  CPC: Int32Array,
+  CIN: Float64Array,
+  PRS: Int32Array,
+  PRL: Int32Array,
+  PCS: Int32Array,
+  PCL: Int32Array,
+  sc: Int32Array,
+  base: number,
+  ap: number,
+): void {
   const { r, pre, s0, s1, sW, h0, h1 } = g;
   for (let i = 0, k = 0; i < count; i++, k += r) {
     const col = coords[k + r - 1];
@@ -1117,7 +1547,7 @@ function rowSharded(coords: Int32Array, res: Float64Array, units: Int32Array, wa
     } else {
       const a = r >= 2 ? coords[k] : 0;
       const b = r >= 3 ? coords[k + 1] : 0;
-      if ((a >>> 0) >= s0 || (b >>> 0) >= s1 || (col >>> 0) >= sW) {
+      if (a >>> 0 >= s0 || b >>> 0 >= s1 || col >>> 0 >= sW) {
         res[i] = NaN;
         if (wantUnits) units[i] = -1;
         continue;
@@ -1130,7 +1560,18 @@ function rowSharded(coords: Int32Array, res: Float64Array, units: Int32Array, wa
   }
 }
 
-function ndRank3(coords: Int32Array, res: Float64Array, units: Int32Array, wantUnits: boolean, count: number, SH: Int32Array[], LI: Float64Array[], nc: number, slotBytes: number, base: number): void {
+function ndRank3(
+  coords: Int32Array,
+  res: Float64Array,
+  units: Int32Array,
+  wantUnits: boolean,
+  count: number,
+  SH: Int32Array[],
+  LI: Float64Array[],
+  nc: number,
+  slotBytes: number,
+  base: number,
+): void {
   const [S0, S1, S2] = SH;
   const [L0, L1, L2] = LI;
   const n0 = S0.length;
@@ -1140,7 +1581,7 @@ function ndRank3(coords: Int32Array, res: Float64Array, units: Int32Array, wantU
     const a = coords[k];
     const b = coords[k + 1];
     const c = coords[k + 2];
-    if ((a >>> 0) >= n0 || (b >>> 0) >= n1 || (c >>> 0) >= n2) {
+    if (a >>> 0 >= n0 || b >>> 0 >= n1 || c >>> 0 >= n2) {
       res[i] = NaN;
       if (wantUnits) units[i] = -1;
       continue;

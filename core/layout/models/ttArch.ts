@@ -27,7 +27,17 @@ function make(a: Omit<TTArch, 'l1Banks' | 'dramOffsets'> & { dramOffsets?: numbe
 }
 
 export const TT_ARCHS: Record<string, TTArch> = {
-  grayskull: make({ name: 'grayskull', dramBanks: 8, dramBankSize: GiB, dramAlignment: 32, l1Alignment: 16, l1Size: 2 ** 20, l1Reserved: 0, grid: { x: 12, y: 10 }, note: 'Grayskull (legacy): 8 DRAM banks of 1 GiB, DRAM alignment 32, 1 MiB L1, 12×10 Tensix on die' }),
+  grayskull: make({
+    name: 'grayskull',
+    dramBanks: 8,
+    dramBankSize: GiB,
+    dramAlignment: 32,
+    l1Alignment: 16,
+    l1Size: 2 ** 20,
+    l1Reserved: 0,
+    grid: { x: 12, y: 10 },
+    note: 'Grayskull (legacy): 8 DRAM banks of 1 GiB, DRAM alignment 32, 1 MiB L1, 12×10 Tensix on die',
+  }),
   wormhole_b0: make({
     name: 'wormhole_b0',
     dramBanks: 12,
@@ -40,7 +50,17 @@ export const TT_ARCHS: Record<string, TTArch> = {
     grid: { x: 8, y: 8 },
     note: 'Wormhole B0: 12 DRAM banks (6 channels × 2, odd banks at +1 GiB in their channel), DRAM alignment 32, 1,499,136 B L1, 8×8 compute grid (n150)',
   }),
-  blackhole: make({ name: 'blackhole', dramBanks: 8, dramBankSize: 4_278_190_080, dramAlignment: 64, l1Alignment: 16, l1Size: 1_499_136, l1Reserved: 0, grid: { x: 13, y: 10 }, note: 'Blackhole p150: 8 DRAM banks of 4,278,190,080 B, DRAM alignment 64, 1,499,136 B L1, 13×10 compute grid (p100a: 7 banks, set dram_banks=7)' }),
+  blackhole: make({
+    name: 'blackhole',
+    dramBanks: 8,
+    dramBankSize: 4_278_190_080,
+    dramAlignment: 64,
+    l1Alignment: 16,
+    l1Size: 1_499_136,
+    l1Reserved: 0,
+    grid: { x: 13, y: 10 },
+    note: 'Blackhole p150: 8 DRAM banks of 4,278,190,080 B, DRAM alignment 64, 1,499,136 B L1, 13×10 compute grid (p100a: 7 banks, set dram_banks=7)',
+  }),
 };
 
 export const TT_ARCH_NAMES = Object.keys(TT_ARCHS);

@@ -43,7 +43,8 @@ export class MemoryView {
   write(ref: string, offset: number, data: Uint8Array, allowPartial: boolean): number {
     const { bytes, words, addr } = this.ref(ref, offset);
     if (addr < 0 || addr + data.length > bytes.length) {
-      if (!allowPartial || addr < 0 || addr >= bytes.length) throw new Error(`cannot write ${data.length} bytes at ${hex8(addr)} (the space has ${bytes.length} bytes)`);
+      if (!allowPartial || addr < 0 || addr >= bytes.length)
+        throw new Error(`cannot write ${data.length} bytes at ${hex8(addr)} (the space has ${bytes.length} bytes)`);
     }
     const n = Math.min(data.length, bytes.length - addr);
     bytes.set(data.subarray(0, n), addr);
@@ -67,10 +68,14 @@ export class MemoryView {
     if (t.k !== 'int') return NaN;
     if (t.bool) return dv.getUint8(a) !== 0 ? 1 : 0;
     switch (t.size) {
-      case 1: return t.signed ? dv.getInt8(a) : dv.getUint8(a);
-      case 2: return t.signed ? dv.getInt16(a, true) : dv.getUint16(a, true);
-      case 4: return t.signed ? dv.getInt32(a, true) : dv.getUint32(a, true);
-      default: return (t.signed ? dv.getInt32(a + 4, true) : dv.getUint32(a + 4, true)) * 4294967296 + dv.getUint32(a, true);
+      case 1:
+        return t.signed ? dv.getInt8(a) : dv.getUint8(a);
+      case 2:
+        return t.signed ? dv.getInt16(a, true) : dv.getUint16(a, true);
+      case 4:
+        return t.signed ? dv.getInt32(a, true) : dv.getUint32(a, true);
+      default:
+        return (t.signed ? dv.getInt32(a + 4, true) : dv.getUint32(a + 4, true)) * 4294967296 + dv.getUint32(a, true);
     }
   }
 
@@ -85,9 +90,15 @@ export class MemoryView {
       else dv.setFloat64(a, v, true);
     } else if (t.k === 'int') {
       switch (t.size) {
-        case 1: dv.setUint8(a, v & 255); break;
-        case 2: dv.setUint16(a, v & 65535, true); break;
-        case 4: dv.setUint32(a, v >>> 0, true); break;
+        case 1:
+          dv.setUint8(a, v & 255);
+          break;
+        case 2:
+          dv.setUint16(a, v & 65535, true);
+          break;
+        case 4:
+          dv.setUint32(a, v >>> 0, true);
+          break;
         default: {
           const b = BigInt.asUintN(64, BigInt(Math.trunc(v)));
           dv.setBigUint64(a, b, true);

@@ -38,13 +38,29 @@ interface Mark extends StopInfo {
 }
 
 /** A stop as the inspector's timeline shows it (a trace step of kind `stop`; `changed`: pages whose contents differ from the previous stop's). */
-export type StopRecord = Pick<TraceStep, 'step' | 'file' | 'line' | 'column' | 'endLine' | 'text' | 'process' | 'changed'> & { kind: 'stop'; elements: 0; padded: 0; skipped: 0 };
+export type StopRecord = Pick<TraceStep, 'step' | 'file' | 'line' | 'column' | 'endLine' | 'text' | 'process' | 'changed'> & {
+  kind: 'stop';
+  elements: 0;
+  padded: 0;
+  skipped: 0;
+};
 
 /** Stops kept (older ones cannot be read any more), and the most bytes their page copies may hold. */
 export const MAX_STOPS = 256;
 export const MAX_STOP_COPY_BYTES = 256 * 1024 * 1024;
 
-const START: Mark = { reason: 'start', process: 0, file: '', line: 0, column: 0, text: 'program start', traceLen: 0, keys: new Map(), pending: new Map(), pendingBytes: 0 };
+const START: Mark = {
+  reason: 'start',
+  process: 0,
+  file: '',
+  line: 0,
+  column: 0,
+  text: 'program start',
+  traceLen: 0,
+  keys: new Map(),
+  pending: new Map(),
+  pendingBytes: 0,
+};
 
 function asBytes(b: Uint8Array | Int16Array): Uint8Array {
   return b instanceof Uint8Array ? b : new Uint8Array(b.buffer, b.byteOffset, b.byteLength);

@@ -387,7 +387,8 @@ export class DebugView {
     const view = this.pcore;
     if (!view) return [];
     const out: MemberInfo[] = [];
-    for (const cls of view.classNames()) for (const mem of view.members(cls)) if ((mem.storage === 'private' || mem.storage === 'shared') && mem.offset !== undefined) out.push(mem);
+    for (const cls of view.classNames())
+      for (const mem of view.members(cls)) if ((mem.storage === 'private' || mem.storage === 'shared') && mem.offset !== undefined) out.push(mem);
     return out;
   }
 

@@ -7,7 +7,17 @@ import type { MemberInfo, PcoreIndexView } from '../../tprog/pcoreView';
 import type { SpaceHistory } from '../history';
 import type { Machine } from '../machine';
 import { YIELD_KIND, type TraceStep } from '../../protocol/trace';
-import { SimError, type Budget, type HostScope, type HostServices, type MmioPort, type PcoreRunner, type SourceLoc, type ZtaMachinePort, faultAddress } from '../types';
+import {
+  SimError,
+  type Budget,
+  type HostScope,
+  type HostServices,
+  type MmioPort,
+  type PcoreRunner,
+  type SourceLoc,
+  type ZtaMachinePort,
+  faultAddress,
+} from '../types';
 import { fromWord, toWord } from './convert';
 import { byteAddress } from '../../common/address';
 import { SteppedTransfer } from './stepped';
@@ -89,7 +99,12 @@ export class TensorExecutor {
     if (!u) throw new SimError(`internal: no tensor statement #${unit}`);
     if (u.parsed.problems.some((p) => p.severity === 'error')) {
       const p = u.parsed.problems.find((x) => x.severity === 'error')!;
-      throw new SimError(`cannot run a statement with a syntax error: ${p.message}`, this.locOf(u.stmts[0] ?? { unit: u } as StmtInfo, p.span.start), scope.stack(), 'compile');
+      throw new SimError(
+        `cannot run a statement with a syntax error: ${p.message}`,
+        this.locOf(u.stmts[0] ?? ({ unit: u } as StmtInfo), p.span.start),
+        scope.stack(),
+        'compile',
+      );
     }
     for (const info of u.stmts) {
       try {
@@ -149,7 +164,14 @@ export class TensorExecutor {
   }
 
   /** Commits the step's memory history and reports the step. */
-  private emit(loc: SourceLoc, endLine: number, text: string, process: 0 | 1, kind: string, st: Partial<TransferStats> & { kernel?: string; laneOps?: number; register?: TraceStep['register'] }): void {
+  private emit(
+    loc: SourceLoc,
+    endLine: number,
+    text: string,
+    process: 0 | 1,
+    kind: string,
+    st: Partial<TransferStats> & { kernel?: string; laneOps?: number; register?: TraceStep['register'] },
+  ): void {
     const changed: Record<string, number[]> = {};
     for (const name of SPACE_NAMES) {
       const h = this.o.history(name);
@@ -240,7 +262,8 @@ export class TensorExecutor {
 
   private memberOf(term: Term): MemberInfo | undefined {
     if (!term.member) return undefined;
-    if (!this.o.pcore) throw new SimError(`no PCORE program: ${term.member.name.text} cannot be resolved (put the .p beside the .m or pass --pcore)`, undefined, [], 'compile');
+    if (!this.o.pcore)
+      throw new SimError(`no PCORE program: ${term.member.name.text} cannot be resolved (put the .p beside the .m or pass --pcore)`, undefined, [], 'compile');
     const r = this.o.pcore.lookupMember(term.member.name.text);
     if (!r.ok) throw new SimError(`${term.member.name.text}: ${r.message}`, undefined, [], 'compile');
     const m = r.member;
@@ -325,7 +348,8 @@ export class TensorExecutor {
     const { desc: _desc, ...rest } = side;
     const name = info.stmt.names![0].text;
     const slots = this.slots[scope.process];
-    if (!slots.has(name) && slots.size >= LIMITS.maxTensorVars) throw new SimError(`more than ${LIMITS.maxTensorVars} tensor variables in process ${scope.process}`);
+    if (!slots.has(name) && slots.size >= LIMITS.maxTensorVars)
+      throw new SimError(`more than ${LIMITS.maxTensorVars} tensor variables in process ${scope.process}`);
     slots.set(name, { info, desc, placeholder, member, side: rest, pad: desc.pad ?? 0, repeat: desc.repeat });
     this.record(info, scope, 'define', {});
   }
@@ -360,7 +384,12 @@ export class TensorExecutor {
     const cost = d.side.desc.total ?? 0;
     if ((this.o.budget.steps -= cost) < 0) {
       this.o.budget.steps = 0;
-      throw new SimError(`step budget exhausted (raise the step budget setting): this transfer moves ${cost} elements, each counts as a step`, undefined, [], 'budget');
+      throw new SimError(
+        `step budget exhausted (raise the step budget setting): this transfer moves ${cost} elements, each counts as a step`,
+        undefined,
+        [],
+        'budget',
+      );
     }
     const ctx: EngineContext = { m: this.o.m, process: scope.process, history: this.o.history };
     const hook = this.stepHook;
@@ -478,8 +507,15 @@ export class TensorExecutor {
   private loadStreams(addr: number, words: number, at: SourceLoc, scope: HostScope): void {
     const m = this.o.m;
     const a = addr >>> 0;
-    if (!(words >= 0 && words <= m.spu.length)) throw new SimError(`ztaInitStream: ${words} table words do not fit the stream processor (${m.spu.length} words: ${LIMITS.spuTables} tables of 128 entries)`, at, scope.stack(), 'fault');
-    if (a + 2 * words > m.mem.length) throw new SimError(`ztaInitStream: stream tables at ${faultAddress(a)} (${2 * words} bytes) are outside MEM`, at, scope.stack(), 'fault');
+    if (!(words >= 0 && words <= m.spu.length))
+      throw new SimError(
+        `ztaInitStream: ${words} table words do not fit the stream processor (${m.spu.length} words: ${LIMITS.spuTables} tables of 128 entries)`,
+        at,
+        scope.stack(),
+        'fault',
+      );
+    if (a + 2 * words > m.mem.length)
+      throw new SimError(`ztaInitStream: stream tables at ${faultAddress(a)} (${2 * words} bytes) are outside MEM`, at, scope.stack(), 'fault');
     this.hostBoundary();
     if (words > 0) this.o.history('SPU')?.touch(0, words - 1);
     for (let i = 0; i < words; i++) m.spu[i] = toWord(m.mem[a + 2 * i] | (m.mem[a + 2 * i + 1] << 8), 'INT16');
@@ -514,7 +550,13 @@ export class TensorExecutor {
   private registerStore(addr: number, bytes: number, value: number, at: SourceLoc, scope: HostScope): void {
     const { r2, r } = regOf(addr);
     const name = `ZTAM_GREG(${r2},${r},·)`;
-    if (bytes !== 4 || (addr & 3) !== 0) throw new SimError(`not simulated: ${bytes}-byte store at 0x${addr.toString(16)} in the ztachip register window (registers take aligned 32-bit stores)`, at, [], 'not-simulated');
+    if (bytes !== 4 || (addr & 3) !== 0)
+      throw new SimError(
+        `not simulated: ${bytes}-byte store at 0x${addr.toString(16)} in the ztachip register window (registers take aligned 32-bit stores)`,
+        at,
+        [],
+        'not-simulated',
+      );
     const v = value >>> 0;
     const m = this.o.m;
     m.regs[(r2 << 5) + r] = v;
@@ -528,13 +570,25 @@ export class TensorExecutor {
       this.emit(at, at.line, text, scope.process, 'global', { elements: 1, register });
       return;
     }
-    if (r2 !== 0 || r !== REG_DP_RUN) throw new SimError(`not simulated: store to ztachip register ${name} (address 0x${addr.toString(16)}, value 0x${v.toString(16)})`, at, [], 'not-simulated');
+    if (r2 !== 0 || r !== REG_DP_RUN)
+      throw new SimError(
+        `not simulated: store to ztachip register ${name} (address 0x${addr.toString(16)}, value 0x${v.toString(16)})`,
+        at,
+        [],
+        'not-simulated',
+      );
     this.beginRegisterStep();
     const op = v & 7;
     if (op === 4) {
       const dec = decodeExeWord(v);
       const kernel = this.o.kernelByAddress(dec.func);
-      if (!kernel) throw new SimError(`REG_DP_RUN: command word 0x${v.toString(16)} runs kernel address ${dec.func}, which is not a kernel of the PCORE program`, at, [], 'fault');
+      if (!kernel)
+        throw new SimError(
+          `REG_DP_RUN: command word 0x${v.toString(16)} runs kernel address ${dec.func}, which is not a kernel of the PCORE program`,
+          at,
+          [],
+          'fault',
+        );
       const laneOps = this.launch(kernel, dec.np, dec.nt, scope.process, at);
       this.emit(at, at.line, text, scope.process, 'exe', { kernel, laneOps, elements: dec.np * dec.nt, register });
       return;
@@ -555,7 +609,13 @@ export class TensorExecutor {
       this.emit(at, at.line, text, scope.process, sync, { register });
       return;
     }
-    if (op === 1) throw new SimError(`not simulated: a tensor transfer started by a raw REG_DP_RUN store (${text}); its descriptor is programmed register by register — write the transfer as a \`>\` statement`, at, [], 'not-simulated');
+    if (op === 1)
+      throw new SimError(
+        `not simulated: a tensor transfer started by a raw REG_DP_RUN store (${text}); its descriptor is programmed register by register — write the transfer as a \`>\` statement`,
+        at,
+        [],
+        'not-simulated',
+      );
     throw new SimError(`not simulated: REG_DP_RUN command 0x${v.toString(16)} (${text})`, at, [], 'not-simulated');
   }
 
@@ -594,4 +654,3 @@ export function encodeExeWord(func: number, np: number, nt: number): number {
 export function decodeExeWord(w: number): { func: number; np: number; nt: number } {
   return { func: (w >>> 7) & 0x7ff, np: ((w >>> 18) & 31) + 1, nt: ((w >>> 26) & 15) + 1 };
 }
-

@@ -134,7 +134,13 @@ function coordText(d: Descriptor, index: number[]): string {
   const dims = new Set(L.map((l) => l.dim));
   const name = /^(.*)\[\d+\]$/.exec(L[0]?.label ?? '')?.[1];
   if (name && L.every((l) => l.kind === 'dim' && l.label.startsWith(name + '[')) && dims.size === L.length) {
-    return name + L.map((l, k) => ({ dim: l.dim, v: index[k] })).sort((x, y) => x.dim - y.dim).map((x) => `[${x.v}]`).join('');
+    return (
+      name +
+      L.map((l, k) => ({ dim: l.dim, v: index[k] }))
+        .sort((x, y) => x.dim - y.dim)
+        .map((x) => `[${x.v}]`)
+        .join('')
+    );
   }
   return L.map((l, k) => `${l.label} ${index[k]}`).join(', ');
 }

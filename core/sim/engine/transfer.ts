@@ -78,7 +78,13 @@ export interface TransferRange {
  * move semantics for overlapping blocks): its destination and source buffers, byte addresses and
  * length, bounds checked (a fault before any byte moves).
  */
-export function contiguousCopy(m: Machine, dst: Side, src: Side, dw: Walker, sw: Walker | undefined): { d: Uint8Array; s: Uint8Array; a: number; b: number; len: number } | undefined {
+export function contiguousCopy(
+  m: Machine,
+  dst: Side,
+  src: Side,
+  dw: Walker,
+  sw: Walker | undefined,
+): { d: Uint8Array; s: Uint8Array; a: number; b: number; len: number } | undefined {
   const total = dw.total;
   if (!sw || dst.space === 'PCORE' || dst.space === 'SPU' || src.space === 'PCORE' || (dst.mcast ?? [0]).length !== 1) return undefined;
   const el = dst.desc.elemBytes || 1;
@@ -91,8 +97,10 @@ export function contiguousCopy(m: Machine, dst: Side, src: Side, dw: Walker, sw:
   const a = (dst.desc.base ?? 0) + dLin * el;
   const b = (src.desc.base ?? 0) + sLin * el;
   const len = total * el;
-  if (a < 0 || a + len > d.length) throw sideFault('dst', `destination bytes ${byteAddress(a)}..${byteAddress(a + len - 1)} are outside ${dst.space} (size ${d.length} bytes)`);
-  if (b < 0 || b + len > s.length) throw sideFault('src', `source bytes ${byteAddress(b)}..${byteAddress(b + len - 1)} are outside ${src.space} (size ${s.length} bytes)`);
+  if (a < 0 || a + len > d.length)
+    throw sideFault('dst', `destination bytes ${byteAddress(a)}..${byteAddress(a + len - 1)} are outside ${dst.space} (size ${d.length} bytes)`);
+  if (b < 0 || b + len > s.length)
+    throw sideFault('src', `source bytes ${byteAddress(b)}..${byteAddress(b + len - 1)} are outside ${src.space} (size ${s.length} bytes)`);
   return { d, s, a, b, len };
 }
 
@@ -147,13 +155,39 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
   }
 
   // run-based path: byte spaces with the same element size, no partial-row rule (gathers, scatters, padding)
-  if (!range && !sIsWord && !dIsWord && dEl === sEl && mcast.length === 1 && (dEl === 1 || (dEl === 2 && LITTLE_ENDIAN && (dBase & 1) === 0 && (sBase & 1) === 0))) {
+  if (
+    !range &&
+    !sIsWord &&
+    !dIsWord &&
+    dEl === sEl &&
+    mcast.length === 1 &&
+    (dEl === 1 || (dEl === 2 && LITTLE_ENDIAN && (dBase & 1) === 0 && (sBase & 1) === 0))
+  ) {
     const dc = dw.cursor();
     const sc = sw ? sw.cursor() : undefined;
     if (dc && (sc || !sw)) {
       const dv = dEl === 1 ? dBytes! : u16(dBytes!);
       const sv = !sBytes ? undefined : sEl === 1 ? sBytes : u16(sBytes);
-      const r = byteRuns(dw, dc, sw, sc, total, stotal, repeat, dv, sv, dEl === 1 ? dBase : dBase >> 1, sEl === 1 ? sBase : sBase >> 1, padV, constRaw, dHist, dEl, stats, spaceName(dst, ctx.process), src.space);
+      const r = byteRuns(
+        dw,
+        dc,
+        sw,
+        sc,
+        total,
+        stotal,
+        repeat,
+        dv,
+        sv,
+        dEl === 1 ? dBase : dBase >> 1,
+        sEl === 1 ? sBase : sBase >> 1,
+        padV,
+        constRaw,
+        dHist,
+        dEl,
+        stats,
+        spaceName(dst, ctx.process),
+        src.space,
+      );
       if (r.rCount) stats.read = { space: spaceName(src, ctx.process), lo: sBase + r.rLo * sEl, hi: sBase + r.rHi * sEl + sEl - 1, count: r.rCount * sEl };
       if (r.wCount) stats.written = { space: spaceName(dst, ctx.process), lo: dBase + r.wLo * dEl, hi: dBase + r.wHi * dEl + dEl - 1, count: r.wCount * dEl };
       return stats;
@@ -188,7 +222,11 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
     const cHi = dr[0] <= dr[1] ? dBase + dr[1] * dEl : -Infinity;
     if (cLo <= cHi) {
       for (const d of mcast) {
-        if (cLo + d < 0 || cHi + d > dLimit) throw sideFault('dst', `destination ${faultAddress(cLo + d < 0 ? cLo + d : cHi + d, dIsWord)} is outside ${spaceName(dst, ctx.process)} (size ${dIsWord ? dWords!.length + ' words' : dBytes!.length + ' bytes'})`);
+        if (cLo + d < 0 || cHi + d > dLimit)
+          throw sideFault(
+            'dst',
+            `destination ${faultAddress(cLo + d < 0 ? cLo + d : cHi + d, dIsWord)} is outside ${spaceName(dst, ctx.process)} (size ${dIsWord ? dWords!.length + ' words' : dBytes!.length + ' bytes'})`,
+          );
         dHist?.touch(cLo + d, cHi + d + dEl - 1);
       }
     }
@@ -201,7 +239,8 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
       const hi = srcHi;
       if (lo <= hi) {
         if (sIsWord) {
-          if (lo < 0 || hi >= sLimit) throw sideFault('src', `source ${faultAddress(hi >= sLimit ? hi : lo, true)} is outside ${spaceName(src, ctx.process)} (${sLimit} words)`);
+          if (lo < 0 || hi >= sLimit)
+            throw sideFault('src', `source ${faultAddress(hi >= sLimit ? hi : lo, true)} is outside ${spaceName(src, ctx.process)} (${sLimit} words)`);
         } else {
           const a = sBase + lo * sEl;
           const b = sBase + hi * sEl;
@@ -221,55 +260,56 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
         if (cLo < wLo) wLo = cLo;
         if (cHi > wHi) wHi = cHi;
       }
-    } else for (let i = 0; i < n; i++) {
-      // read: an external-typed raw value, or a word when the source is PCORE
-      let raw: number;
-      let isWord = false;
-      const sl = sw ? sLocs[i] : 0;
-      if (!sw) raw = constRaw;
-      else if (sl < 0) {
-        raw = padV;
-        stats.padded++;
-      } else if (sIsWord) {
-        raw = sWords![sl];
-        if (sRemap >= 0) raw = remap(raw, spu, sRemap);
-        isWord = true;
-        rCount++;
-      } else {
-        const a = sBase + sl * sEl;
-        raw = sEl === 1 ? sBytes![a] : sBytes![a] | (sBytes![a + 1] << 8);
-        rCount++;
-      }
-      const dl = dLocs[i];
-      if (dl < 0) {
-        stats.skipped++;
-        continue;
-      }
-      if (dIsWord) {
-        let w: number;
-        if (isWord) w = raw;
-        else if (sCode === 0) w = raw & 0xff;
-        else if (sCode === 1) w = (raw << 24) >> 24;
-        else {
-          const x = (raw << 16) >> 16;
-          w = x < 0 ? (x & 0x7ff) - 2048 : x & 0x7ff;
+    } else
+      for (let i = 0; i < n; i++) {
+        // read: an external-typed raw value, or a word when the source is PCORE
+        let raw: number;
+        let isWord = false;
+        const sl = sw ? sLocs[i] : 0;
+        if (!sw) raw = constRaw;
+        else if (sl < 0) {
+          raw = padV;
+          stats.padded++;
+        } else if (sIsWord) {
+          raw = sWords![sl];
+          if (sRemap >= 0) raw = remap(raw, spu, sRemap);
+          isWord = true;
+          rCount++;
+        } else {
+          const a = sBase + sl * sEl;
+          raw = sEl === 1 ? sBytes![a] : sBytes![a] | (sBytes![a + 1] << 8);
+          rCount++;
         }
-        if (dRemap >= 0) w = remap(w, spu, dRemap);
-        if (single) dWords![dl] = w;
-        else for (let q = 0; q < mcast.length; q++) dWords![dl + mcast[q]] = w;
-        wCount += mcast.length;
-        if (dl < wLo) wLo = dl;
-        if (dl + mcast[mcast.length - 1] > wHi) wHi = dl + mcast[mcast.length - 1];
-      } else {
-        const v = isWord ? fromWord(raw, dtype) : raw;
-        const a = dBase + dl * dEl;
-        dBytes![a] = v;
-        if (dEl === 2) dBytes![a + 1] = v >> 8;
-        wCount++;
-        if (a < wLo) wLo = a;
-        if (a > wHi) wHi = a;
+        const dl = dLocs[i];
+        if (dl < 0) {
+          stats.skipped++;
+          continue;
+        }
+        if (dIsWord) {
+          let w: number;
+          if (isWord) w = raw;
+          else if (sCode === 0) w = raw & 0xff;
+          else if (sCode === 1) w = (raw << 24) >> 24;
+          else {
+            const x = (raw << 16) >> 16;
+            w = x < 0 ? (x & 0x7ff) - 2048 : x & 0x7ff;
+          }
+          if (dRemap >= 0) w = remap(w, spu, dRemap);
+          if (single) dWords![dl] = w;
+          else for (let q = 0; q < mcast.length; q++) dWords![dl + mcast[q]] = w;
+          wCount += mcast.length;
+          if (dl < wLo) wLo = dl;
+          if (dl + mcast[mcast.length - 1] > wHi) wHi = dl + mcast[mcast.length - 1];
+        } else {
+          const v = isWord ? fromWord(raw, dtype) : raw;
+          const a = dBase + dl * dEl;
+          dBytes![a] = v;
+          if (dEl === 2) dBytes![a + 1] = v >> 8;
+          wCount++;
+          if (a < wLo) wLo = a;
+          if (a > wHi) wHi = a;
+        }
       }
-    }
     if (sw && srcLo <= srcHi) {
       const a = sIsWord ? srcLo : sBase + srcLo * sEl;
       const b = sIsWord ? srcHi : sBase + srcHi * sEl;
@@ -313,7 +353,26 @@ interface RunStats {
  * `dv`/`sv` are views whose element is the transfer's element (bytes or 16-bit halfwords); `dOff`/`sOff`
  * are the bases in those elements. Locations, ranges and counts are in elements of the views.
  */
-function byteRuns(dw: Walker, dc: Cursor, sw: Walker | undefined, sc: Cursor | undefined, total: number, stotal: number, repeat: boolean, dv: View, sv: View | undefined, dOff: number, sOff: number, padV: number, constV: number, hist: SpaceHistory | undefined, el: number, stats: TransferStats, dName: string, sName: string): RunStats {
+function byteRuns(
+  dw: Walker,
+  dc: Cursor,
+  sw: Walker | undefined,
+  sc: Cursor | undefined,
+  total: number,
+  stotal: number,
+  repeat: boolean,
+  dv: View,
+  sv: View | undefined,
+  dOff: number,
+  sOff: number,
+  padV: number,
+  constV: number,
+  hist: SpaceHistory | undefined,
+  el: number,
+  stats: TransferStats,
+  dName: string,
+  sName: string,
+): RunStats {
   const dLen = dv.length;
   const sLen = sv ? sv.length : 0;
   const dFault = (at: number) => sideFault('dst', `destination ${faultAddress(at * el)} is outside ${dName} (size ${dLen * el} bytes)`);
@@ -456,7 +515,17 @@ function copyRun(dv: View, d: number, dInc: number, sv: View, s: number, sInc: n
 }
 
 /** The hot loop of byte-space transfers, kept small so the JIT optimises it. Returns [padded, skipped, written]. */
-function copyBytes(dLocs: Int32Array, sLocs: Int32Array, n: number, db: Uint8Array, sb: Uint8Array, dBase: number, sBase: number, el: number, padV: number): [number, number, number] {
+function copyBytes(
+  dLocs: Int32Array,
+  sLocs: Int32Array,
+  n: number,
+  db: Uint8Array,
+  sb: Uint8Array,
+  dBase: number,
+  sBase: number,
+  el: number,
+  padV: number,
+): [number, number, number] {
   let padded = 0;
   let skipped = 0;
   let written = 0;

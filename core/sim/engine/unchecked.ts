@@ -21,7 +21,10 @@ export function uncheckedClip(desc: Descriptor, role: 'dst' | 'src'): string | u
     if (!low && !high) continue;
     const what = unchecked(l, desc, role, low, high);
     if (!what) continue;
-    const where = l.kind === 'dim' ? `dimension ${l.dim} of the ${desc.written} ${role === 'dst' ? 'destination' : 'source'}` : `${l.label} of the ${role === 'dst' ? 'destination' : 'source'}`;
+    const where =
+      l.kind === 'dim'
+        ? `dimension ${l.dim} of the ${desc.written} ${role === 'dst' ? 'destination' : 'source'}`
+        : `${l.label} of the ${role === 'dst' ? 'destination' : 'source'}`;
     const range = `${b}${c > 1 ? `..${last}` : ''}`;
     const bounds = l.size === undefined ? 'below 0' : `outside 0..${l.size - 1}`;
     return `${where}: index ${range} is ${bounds}; the simulator ${role === 'dst' ? 'skips those writes' : 'reads PAD there'}, but ztachip's hardware does not check ${what}`;
@@ -38,7 +41,9 @@ function unchecked(l: Level, desc: Descriptor, role: 'dst' | 'src', low: boolean
     case 'member':
       return 'member indices: the access reaches the neighbouring words';
     case 'pcore':
-      return l.dim === 1 && (desc.pcoreShape?.length ?? 0) === 2 && (low || high) ? 'the second PCORE index: the access reaches the neighbouring PCORE' : undefined;
+      return l.dim === 1 && (desc.pcoreShape?.length ?? 0) === 2 && (low || high)
+        ? 'the second PCORE index: the access reaches the neighbouring PCORE'
+        : undefined;
     default:
       return undefined;
   }

@@ -47,7 +47,8 @@ export class Walker {
       if (l.count === undefined || l.begin === undefined || l.step === undefined || l.stride === undefined) {
         throw new SimError(`${what}: the size or range of ${l.label} could not be evaluated`, undefined, [], 'fault');
       }
-      if (l.count <= 0 || l.step <= 0) throw new SimError(`${what}: empty or negative range at ${l.label} (count ${l.count}, step ${l.step}); the engine has no zero-length transfer`);
+      if (l.count <= 0 || l.step <= 0)
+        throw new SimError(`${what}: empty or negative range at ${l.label} (count ${l.count}, step ${l.step}); the engine has no zero-length transfer`);
     }
     this.L = d.levels.map((l) => {
       const b = l.begin!;
@@ -67,7 +68,17 @@ export class Walker {
     if (d.partial && d.partial.rows !== undefined && d.partial.lastRow !== undefined) {
       const r = L.findIndex((l) => l.kind === 'dim' && l.dim === d.partial!.rowLevelDim);
       const c = L.findIndex((l) => l.kind === 'dim' && l.dim === d.partial!.colLevelDim);
-      if (r >= 0 && c >= 0) this.partial = { r, c, rows: d.partial.rows, lastRow: d.partial.lastRow, rBegin: L[r].begin!, rStep: L[r].step!, cBegin: L[c].begin!, cStep: L[c].step! };
+      if (r >= 0 && c >= 0)
+        this.partial = {
+          r,
+          c,
+          rows: d.partial.rows,
+          lastRow: d.partial.lastRow,
+          rBegin: L[r].begin!,
+          rStep: L[r].step!,
+          cBegin: L[c].begin!,
+          cStep: L[c].step!,
+        };
     }
     const M: Lvl[] = [];
     for (const l of this.L) {

@@ -78,48 +78,86 @@ export const arr = (of: CType, n: number | undefined): ArrT => ({ k: 'arr', of, 
 /** Names tree-sitter-c reports as `primitive_type`. */
 export function primitive(name: string, char: IntT): CType | undefined {
   switch (name) {
-    case 'void': return VOID;
-    case 'char': return char;
-    case 'int': return INT;
-    case 'short': return SHORT;
-    case 'long': return LONG;
-    case 'float': return FLOAT;
-    case 'double': return DOUBLE;
-    case 'bool': case '_Bool': return BOOL;
-    case 'int8_t': return int(1, true, 'int8_t');
-    case 'uint8_t': return int(1, false, 'uint8_t');
-    case 'int16_t': return int(2, true, 'int16_t');
-    case 'uint16_t': return int(2, false, 'uint16_t');
-    case 'int32_t': return int(4, true, 'int32_t');
-    case 'uint32_t': return int(4, false, 'uint32_t');
-    case 'int64_t': return int(8, true, 'int64_t');
-    case 'uint64_t': return int(8, false, 'uint64_t');
-    case 'size_t': case 'uintptr_t': return int(4, false, name);
-    case 'ssize_t': case 'ptrdiff_t': case 'intptr_t': return int(4, true, name);
-    case 'char16_t': return int(2, false, name);
-    case 'char32_t': return int(4, false, name);
+    case 'void':
+      return VOID;
+    case 'char':
+      return char;
+    case 'int':
+      return INT;
+    case 'short':
+      return SHORT;
+    case 'long':
+      return LONG;
+    case 'float':
+      return FLOAT;
+    case 'double':
+      return DOUBLE;
+    case 'bool':
+    case '_Bool':
+      return BOOL;
+    case 'int8_t':
+      return int(1, true, 'int8_t');
+    case 'uint8_t':
+      return int(1, false, 'uint8_t');
+    case 'int16_t':
+      return int(2, true, 'int16_t');
+    case 'uint16_t':
+      return int(2, false, 'uint16_t');
+    case 'int32_t':
+      return int(4, true, 'int32_t');
+    case 'uint32_t':
+      return int(4, false, 'uint32_t');
+    case 'int64_t':
+      return int(8, true, 'int64_t');
+    case 'uint64_t':
+      return int(8, false, 'uint64_t');
+    case 'size_t':
+    case 'uintptr_t':
+      return int(4, false, name);
+    case 'ssize_t':
+    case 'ptrdiff_t':
+    case 'intptr_t':
+      return int(4, true, name);
+    case 'char16_t':
+      return int(2, false, name);
+    case 'char32_t':
+      return int(4, false, name);
   }
   return undefined;
 }
 
 export function sizeOf(t: CType): number {
   switch (t.k) {
-    case 'void': return 1; // GNU: sizeof(void) == 1, void* arithmetic in bytes
-    case 'int': case 'float': return t.size;
-    case 'ptr': return 4;
-    case 'arr': return t.n === undefined ? 0 : t.n * sizeOf(t.of);
-    case 'struct': return t.size;
-    case 'fn': return 1;
+    case 'void':
+      return 1; // GNU: sizeof(void) == 1, void* arithmetic in bytes
+    case 'int':
+    case 'float':
+      return t.size;
+    case 'ptr':
+      return 4;
+    case 'arr':
+      return t.n === undefined ? 0 : t.n * sizeOf(t.of);
+    case 'struct':
+      return t.size;
+    case 'fn':
+      return 1;
   }
 }
 
 export function alignOf(t: CType): number {
   switch (t.k) {
-    case 'void': case 'fn': return 1;
-    case 'int': case 'float': return t.size;
-    case 'ptr': return 4;
-    case 'arr': return alignOf(t.of);
-    case 'struct': return t.align;
+    case 'void':
+    case 'fn':
+      return 1;
+    case 'int':
+    case 'float':
+      return t.size;
+    case 'ptr':
+      return 4;
+    case 'arr':
+      return alignOf(t.of);
+    case 'struct':
+      return t.align;
   }
 }
 
@@ -157,12 +195,19 @@ export const isScalar = (t: CType): boolean => t.k === 'int' || t.k === 'float' 
 
 export function typeName(t: CType): string {
   switch (t.k) {
-    case 'void': return 'void';
-    case 'int': case 'float': return t.name;
-    case 'ptr': return t.to.k === 'fn' ? `${typeName(t.to.ret)} (*)(…)` : `${typeName(t.to)} *`;
-    case 'arr': return `${typeName(t.of)} [${t.n ?? ''}]`;
-    case 'struct': return `${t.union ? 'union' : 'struct'} ${t.tag ?? '<anonymous>'}`;
-    case 'fn': return `${typeName(t.ret)} (…)`;
+    case 'void':
+      return 'void';
+    case 'int':
+    case 'float':
+      return t.name;
+    case 'ptr':
+      return t.to.k === 'fn' ? `${typeName(t.to.ret)} (*)(…)` : `${typeName(t.to)} *`;
+    case 'arr':
+      return `${typeName(t.of)} [${t.n ?? ''}]`;
+    case 'struct':
+      return `${t.union ? 'union' : 'struct'} ${t.tag ?? '<anonymous>'}`;
+    case 'fn':
+      return `${typeName(t.ret)} (…)`;
   }
 }
 
@@ -194,10 +239,14 @@ export function normalizer(t: CType): ((v: number) => number) | undefined {
     case 'int':
       if (t.bool) return (v) => (v !== 0 ? 1 : 0);
       switch (t.size) {
-        case 1: return t.signed ? (v) => (v << 24) >> 24 : (v) => v & 255;
-        case 2: return t.signed ? (v) => (v << 16) >> 16 : (v) => v & 65535;
-        case 4: return t.signed ? (v) => v | 0 : (v) => v >>> 0;
-        case 8: return t.signed ? wrapI64 : wrapU64;
+        case 1:
+          return t.signed ? (v) => (v << 24) >> 24 : (v) => v & 255;
+        case 2:
+          return t.signed ? (v) => (v << 16) >> 16 : (v) => v & 65535;
+        case 4:
+          return t.signed ? (v) => v | 0 : (v) => v >>> 0;
+        case 8:
+          return t.signed ? wrapI64 : wrapU64;
       }
       break;
     case 'float':
@@ -242,10 +291,15 @@ export function sameType(a: CType, b: CType): boolean {
   if (a === b) return true;
   if (a.k !== b.k) return false;
   switch (a.k) {
-    case 'int': return a.size === (b as IntT).size && a.signed === (b as IntT).signed && !!a.bool === !!(b as IntT).bool;
-    case 'float': return a.size === (b as FloatT).size;
-    case 'ptr': return sameType(a.to, (b as PtrT).to);
-    case 'arr': return a.n === (b as ArrT).n && sameType(a.of, (b as ArrT).of);
-    default: return false;
+    case 'int':
+      return a.size === (b as IntT).size && a.signed === (b as IntT).signed && !!a.bool === !!(b as IntT).bool;
+    case 'float':
+      return a.size === (b as FloatT).size;
+    case 'ptr':
+      return sameType(a.to, (b as PtrT).to);
+    case 'arr':
+      return a.n === (b as ArrT).n && sameType(a.of, (b as ArrT).of);
+    default:
+      return false;
   }
 }

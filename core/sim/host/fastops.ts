@@ -15,20 +15,31 @@ export function fastInt(op: string, u: boolean, ls: number | undefined, rs: numb
     const r = rs;
     if (!u) {
       switch (op) {
-        case '+': return (fr) => (LF(fr) + fr[r]) | 0;
-        case '-': return (fr) => (LF(fr) - fr[r]) | 0;
-        case '*': return (fr) => Math.imul(LF(fr), fr[r]);
-        case '&': return (fr) => LF(fr) & fr[r];
-        case '|': return (fr) => LF(fr) | fr[r];
-        case '^': return (fr) => LF(fr) ^ fr[r];
+        case '+':
+          return (fr) => (LF(fr) + fr[r]) | 0;
+        case '-':
+          return (fr) => (LF(fr) - fr[r]) | 0;
+        case '*':
+          return (fr) => Math.imul(LF(fr), fr[r]);
+        case '&':
+          return (fr) => LF(fr) & fr[r];
+        case '|':
+          return (fr) => LF(fr) | fr[r];
+        case '^':
+          return (fr) => LF(fr) ^ fr[r];
       }
     } else {
       switch (op) {
-        case '+': return (fr) => (LF(fr) + fr[r]) >>> 0;
-        case '-': return (fr) => (LF(fr) - fr[r]) >>> 0;
-        case '&': return (fr) => (LF(fr) & fr[r]) >>> 0;
-        case '|': return (fr) => (LF(fr) | fr[r]) >>> 0;
-        case '^': return (fr) => (LF(fr) ^ fr[r]) >>> 0;
+        case '+':
+          return (fr) => (LF(fr) + fr[r]) >>> 0;
+        case '-':
+          return (fr) => (LF(fr) - fr[r]) >>> 0;
+        case '&':
+          return (fr) => (LF(fr) & fr[r]) >>> 0;
+        case '|':
+          return (fr) => (LF(fr) | fr[r]) >>> 0;
+        case '^':
+          return (fr) => (LF(fr) ^ fr[r]) >>> 0;
       }
     }
     return undefined;
@@ -37,24 +48,39 @@ export function fastInt(op: string, u: boolean, ls: number | undefined, rs: numb
   if (k !== undefined) {
     if (!u) {
       switch (op) {
-        case '+': return (fr) => (fr[l] + k) | 0;
-        case '-': return (fr) => (fr[l] - k) | 0;
-        case '*': return (fr) => Math.imul(fr[l], k);
-        case '&': return (fr) => fr[l] & k;
-        case '|': return (fr) => fr[l] | k;
-        case '^': return (fr) => fr[l] ^ k;
-        case '<<': return (fr) => fr[l] << k;
-        case '>>': return (fr) => fr[l] >> k;
+        case '+':
+          return (fr) => (fr[l] + k) | 0;
+        case '-':
+          return (fr) => (fr[l] - k) | 0;
+        case '*':
+          return (fr) => Math.imul(fr[l], k);
+        case '&':
+          return (fr) => fr[l] & k;
+        case '|':
+          return (fr) => fr[l] | k;
+        case '^':
+          return (fr) => fr[l] ^ k;
+        case '<<':
+          return (fr) => fr[l] << k;
+        case '>>':
+          return (fr) => fr[l] >> k;
       }
     } else {
       switch (op) {
-        case '+': return (fr) => (fr[l] + k) >>> 0;
-        case '-': return (fr) => (fr[l] - k) >>> 0;
-        case '&': return (fr) => (fr[l] & k) >>> 0;
-        case '|': return (fr) => (fr[l] | k) >>> 0;
-        case '^': return (fr) => (fr[l] ^ k) >>> 0;
-        case '<<': return (fr) => (fr[l] << k) >>> 0;
-        case '>>': return (fr) => fr[l] >>> k;
+        case '+':
+          return (fr) => (fr[l] + k) >>> 0;
+        case '-':
+          return (fr) => (fr[l] - k) >>> 0;
+        case '&':
+          return (fr) => (fr[l] & k) >>> 0;
+        case '|':
+          return (fr) => (fr[l] | k) >>> 0;
+        case '^':
+          return (fr) => (fr[l] ^ k) >>> 0;
+        case '<<':
+          return (fr) => (fr[l] << k) >>> 0;
+        case '>>':
+          return (fr) => fr[l] >>> k;
       }
     }
     return undefined;
@@ -63,44 +89,70 @@ export function fastInt(op: string, u: boolean, ls: number | undefined, rs: numb
     const r = rs;
     if (!u) {
       switch (op) {
-        case '+': return (fr) => (fr[l] + fr[r]) | 0;
-        case '-': return (fr) => (fr[l] - fr[r]) | 0;
-        case '*': return (fr) => Math.imul(fr[l], fr[r]);
-        case '&': return (fr) => fr[l] & fr[r];
-        case '|': return (fr) => fr[l] | fr[r];
-        case '^': return (fr) => fr[l] ^ fr[r];
-        case '<<': return (fr) => fr[l] << fr[r];
-        case '>>': return (fr) => fr[l] >> fr[r];
+        case '+':
+          return (fr) => (fr[l] + fr[r]) | 0;
+        case '-':
+          return (fr) => (fr[l] - fr[r]) | 0;
+        case '*':
+          return (fr) => Math.imul(fr[l], fr[r]);
+        case '&':
+          return (fr) => fr[l] & fr[r];
+        case '|':
+          return (fr) => fr[l] | fr[r];
+        case '^':
+          return (fr) => fr[l] ^ fr[r];
+        case '<<':
+          return (fr) => fr[l] << fr[r];
+        case '>>':
+          return (fr) => fr[l] >> fr[r];
       }
     } else {
       switch (op) {
-        case '+': return (fr) => (fr[l] + fr[r]) >>> 0;
-        case '-': return (fr) => (fr[l] - fr[r]) >>> 0;
-        case '&': return (fr) => (fr[l] & fr[r]) >>> 0;
-        case '|': return (fr) => (fr[l] | fr[r]) >>> 0;
-        case '^': return (fr) => (fr[l] ^ fr[r]) >>> 0;
+        case '+':
+          return (fr) => (fr[l] + fr[r]) >>> 0;
+        case '-':
+          return (fr) => (fr[l] - fr[r]) >>> 0;
+        case '&':
+          return (fr) => (fr[l] & fr[r]) >>> 0;
+        case '|':
+          return (fr) => (fr[l] | fr[r]) >>> 0;
+        case '^':
+          return (fr) => (fr[l] ^ fr[r]) >>> 0;
       }
     }
     return undefined;
   }
   if (!u) {
     switch (op) {
-      case '+': return (fr) => (fr[l] + RF(fr)) | 0;
-      case '-': return (fr) => (fr[l] - RF(fr)) | 0;
-      case '*': return (fr) => Math.imul(fr[l], RF(fr));
-      case '&': return (fr) => fr[l] & RF(fr);
-      case '|': return (fr) => fr[l] | RF(fr);
-      case '^': return (fr) => fr[l] ^ RF(fr);
-      case '<<': return (fr) => fr[l] << RF(fr);
-      case '>>': return (fr) => fr[l] >> RF(fr);
+      case '+':
+        return (fr) => (fr[l] + RF(fr)) | 0;
+      case '-':
+        return (fr) => (fr[l] - RF(fr)) | 0;
+      case '*':
+        return (fr) => Math.imul(fr[l], RF(fr));
+      case '&':
+        return (fr) => fr[l] & RF(fr);
+      case '|':
+        return (fr) => fr[l] | RF(fr);
+      case '^':
+        return (fr) => fr[l] ^ RF(fr);
+      case '<<':
+        return (fr) => fr[l] << RF(fr);
+      case '>>':
+        return (fr) => fr[l] >> RF(fr);
     }
   } else {
     switch (op) {
-      case '+': return (fr) => (fr[l] + RF(fr)) >>> 0;
-      case '-': return (fr) => (fr[l] - RF(fr)) >>> 0;
-      case '&': return (fr) => (fr[l] & RF(fr)) >>> 0;
-      case '|': return (fr) => (fr[l] | RF(fr)) >>> 0;
-      case '^': return (fr) => (fr[l] ^ RF(fr)) >>> 0;
+      case '+':
+        return (fr) => (fr[l] + RF(fr)) >>> 0;
+      case '-':
+        return (fr) => (fr[l] - RF(fr)) >>> 0;
+      case '&':
+        return (fr) => (fr[l] & RF(fr)) >>> 0;
+      case '|':
+        return (fr) => (fr[l] | RF(fr)) >>> 0;
+      case '^':
+        return (fr) => (fr[l] ^ RF(fr)) >>> 0;
     }
   }
   return undefined;
@@ -111,38 +163,58 @@ export function fastCompound(op: string, u: boolean, s: number, k: number | unde
   if (k !== undefined) {
     if (!u) {
       switch (op) {
-        case '+': return (fr) => (fr[s] = (fr[s] + k) | 0);
-        case '-': return (fr) => (fr[s] = (fr[s] - k) | 0);
-        case '&': return (fr) => (fr[s] = fr[s] & k);
-        case '|': return (fr) => (fr[s] = fr[s] | k);
-        case '^': return (fr) => (fr[s] = fr[s] ^ k);
+        case '+':
+          return (fr) => (fr[s] = (fr[s] + k) | 0);
+        case '-':
+          return (fr) => (fr[s] = (fr[s] - k) | 0);
+        case '&':
+          return (fr) => (fr[s] = fr[s] & k);
+        case '|':
+          return (fr) => (fr[s] = fr[s] | k);
+        case '^':
+          return (fr) => (fr[s] = fr[s] ^ k);
       }
     } else {
       switch (op) {
-        case '+': return (fr) => (fr[s] = (fr[s] + k) >>> 0);
-        case '-': return (fr) => (fr[s] = (fr[s] - k) >>> 0);
-        case '&': return (fr) => (fr[s] = (fr[s] & k) >>> 0);
-        case '|': return (fr) => (fr[s] = (fr[s] | k) >>> 0);
-        case '^': return (fr) => (fr[s] = (fr[s] ^ k) >>> 0);
+        case '+':
+          return (fr) => (fr[s] = (fr[s] + k) >>> 0);
+        case '-':
+          return (fr) => (fr[s] = (fr[s] - k) >>> 0);
+        case '&':
+          return (fr) => (fr[s] = (fr[s] & k) >>> 0);
+        case '|':
+          return (fr) => (fr[s] = (fr[s] | k) >>> 0);
+        case '^':
+          return (fr) => (fr[s] = (fr[s] ^ k) >>> 0);
       }
     }
     return undefined;
   }
   if (!u) {
     switch (op) {
-      case '+': return (fr) => (fr[s] = (fr[s] + RF(fr)) | 0);
-      case '-': return (fr) => (fr[s] = (fr[s] - RF(fr)) | 0);
-      case '&': return (fr) => (fr[s] = fr[s] & RF(fr));
-      case '|': return (fr) => (fr[s] = fr[s] | RF(fr));
-      case '^': return (fr) => (fr[s] = fr[s] ^ RF(fr));
+      case '+':
+        return (fr) => (fr[s] = (fr[s] + RF(fr)) | 0);
+      case '-':
+        return (fr) => (fr[s] = (fr[s] - RF(fr)) | 0);
+      case '&':
+        return (fr) => (fr[s] = fr[s] & RF(fr));
+      case '|':
+        return (fr) => (fr[s] = fr[s] | RF(fr));
+      case '^':
+        return (fr) => (fr[s] = fr[s] ^ RF(fr));
     }
   } else {
     switch (op) {
-      case '+': return (fr) => (fr[s] = (fr[s] + RF(fr)) >>> 0);
-      case '-': return (fr) => (fr[s] = (fr[s] - RF(fr)) >>> 0);
-      case '&': return (fr) => (fr[s] = (fr[s] & RF(fr)) >>> 0);
-      case '|': return (fr) => (fr[s] = (fr[s] | RF(fr)) >>> 0);
-      case '^': return (fr) => (fr[s] = (fr[s] ^ RF(fr)) >>> 0);
+      case '+':
+        return (fr) => (fr[s] = (fr[s] + RF(fr)) >>> 0);
+      case '-':
+        return (fr) => (fr[s] = (fr[s] - RF(fr)) >>> 0);
+      case '&':
+        return (fr) => (fr[s] = (fr[s] & RF(fr)) >>> 0);
+      case '|':
+        return (fr) => (fr[s] = (fr[s] | RF(fr)) >>> 0);
+      case '^':
+        return (fr) => (fr[s] = (fr[s] ^ RF(fr)) >>> 0);
     }
   }
   return undefined;
@@ -154,23 +226,35 @@ export function fastCmp(op: string, ls: number | undefined, rs: number | undefin
   const l = ls;
   if (k !== undefined) {
     switch (op) {
-      case '<': return (fr) => (fr[l] < k ? 1 : 0);
-      case '>': return (fr) => (fr[l] > k ? 1 : 0);
-      case '<=': return (fr) => (fr[l] <= k ? 1 : 0);
-      case '>=': return (fr) => (fr[l] >= k ? 1 : 0);
-      case '==': return (fr) => (fr[l] === k ? 1 : 0);
-      case '!=': return (fr) => (fr[l] !== k ? 1 : 0);
+      case '<':
+        return (fr) => (fr[l] < k ? 1 : 0);
+      case '>':
+        return (fr) => (fr[l] > k ? 1 : 0);
+      case '<=':
+        return (fr) => (fr[l] <= k ? 1 : 0);
+      case '>=':
+        return (fr) => (fr[l] >= k ? 1 : 0);
+      case '==':
+        return (fr) => (fr[l] === k ? 1 : 0);
+      case '!=':
+        return (fr) => (fr[l] !== k ? 1 : 0);
     }
   }
   if (rs !== undefined) {
     const r = rs;
     switch (op) {
-      case '<': return (fr) => (fr[l] < fr[r] ? 1 : 0);
-      case '>': return (fr) => (fr[l] > fr[r] ? 1 : 0);
-      case '<=': return (fr) => (fr[l] <= fr[r] ? 1 : 0);
-      case '>=': return (fr) => (fr[l] >= fr[r] ? 1 : 0);
-      case '==': return (fr) => (fr[l] === fr[r] ? 1 : 0);
-      case '!=': return (fr) => (fr[l] !== fr[r] ? 1 : 0);
+      case '<':
+        return (fr) => (fr[l] < fr[r] ? 1 : 0);
+      case '>':
+        return (fr) => (fr[l] > fr[r] ? 1 : 0);
+      case '<=':
+        return (fr) => (fr[l] <= fr[r] ? 1 : 0);
+      case '>=':
+        return (fr) => (fr[l] >= fr[r] ? 1 : 0);
+      case '==':
+        return (fr) => (fr[l] === fr[r] ? 1 : 0);
+      case '!=':
+        return (fr) => (fr[l] !== fr[r] ? 1 : 0);
     }
   }
   return undefined;
@@ -182,23 +266,35 @@ export function fastCond(op: string, ls: number | undefined, rs: number | undefi
   const l = ls;
   if (k !== undefined) {
     switch (op) {
-      case '<': return (fr) => fr[l] < k;
-      case '>': return (fr) => fr[l] > k;
-      case '<=': return (fr) => fr[l] <= k;
-      case '>=': return (fr) => fr[l] >= k;
-      case '==': return (fr) => fr[l] === k;
-      case '!=': return (fr) => fr[l] !== k;
+      case '<':
+        return (fr) => fr[l] < k;
+      case '>':
+        return (fr) => fr[l] > k;
+      case '<=':
+        return (fr) => fr[l] <= k;
+      case '>=':
+        return (fr) => fr[l] >= k;
+      case '==':
+        return (fr) => fr[l] === k;
+      case '!=':
+        return (fr) => fr[l] !== k;
     }
   }
   if (rs !== undefined) {
     const r = rs;
     switch (op) {
-      case '<': return (fr) => fr[l] < fr[r];
-      case '>': return (fr) => fr[l] > fr[r];
-      case '<=': return (fr) => fr[l] <= fr[r];
-      case '>=': return (fr) => fr[l] >= fr[r];
-      case '==': return (fr) => fr[l] === fr[r];
-      case '!=': return (fr) => fr[l] !== fr[r];
+      case '<':
+        return (fr) => fr[l] < fr[r];
+      case '>':
+        return (fr) => fr[l] > fr[r];
+      case '<=':
+        return (fr) => fr[l] <= fr[r];
+      case '>=':
+        return (fr) => fr[l] >= fr[r];
+      case '==':
+        return (fr) => fr[l] === fr[r];
+      case '!=':
+        return (fr) => fr[l] !== fr[r];
     }
   }
   return undefined;
@@ -225,11 +321,24 @@ export function countedLoop(
   let up: boolean;
   let adj: number;
   switch (op) {
-    case '<': up = true; adj = 0; break;
-    case '<=': up = true; adj = 1; break;
-    case '>': up = false; adj = 0; break;
-    case '>=': up = false; adj = 1; break;
-    default: return undefined;
+    case '<':
+      up = true;
+      adj = 0;
+      break;
+    case '<=':
+      up = true;
+      adj = 1;
+      break;
+    case '>':
+      up = false;
+      adj = 0;
+      break;
+    case '>=':
+      up = false;
+      adj = 1;
+      break;
+    default:
+      return undefined;
   }
   if (lim === undefined) {
     const L = up ? k + adj : k - adj;

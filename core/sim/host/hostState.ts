@@ -185,7 +185,8 @@ export class Runtime {
   /** Reserves the MEM stack of a hart (once per attached MEM). */
   allocStack(h: Hart, loc: SourceLoc | undefined): void {
     const base = this.sv.alloc(this.stackBytes, 16);
-    if (!(base >= 0 && base + this.stackBytes <= this.size)) this.fault(`cannot allocate a ${this.stackBytes}-byte C stack in MEM (alloc returned ${base})`, loc);
+    if (!(base >= 0 && base + this.stackBytes <= this.size))
+      this.fault(`cannot allocate a ${this.stackBytes}-byte C stack in MEM (alloc returned ${base})`, loc);
     h.lo = base;
     h.top = base + this.stackBytes;
     h.sp = h.top;

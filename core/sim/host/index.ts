@@ -124,7 +124,8 @@ class Program implements HostProgram {
     try {
       return p.run(nf, undefined);
     } catch (e) {
-      if (e instanceof RangeError && /call stack/i.test(e.message)) throw new SimError('stack overflow: host recursion limit reached (lower maxCallDepth)', f.loc, [], 'fault');
+      if (e instanceof RangeError && /call stack/i.test(e.message))
+        throw new SimError('stack overflow: host recursion limit reached (lower maxCallDepth)', f.loc, [], 'fault');
       throw e;
     } finally {
       rt.cur = rt.main;

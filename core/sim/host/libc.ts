@@ -128,8 +128,22 @@ export function installLibc(c: BuiltinHost): void {
     rt.sv.print(t);
     return t.length;
   });
-  def('sprintf', fn(INT, [S, S], true), ([d, f, ...a], loc) => writeStr(d, cformat(str(f, loc), a, (x) => str(x, loc)), 1 << 30, loc));
-  def('snprintf', fn(INT, [S, UINT, S], true), ([d, n, f, ...a], loc) => writeStr(d, cformat(str(f, loc), a, (x) => str(x, loc)), n, loc));
+  def('sprintf', fn(INT, [S, S], true), ([d, f, ...a], loc) =>
+    writeStr(
+      d,
+      cformat(str(f, loc), a, (x) => str(x, loc)),
+      1 << 30,
+      loc,
+    ),
+  );
+  def('snprintf', fn(INT, [S, UINT, S], true), ([d, n, f, ...a], loc) =>
+    writeStr(
+      d,
+      cformat(str(f, loc), a, (x) => str(x, loc)),
+      n,
+      loc,
+    ),
+  );
   def('puts', fn(INT, [S]), ([s], loc) => {
     rt.sv.print(str(s, loc) + '\n');
     return 1;
@@ -159,9 +173,22 @@ export function installLibc(c: BuiltinHost): void {
   def('fabs', fn(DOUBLE, [DOUBLE]), ([v]) => Math.abs(v));
   // <math.h>: the double functions, and their float (…f) forms rounded to single precision
   const math: [string, (...a: number[]) => number][] = [
-    ['exp', Math.exp], ['log', Math.log], ['log10', Math.log10], ['log2', Math.log2], ['sqrt', Math.sqrt], ['pow', Math.pow],
-    ['sin', Math.sin], ['cos', Math.cos], ['tan', Math.tan], ['atan', Math.atan], ['atan2', Math.atan2], ['tanh', Math.tanh],
-    ['floor', Math.floor], ['ceil', Math.ceil], ['trunc', Math.trunc], ['round', (v) => Math.sign(v) * Math.round(Math.abs(v))],
+    ['exp', Math.exp],
+    ['log', Math.log],
+    ['log10', Math.log10],
+    ['log2', Math.log2],
+    ['sqrt', Math.sqrt],
+    ['pow', Math.pow],
+    ['sin', Math.sin],
+    ['cos', Math.cos],
+    ['tan', Math.tan],
+    ['atan', Math.atan],
+    ['atan2', Math.atan2],
+    ['tanh', Math.tanh],
+    ['floor', Math.floor],
+    ['ceil', Math.ceil],
+    ['trunc', Math.trunc],
+    ['round', (v) => Math.sign(v) * Math.round(Math.abs(v))],
   ];
   for (const [name, f] of math) {
     const params = Array<CType>(f.length).fill(DOUBLE);

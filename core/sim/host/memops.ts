@@ -18,14 +18,21 @@ export function kindOf(t: CType): Kind {
     case 'int':
       if (t.bool) return 'b';
       switch (t.size) {
-        case 1: return t.signed ? 'i8' : 'u8';
-        case 2: return t.signed ? 'i16' : 'u16';
-        case 4: return t.signed ? 'i32' : 'u32';
-        default: return t.signed ? 'i64' : 'u64';
+        case 1:
+          return t.signed ? 'i8' : 'u8';
+        case 2:
+          return t.signed ? 'i16' : 'u16';
+        case 4:
+          return t.signed ? 'i32' : 'u32';
+        default:
+          return t.signed ? 'i64' : 'u64';
       }
-    case 'float': return t.size === 4 ? 'f32' : 'f64';
-    case 'ptr': return 'u32';
-    default: return 'addr'; // arrays, structs, functions: the value is the address
+    case 'float':
+      return t.size === 4 ? 'f32' : 'f64';
+    case 'ptr':
+      return 'u32';
+    default:
+      return 'addr'; // arrays, structs, functions: the value is the address
   }
 }
 
@@ -45,14 +52,22 @@ export function loader(rt: Runtime, t: CType, loc: SourceLoc, safe: boolean): (a
 function outsideLoad(rt: Runtime, k: Kind, a: number, n: number, loc: SourceLoc): number {
   const v = rt.loadOutside(a, n, loc);
   switch (k) {
-    case 'i8': return (v << 24) >> 24;
-    case 'u8': return v & 0xff;
-    case 'b': return v ? 1 : 0;
-    case 'i16': return (v << 16) >> 16;
-    case 'u16': return v & 0xffff;
-    case 'i32': return v | 0;
-    case 'u32': return v >>> 0;
-    default: return v;
+    case 'i8':
+      return (v << 24) >> 24;
+    case 'u8':
+      return v & 0xff;
+    case 'b':
+      return v ? 1 : 0;
+    case 'i16':
+      return (v << 16) >> 16;
+    case 'u16':
+      return v & 0xffff;
+    case 'i32':
+      return v | 0;
+    case 'u32':
+      return v >>> 0;
+    default:
+      return v;
   }
 }
 
@@ -64,18 +79,30 @@ function journal(rt: Runtime, a: number, n: number): void {
 
 function rawLoad(rt: Runtime, k: Kind): (a: number) => number {
   switch (k) {
-    case 'i8': return (a) => rt.dv.getInt8(a);
-    case 'u8': return (a) => rt.mem[a];
-    case 'b': return (a) => (rt.mem[a] !== 0 ? 1 : 0);
-    case 'i16': return (a) => rt.dv.getInt16(a, true);
-    case 'u16': return (a) => rt.dv.getUint16(a, true);
-    case 'i32': return (a) => rt.dv.getInt32(a, true);
-    case 'u32': return (a) => rt.dv.getUint32(a, true);
-    case 'i64': return (a) => Number(rt.dv.getBigInt64(a, true));
-    case 'u64': return (a) => Number(rt.dv.getBigUint64(a, true));
-    case 'f32': return (a) => rt.dv.getFloat32(a, true);
-    case 'f64': return (a) => rt.dv.getFloat64(a, true);
-    case 'addr': return (a) => a;
+    case 'i8':
+      return (a) => rt.dv.getInt8(a);
+    case 'u8':
+      return (a) => rt.mem[a];
+    case 'b':
+      return (a) => (rt.mem[a] !== 0 ? 1 : 0);
+    case 'i16':
+      return (a) => rt.dv.getInt16(a, true);
+    case 'u16':
+      return (a) => rt.dv.getUint16(a, true);
+    case 'i32':
+      return (a) => rt.dv.getInt32(a, true);
+    case 'u32':
+      return (a) => rt.dv.getUint32(a, true);
+    case 'i64':
+      return (a) => Number(rt.dv.getBigInt64(a, true));
+    case 'u64':
+      return (a) => Number(rt.dv.getBigUint64(a, true));
+    case 'f32':
+      return (a) => rt.dv.getFloat32(a, true);
+    case 'f64':
+      return (a) => rt.dv.getFloat64(a, true);
+    case 'addr':
+      return (a) => a;
   }
 }
 
@@ -103,14 +130,28 @@ export function storer(rt: Runtime, t: CType, loc: SourceLoc, safe: boolean): (a
 
 function rawStore(rt: Runtime, k: Kind, n: number, loc: SourceLoc): (a: number, v: number) => void {
   switch (k) {
-    case 'i8': case 'u8': case 'b': return (a, v) => { rt.mem[a] = v; };
-    case 'i16': case 'u16': return (a, v) => rt.dv.setUint16(a, v, true);
-    case 'i32': case 'u32': return (a, v) => rt.dv.setUint32(a, v, true);
-    case 'i64': return (a, v) => rt.dv.setBigInt64(a, BigInt.asIntN(64, BigInt(Math.trunc(v))), true);
-    case 'u64': return (a, v) => rt.dv.setBigUint64(a, BigInt.asUintN(64, BigInt(Math.trunc(v))), true);
-    case 'f32': return (a, v) => rt.dv.setFloat32(a, v, true);
-    case 'f64': return (a, v) => rt.dv.setFloat64(a, v, true);
-    case 'addr': return (a, v) => rt.memcpy(a, v, n, loc); // struct assignment: v is the source address
+    case 'i8':
+    case 'u8':
+    case 'b':
+      return (a, v) => {
+        rt.mem[a] = v;
+      };
+    case 'i16':
+    case 'u16':
+      return (a, v) => rt.dv.setUint16(a, v, true);
+    case 'i32':
+    case 'u32':
+      return (a, v) => rt.dv.setUint32(a, v, true);
+    case 'i64':
+      return (a, v) => rt.dv.setBigInt64(a, BigInt.asIntN(64, BigInt(Math.trunc(v))), true);
+    case 'u64':
+      return (a, v) => rt.dv.setBigUint64(a, BigInt.asUintN(64, BigInt(Math.trunc(v))), true);
+    case 'f32':
+      return (a, v) => rt.dv.setFloat32(a, v, true);
+    case 'f64':
+      return (a, v) => rt.dv.setFloat64(a, v, true);
+    case 'addr':
+      return (a, v) => rt.memcpy(a, v, n, loc); // struct assignment: v is the source address
   }
 }
 
@@ -121,11 +162,16 @@ export function memRead(rt: Runtime, t: CType, A: EF, loc: SourceLoc, safe: bool
   const n = sizeOf(t);
   if (safe) {
     switch (k) {
-      case 'u8': return (fr) => rt.mem[A(fr)];
-      case 'i16': return (fr) => rt.dv.getInt16(A(fr), true);
-      case 'u16': return (fr) => rt.dv.getUint16(A(fr), true);
-      case 'i32': return (fr) => rt.dv.getInt32(A(fr), true);
-      case 'u32': return (fr) => rt.dv.getUint32(A(fr), true);
+      case 'u8':
+        return (fr) => rt.mem[A(fr)];
+      case 'i16':
+        return (fr) => rt.dv.getInt16(A(fr), true);
+      case 'u16':
+        return (fr) => rt.dv.getUint16(A(fr), true);
+      case 'i32':
+        return (fr) => rt.dv.getInt32(A(fr), true);
+      case 'u32':
+        return (fr) => rt.dv.getUint32(A(fr), true);
     }
     const ld = rawLoad(rt, k);
     return (fr) => ld(A(fr));
@@ -182,7 +228,9 @@ export function memWrite(rt: Runtime, t: CType, A: EF, V: EF, loc: SourceLoc, sa
     };
   }
   switch (k) {
-    case 'u8': case 'i8': case 'b':
+    case 'u8':
+    case 'i8':
+    case 'b':
       if (safe)
         return (fr) => {
           const a = A(fr);
@@ -201,7 +249,8 @@ export function memWrite(rt: Runtime, t: CType, A: EF, V: EF, loc: SourceLoc, sa
         }
         return v;
       };
-    case 'i16': case 'u16':
+    case 'i16':
+    case 'u16':
       if (safe)
         return (fr) => {
           const a = A(fr);
@@ -222,7 +271,8 @@ export function memWrite(rt: Runtime, t: CType, A: EF, V: EF, loc: SourceLoc, sa
         }
         return v;
       };
-    case 'i32': case 'u32':
+    case 'i32':
+    case 'u32':
       if (safe)
         return (fr) => {
           const a = A(fr);

@@ -36,7 +36,12 @@ export function installZtalib(c: BuiltinHost): void {
     f.builtin = impl;
   };
   const zta = (loc: SourceLoc) => rt.sv.zta ?? rt.fault('not simulated: this run has no tensor engine behind the runtime library', loc, 'not-simulated');
-  const scope = (loc: SourceLoc) => ({ eval: () => rt.fault('scope.eval is not available here', loc), process: rt.cur.id, stack: () => rt.stack(loc), at: loc });
+  const scope = (loc: SourceLoc) => ({
+    eval: () => rt.fault('scope.eval is not available here', loc),
+    process: rt.cur.id,
+    stack: () => rt.stack(loc),
+    at: loc,
+  });
   const store32 = (a: number, v: number, loc: SourceLoc) => {
     rt.check(a, 4, loc, 'write');
     rt.writing(a, 4);
@@ -77,7 +82,8 @@ export function installZtalib(c: BuiltinHost): void {
   };
   def('ztaBuildSpuBundle', fn(P, [INT], true), ([n, ...rest], loc) => {
     if (!(n >= 0 && n <= 4)) rt.fault(`ztaBuildSpuBundle(${n}, ...): the stream processor holds 1..4 tables`, loc);
-    if (rest.length < 4 * n) rt.fault(`ztaBuildSpuBundle(${n}, ...) needs ${4 * n} more arguments (function, pointer, two parameters per table), ${rest.length} given`, loc);
+    if (rest.length < 4 * n)
+      rt.fault(`ztaBuildSpuBundle(${n}, ...) needs ${4 * n} more arguments (function, pointer, two parameters per table), ${rest.length} given`, loc);
     const bundle = allocShared((n * SPU_SIZE * 2 + 1) * 2, loc);
     rt.dv.setInt16(bundle, n, true);
     for (let t = 0; t < n; t++) {
@@ -110,7 +116,12 @@ export function installZtalib(c: BuiltinHost): void {
   def('ztaInitPcore', fn(VOID, [ptr(SHORT)]), ([img], loc) => {
     const own = c.global.syms.get('zta_pcore_img');
     const at = own && own.k === 'global' ? own.g.addr : undefined;
-    if (at === undefined || img !== at) rt.fault(`not simulated: ztaInitPcore(0x${(img >>> 0).toString(16)}) loads a PCORE image other than this program's zta_pcore_img (the run's PCORE program is the .p beside the program)`, loc, 'not-simulated');
+    if (at === undefined || img !== at)
+      rt.fault(
+        `not simulated: ztaInitPcore(0x${(img >>> 0).toString(16)}) loads a PCORE image other than this program's zta_pcore_img (the run's PCORE program is the .p beside the program)`,
+        loc,
+        'not-simulated',
+      );
     return 0;
   });
 

@@ -74,7 +74,10 @@ class Flattener {
   /** A statement of the tree compiler as one step. */
   private run(f: Stmt): void {
     const next = this.steps.length + 1;
-    this.emit(() => { f(); return next; });
+    this.emit(() => {
+      f();
+      return next;
+    });
   }
 
   /** A test step: continues at `yes` (the next step when null) when `e` is non-zero, else at `no`. */
@@ -84,7 +87,10 @@ class Flattener {
     const poll = C.poll;
     const next = this.steps.length + 1;
     if (e === null) {
-      this.emit(() => { if (--M.left < M.mark) poll(off); return yes ? yes.pc : next; });
+      this.emit(() => {
+        if (--M.left < M.mark) poll(off);
+        return yes ? yes.pc : next;
+      });
       return;
     }
     const [t, cost] = C.piece(e, 'test');
@@ -132,7 +138,10 @@ class Flattener {
           return;
         }
         const f = this.C.stmt(s) ?? ((): number => 0);
-        this.emit(() => { f(); return END; });
+        this.emit(() => {
+          f();
+          return END;
+        });
         return;
       }
       case 'Break':
@@ -221,7 +230,9 @@ class Flattener {
     });
     if (badLabel) {
       const at = badLabel.start;
-      this.emit(() => { throw C.raise(at, '`case` label must be an integer constant', 'compile'); });
+      this.emit(() => {
+        throw C.raise(at, '`case` label must be an integer constant', 'compile');
+      });
       return;
     }
     this.emit(() => {

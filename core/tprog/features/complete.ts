@@ -5,9 +5,27 @@ import { DATA_TYPES, KEYWORD_DOCS, PREFIX_KEYWORDS, SPACE_KEYWORDS, STATEMENT_KE
 
 const SNIPPETS: CompletionEntry[] = [
   { label: 'FOR(I=0:n-1)', kind: 'snippet', insertText: 'FOR(${1:I}=${2:0}:${3:n-1}) ', snippet: true, detail: 'loop reordering prefix' },
-  { label: 'EXE_LOCKSTEP(kernel, np)', kind: 'snippet', insertText: 'EXE_LOCKSTEP(${1:cls::kernel},${2:NUM_PCORE});', snippet: true, detail: 'run a PCORE kernel' },
-  { label: 'DTYPE(INT16)MEM(p,n)[0:n-1]', kind: 'snippet', insertText: 'DTYPE(${1:INT16})MEM(${2:p},${3:n})[${4:0}:${5:n-1}]', snippet: true, detail: 'MEM term' },
-  { label: 'DTYPE(INT16)PCORE(NUM_PCORE)[:].THREAD[:].cls::var[:]', kind: 'snippet', insertText: 'DTYPE(${1:INT16})PCORE(${2:NUM_PCORE})[${3::}].THREAD[${4::}].${5:cls::var}[${6::}]', snippet: true, detail: 'private PCORE term' },
+  {
+    label: 'EXE_LOCKSTEP(kernel, np)',
+    kind: 'snippet',
+    insertText: 'EXE_LOCKSTEP(${1:cls::kernel},${2:NUM_PCORE});',
+    snippet: true,
+    detail: 'run a PCORE kernel',
+  },
+  {
+    label: 'DTYPE(INT16)MEM(p,n)[0:n-1]',
+    kind: 'snippet',
+    insertText: 'DTYPE(${1:INT16})MEM(${2:p},${3:n})[${4:0}:${5:n-1}]',
+    snippet: true,
+    detail: 'MEM term',
+  },
+  {
+    label: 'DTYPE(INT16)PCORE(NUM_PCORE)[:].THREAD[:].cls::var[:]',
+    kind: 'snippet',
+    insertText: 'DTYPE(${1:INT16})PCORE(${2:NUM_PCORE})[${3::}].THREAD[${4::}].${5:cls::var}[${6::}]',
+    snippet: true,
+    detail: 'private PCORE term',
+  },
 ];
 
 export function complete(a: TprogAnalysis, offset: number): CompletionEntry[] | undefined {
@@ -25,19 +43,32 @@ export function complete(a: TprogAnalysis, offset: number): CompletionEntry[] | 
     for (const u of a.units) for (const s of u.stmts) for (const n of s.stmt.kind === 'vardecl' ? (s.stmt.names ?? []) : []) names.add(n.text);
     return [...names].map((n) => ({ label: n, kind: 'variable' as const, insertText: n.slice(1), detail: 'tensor variable' }));
   }
-  if (/DTYPE\s*\(\s*\w*$/i.test(before) || /^\s*\(\s*\w*$/.test(stmtText)) return DATA_TYPES.map((t) => ({ label: t, kind: 'typeParameter', documentation: KEYWORD_DOCS[t] }));
+  if (/DTYPE\s*\(\s*\w*$/i.test(before) || /^\s*\(\s*\w*$/.test(stmtText))
+    return DATA_TYPES.map((t) => ({ label: t, kind: 'typeParameter', documentation: KEYWORD_DOCS[t] }));
   const scoped = /([A-Za-z_]\w*)::(\w*)$/.exec(before);
   if (scoped) {
     const cls = scoped[1];
     const inExe = /EXE(_LOCKSTEP)?\s*\([^)]*$/i.test(before);
     if (!a.pcore) return [];
-    if (inExe) return a.pcore.kernels().filter((k) => k.fullName.startsWith(cls + '::')).map((k) => ({ label: k.fullName.split('::')[1], kind: 'function' as const, detail: `kernel ${k.fullName}` }));
+    if (inExe)
+      return a.pcore
+        .kernels()
+        .filter((k) => k.fullName.startsWith(cls + '::'))
+        .map((k) => ({ label: k.fullName.split('::')[1], kind: 'function' as const, detail: `kernel ${k.fullName}` }));
     const members = a.pcore.members(cls).filter((m) => m.storage === 'private' || m.storage === 'shared');
-    const params = a.pcore.kernels().filter((k) => k.fullName.startsWith(cls + '::')).flatMap((k) => k.params.map((p) => ({ label: `${k.fullName.split('::')[1]}.${p.fullName.split('.').pop()}`, kind: 'field' as const, detail: p.summary })));
+    const params = a.pcore
+      .kernels()
+      .filter((k) => k.fullName.startsWith(cls + '::'))
+      .flatMap((k) =>
+        k.params.map((p) => ({ label: `${k.fullName.split('::')[1]}.${p.fullName.split('.').pop()}`, kind: 'field' as const, detail: p.summary })),
+      );
     return [...members.map((m) => ({ label: m.fullName.split('::')[1], kind: 'field' as const, detail: m.summary })), ...params];
   }
   if (/[\])]\s*\.\w*$/.test(before) || /PCORE\s*\.\w*$/i.test(before)) {
-    const out: CompletionEntry[] = [{ label: 'THREAD', kind: 'keyword', documentation: KEYWORD_DOCS.THREAD }, { label: 'root.constant', kind: 'field', detail: 'whole shared PCORE space' }];
+    const out: CompletionEntry[] = [
+      { label: 'THREAD', kind: 'keyword', documentation: KEYWORD_DOCS.THREAD },
+      { label: 'root.constant', kind: 'field', detail: 'whole shared PCORE space' },
+    ];
     for (const c of a.pcore?.classNames() ?? []) out.push({ label: c + '::', kind: 'class', detail: `class ${c}` });
     return out;
   }
@@ -56,8 +87,10 @@ export function complete(a: TprogAnalysis, offset: number): CompletionEntry[] | 
   }
   // expressions: macros and C variables
   for (const m of a.values.allMacros()) if (!m.params) out.push({ label: m.name, kind: 'constant', detail: m.value });
-  for (const k of ['NUM_PCORE', 'VECTOR_WIDTH', 'NUM_THREAD_PER_CORE']) if (!out.some((e) => e.label === k)) out.push({ label: k, kind: 'constant', detail: 'machine constant' });
+  for (const k of ['NUM_PCORE', 'VECTOR_WIDTH', 'NUM_THREAD_PER_CORE'])
+    if (!out.some((e) => e.label === k)) out.push({ label: k, kind: 'constant', detail: 'machine constant' });
   const fn = a.values.functionAt(offset);
-  for (const v of a.c.vars) if (v.fn < 0 || v.fn === fn?.index) if (!out.some((e) => e.label === v.name)) out.push({ label: v.name, kind: 'variable', detail: v.type });
+  for (const v of a.c.vars)
+    if (v.fn < 0 || v.fn === fn?.index) if (!out.some((e) => e.label === v.name)) out.push({ label: v.name, kind: 'variable', detail: v.type });
   return out;
 }

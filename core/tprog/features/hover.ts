@@ -16,7 +16,13 @@ export function hover(a: TprogAnalysis, offset: number): HoverResult | undefined
   const range = a.rangeOf(unit, node.span);
   switch (node.kind) {
     case 'op': {
-      if (info.stmt.kind === 'vardef') return info.src ? { markdown: `**tensor variable definition** — the descriptor below is evaluated now and stored in a slot of this process\n\n${termSummary(info.src).join('  \n')}`, range } : undefined;
+      if (info.stmt.kind === 'vardef')
+        return info.src
+          ? {
+              markdown: `**tensor variable definition** — the descriptor below is evaluated now and stored in a slot of this process\n\n${termSummary(info.src).join('  \n')}`,
+              range,
+            }
+          : undefined;
       const table = transferTable(info);
       const parts = [`**transfer** ${info.dst?.desc.total ?? '?'} elements (the destination count is the length)`];
       if (info.dst) parts.push(`destination — ${termSummary(info.dst).join('  \n')}`);
@@ -35,19 +41,31 @@ export function hover(a: TprogAnalysis, offset: number): HoverResult | undefined
       return { markdown: lines.join('  \n'), range };
     }
     case 'var': {
-      const def = [...a.varDefs].reverse().find((d) => d.name === node.name && d.info && (d.info.unit.buf.firstLine <= unit.buf.firstLine));
+      const def = [...a.varDefs].reverse().find((d) => d.name === node.name && d.info && d.info.unit.buf.firstLine <= unit.buf.firstLine);
       if (!def?.info) return { markdown: `tensor variable \`${node.name}\` (no definition before this point)`, range };
       const defText = def.info.unit.buf.text.slice(def.info.stmt.span.start, def.info.stmt.span.end);
       const sum = def.info.src ? termSummary(def.info.src) : [];
-      return { markdown: `tensor variable \`${node.name}\` (slot ${def.slot}) — defined on line ${def.range.start.line + 1}:\n\n${code('> ' + defText + ';')}\n\n${sum.join('  \n')}${def.hasPlaceholder ? '  \n`[$]` is replaced by the index given at each use' : ''}`, range };
+      return {
+        markdown: `tensor variable \`${node.name}\` (slot ${def.slot}) — defined on line ${def.range.start.line + 1}:\n\n${code('> ' + defText + ';')}\n\n${sum.join('  \n')}${def.hasPlaceholder ? '  \n`[$]` is replaced by the index given at each use' : ''}`,
+        range,
+      };
     }
     case 'global': {
       const r = a.pcore?.lookupMember(node.name);
-      return { markdown: r && r.ok ? `\`${node.name}\` — ${r.member.summary}${r.member.global ? `; written to host register PARM${r.member.globalSlot ?? 0} and read by the next EXE` : ''}` : `\`${node.name}\` kernel parameter`, range };
+      return {
+        markdown:
+          r && r.ok
+            ? `\`${node.name}\` — ${r.member.summary}${r.member.global ? `; written to host register PARM${r.member.globalSlot ?? 0} and read by the next EXE` : ''}`
+            : `\`${node.name}\` kernel parameter`,
+        range,
+      };
     }
     case 'kernel': {
       const k = a.pcore?.kernel(node.name);
-      return { markdown: k ? `kernel \`${k.fullName}\`(${k.params.map((p) => p.summary).join(', ')})` : `kernel \`${node.name}\` (not found in the PCORE program)`, range };
+      return {
+        markdown: k ? `kernel \`${k.fullName}\`(${k.params.map((p) => p.summary).join(', ')})` : `kernel \`${node.name}\` (not found in the PCORE program)`,
+        range,
+      };
     }
     case 'keyword':
     case 'prefix': {
@@ -66,9 +84,17 @@ export function hover(a: TprogAnalysis, offset: number): HoverResult | undefined
 function hoverIdent(a: TprogAnalysis, name: string, docOffset: number, range: Range, resolve: (n: string) => number | undefined): HoverResult | undefined {
   const m = a.values.macro(name);
   const v = resolve(name);
-  if (m) return { markdown: `\`#define ${name}${m.params ? '(' + m.params.join(',') + ')' : ''} ${m.value}\`${v !== undefined && String(v) !== m.value ? ` = **${v}**` : ''}${m.file && m.file !== a.file ? `  \nfrom ${m.file.split('/').pop()}` : ''}`, range };
+  if (m)
+    return {
+      markdown: `\`#define ${name}${m.params ? '(' + m.params.join(',') + ')' : ''} ${m.value}\`${v !== undefined && String(v) !== m.value ? ` = **${v}**` : ''}${m.file && m.file !== a.file ? `  \nfrom ${m.file.split('/').pop()}` : ''}`,
+      range,
+    };
   const cv = a.values.variableAt(name, docOffset);
-  if (cv) return { markdown: `\`${cv.type} ${name}${cv.init ? ' = ' + cv.init : ''}\`${v !== undefined ? ` = **${v}** here` : ' (value known only at run time)'}`, range };
+  if (cv)
+    return {
+      markdown: `\`${cv.type} ${name}${cv.init ? ' = ' + cv.init : ''}\`${v !== undefined ? ` = **${v}** here` : ' (value known only at run time)'}`,
+      range,
+    };
   if (v !== undefined) return { markdown: `\`${name}\` = **${v}** (machine constant)`, range };
   const doc = KEYWORD_DOCS[name.toUpperCase()];
   return doc ? { markdown: doc, range } : undefined;
@@ -85,7 +111,12 @@ function hoverC(a: TprogAnalysis, offset: number): HoverResult | undefined {
   const ref = a.c.kernelRefs.find((r) => offset >= r.span.start && offset <= r.span.end);
   if (ref) {
     const k = a.pcore?.kernel(ref.name);
-    return { markdown: k ? `encoded address of kernel \`${k.fullName}\` (replaced by the compiler with the kernel's code address)` : `\`$${ref.name}\`: not a kernel of the PCORE program (left unchanged by the compiler)`, range: a.lines.range(ref.span.start, ref.span.end) };
+    return {
+      markdown: k
+        ? `encoded address of kernel \`${k.fullName}\` (replaced by the compiler with the kernel's code address)`
+        : `\`$${ref.name}\`: not a kernel of the PCORE program (left unchanged by the compiler)`,
+      range: a.lines.range(ref.span.start, ref.span.end),
+    };
   }
   const name = text.slice(s, e);
   if (!a.values.macro(name) && !a.values.variableAt(name, s)) return undefined;

@@ -16,11 +16,15 @@ export function inlayHints(a: TprogAnalysis, startLine: number, endLine: number)
       if (!d || d.space === 'GLOBAL' || d.space === 'VAR') continue;
       const n = d.total;
       if (n === undefined) continue;
-      const type = d.dtype ?? d.dtypeText ?? (info.src?.desc.dtype ?? '');
+      const type = d.dtype ?? d.dtypeText ?? info.src?.desc.dtype ?? '';
       const shape = d.levels.length > 1 ? ` (${shapeText(d)})` : '';
       const end = bufToDoc(unit.buf, s.span.end + 1);
       const label = `${s.kind === 'vardef' ? '≔ ' : ''}${n.toLocaleString('en-US')} × ${type}${shape}`;
-      out.push({ position: a.lines.position(end), label, tooltip: `${s.kind === 'vardef' ? 'descriptor of' : 'transfer of'} ${n} elements; iteration order outermost first: ${d.levels.map((l) => l.label).join(', ')}` });
+      out.push({
+        position: a.lines.position(end),
+        label,
+        tooltip: `${s.kind === 'vardef' ? 'descriptor of' : 'transfer of'} ${n} elements; iteration order outermost first: ${d.levels.map((l) => l.label).join(', ')}`,
+      });
     }
   }
   return out;

@@ -3,7 +3,8 @@ import type { Location } from '../../common/featureResults';
 import type { TprogAnalysis } from '../analyze';
 import { locate } from '../locate';
 
-type Target = { kind: 'var'; name: string } | { kind: 'member'; name: string } | { kind: 'kernel'; name: string } | { kind: 'ident'; name: string; offset: number };
+type Target =
+  { kind: 'var'; name: string } | { kind: 'member'; name: string } | { kind: 'kernel'; name: string } | { kind: 'ident'; name: string; offset: number };
 
 function targetAt(a: TprogAnalysis, offset: number): Target | undefined {
   if (offset < 0 || offset > a.text.length) return undefined;

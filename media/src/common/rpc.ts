@@ -147,7 +147,16 @@ export const droppedMessages: string[] = [];
 /** The protocol of the memory inspector and the layout map (core/protocol/webview.ts). */
 export class Rpc extends PageRpc<HostNotification> {
   constructor(api: VsCodeApi, timeoutMs = 30000) {
-    super(api, { explain: (d, m) => explainHostMessage(d, m as (id: number) => RequestMethod | undefined), logMessage: (level, message) => ({ type: 'notify', method: 'log', params: { level, message } }), dropped: droppedMessages, name: 'webview' }, timeoutMs);
+    super(
+      api,
+      {
+        explain: (d, m) => explainHostMessage(d, m as (id: number) => RequestMethod | undefined),
+        logMessage: (level, message) => ({ type: 'notify', method: 'log', params: { level, message } }),
+        dropped: droppedMessages,
+        name: 'webview',
+      },
+      timeoutMs,
+    );
   }
 
   request<M extends RequestMethod>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>> {

@@ -85,7 +85,12 @@ export class VirtualList {
   ) {
     this.viewport = h('div', { class: 'csf-viewport' });
     const spacer = h('div', { class: 'csf-spacer' });
-    this.scroller = h('div', { id, class: 'csf-scroller', role: 'grid', tabindex: 0, 'aria-label': label }, h('div', { class: 'csf-sticky' }, this.viewport), spacer);
+    this.scroller = h(
+      'div',
+      { id, class: 'csf-scroller', role: 'grid', tabindex: 0, 'aria-label': label },
+      h('div', { class: 'csf-sticky' }, this.viewport),
+      spacer,
+    );
     this.scroll = new ScaledScroll(this.scroller, spacer, rowH, () => this.maxFirst());
     this.scroller.addEventListener('scroll', () => this.onScroll(), { passive: true });
     this.scroller.addEventListener(

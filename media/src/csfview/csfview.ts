@@ -6,7 +6,15 @@
  */
 import { bitsToF32, formatF32, formatShape, hex32 } from '../../../core/csf/types';
 import { formatDensity } from '../../../core/csf/view';
-import { CSF_MAX_ROWS, PROTOCOL_VERSION, bytesOf, type CsfProblem, type CsfResultOf, type CsfRow, type CsfValidationInfo } from '../../../core/protocol/webview';
+import {
+  CSF_MAX_ROWS,
+  PROTOCOL_VERSION,
+  bytesOf,
+  type CsfProblem,
+  type CsfResultOf,
+  type CsfRow,
+  type CsfValidationInfo,
+} from '../../../core/protocol/webview';
 import { h, setClass, setText } from '../common/dom';
 import type { VsCodeApi } from '../common/rpc';
 import type { CsfRpc } from './rpc';
@@ -69,7 +77,8 @@ export class CsfViewer {
   private build(): void {
     const i = this.info;
     const hd = i.header;
-    const fact = (id: string, label: string, value: string) => h('span', { class: 'csf-fact' }, h('span', { class: 'tl-label' }, label + ' '), h('span', { id, class: 'csf-val' }, value));
+    const fact = (id: string, label: string, value: string) =>
+      h('span', { class: 'csf-fact' }, h('span', { class: 'tl-label' }, label + ' '), h('span', { id, class: 'csf-val' }, value));
     const facts = hd
       ? [
           fact('csf-order', 'order', String(hd.order)),
@@ -79,47 +88,159 @@ export class CsfViewer {
           fact('csf-density', 'density', formatDensity(hd.density)),
           fact('csf-size', 'size', `${i.size.toLocaleString('en-US')} bytes`),
         ]
-      : [h('span', { id: 'csf-noheader', class: 'csf-fact tl-warn' }, 'no readable header'), fact('csf-size', 'size', `${i.size.toLocaleString('en-US')} bytes`)];
-    const show = h('button', { id: 'csf-show', class: 'tl-btn', disabled: !i.canShowInMemory, title: 'Load the tensor into the accelerator’s main-memory and metadata banks (at the bases in the settings) and open the memory inspector', onclick: () => void this.showInMemory() }, 'Show in accelerator memory');
-    const go = h('input', { id: 'csf-goto', type: 'text', class: 'tl-input csf-goto', placeholder: 'fiber 3, entry 10, 0x20', 'aria-label': 'Go to a fiber, an entry or a byte offset' });
+      : [
+          h('span', { id: 'csf-noheader', class: 'csf-fact tl-warn' }, 'no readable header'),
+          fact('csf-size', 'size', `${i.size.toLocaleString('en-US')} bytes`),
+        ];
+    const show = h(
+      'button',
+      {
+        id: 'csf-show',
+        class: 'tl-btn',
+        disabled: !i.canShowInMemory,
+        title: 'Load the tensor into the accelerator’s main-memory and metadata banks (at the bases in the settings) and open the memory inspector',
+        onclick: () => void this.showInMemory(),
+      },
+      'Show in accelerator memory',
+    );
+    const go = h('input', {
+      id: 'csf-goto',
+      type: 'text',
+      class: 'tl-input csf-goto',
+      placeholder: 'fiber 3, entry 10, 0x20',
+      'aria-label': 'Go to a fiber, an entry or a byte offset',
+    });
     go.addEventListener('keydown', (ev: KeyboardEvent) => {
       if (ev.key === 'Enter') void this.goTo(go.value);
     });
-    const top = h('div', { class: 'tl-top' }, h('h1', { class: 'tl-title', title: i.title }, i.title), h('div', { id: 'csf-header', class: 'csf-facts' }, ...facts), h('div', { class: 'tl-toolbar' }, go, show));
+    const top = h(
+      'div',
+      { class: 'tl-top' },
+      h('h1', { class: 'tl-title', title: i.title }, i.title),
+      h('div', { id: 'csf-header', class: 'csf-facts' }, ...facts),
+      h('div', { class: 'tl-toolbar' }, go, show),
+    );
 
-    this.rows = new PagedList<CsfRow>(TABLE_PAGE, 64, async (p) => (await this.rpc.request('csf.rows', { start: p * TABLE_PAGE, count: Math.min(TABLE_PAGE, CSF_MAX_ROWS) })).rows, () => this.table.render());
-    this.hexPages = new PagedList<number>(HEX_PAGE, 64, async (p) => [...bytesOf((await this.rpc.request('csf.hex', { offset: p * HEX_PAGE, length: HEX_PAGE })).bytes)], () => this.hexList.render());
+    this.rows = new PagedList<CsfRow>(
+      TABLE_PAGE,
+      64,
+      async (p) => (await this.rpc.request('csf.rows', { start: p * TABLE_PAGE, count: Math.min(TABLE_PAGE, CSF_MAX_ROWS) })).rows,
+      () => this.table.render(),
+    );
+    this.hexPages = new PagedList<number>(
+      HEX_PAGE,
+      64,
+      async (p) => [...bytesOf((await this.rpc.request('csf.hex', { offset: p * HEX_PAGE, length: HEX_PAGE })).bytes)],
+      () => this.hexList.render(),
+    );
 
-    this.table = new VirtualList('csf-table', 'Fibers and entries', ROW_H, (r, el) => this.fillRow(r, el), () => this.makeRow());
+    this.table = new VirtualList(
+      'csf-table',
+      'Fibers and entries',
+      ROW_H,
+      (r, el) => this.fillRow(r, el),
+      () => this.makeRow(),
+    );
     this.table.scroller.addEventListener('click', (ev) => {
       const el = (ev.target as HTMLElement).closest<HTMLElement>('.csf-row');
       if (el?.dataset.row) this.selectRow(Number(el.dataset.row));
     });
     this.table.scroller.addEventListener('scroll', () => this.saveState(), { passive: true });
-    const thead = h('div', { class: 'csf-row csf-thead' }, h('span', { class: 'c-num' }, 'fiber / entry'), h('span', { class: 'c-coord' }, 'coordinate'), h('span', { class: 'c-val' }, 'value'), h('span', { class: 'c-bits' }, 'bits'), h('span', { class: 'c-off' }, 'offset'));
+    const thead = h(
+      'div',
+      { class: 'csf-row csf-thead' },
+      h('span', { class: 'c-num' }, 'fiber / entry'),
+      h('span', { class: 'c-coord' }, 'coordinate'),
+      h('span', { class: 'c-val' }, 'value'),
+      h('span', { class: 'c-bits' }, 'bits'),
+      h('span', { class: 'c-off' }, 'offset'),
+    );
     // the header is clipped to the pane and follows the rows when they scroll sideways
-    this.table.scroller.addEventListener('scroll', () => { thead.style.transform = `translateX(${-this.table.scroller.scrollLeft}px)`; }, { passive: true });
+    this.table.scroller.addEventListener(
+      'scroll',
+      () => {
+        thead.style.transform = `translateX(${-this.table.scroller.scrollLeft}px)`;
+      },
+      { passive: true },
+    );
     if (i.rows === 0) {
       this.tableNote.hidden = false;
-      this.tableNote.textContent = i.indexProblem ? `No fiber table: ${i.indexProblem.message}` : hd && hd.fibers === 0 ? 'The tensor has no fibers (a leading extent is 0).' : 'No fiber table.';
+      this.tableNote.textContent = i.indexProblem
+        ? `No fiber table: ${i.indexProblem.message}`
+        : hd && hd.fibers === 0
+          ? 'The tensor has no fibers (a leading extent is 0).'
+          : 'No fiber table.';
     }
-    const tablePane = h('section', { class: 'csf-pane csf-tablepane', 'aria-label': 'Fiber table' }, h('h2', { class: 'csf-h2' }, 'Fibers and entries'), this.tableNote, thead, this.table.scroller);
+    const tablePane = h(
+      'section',
+      { class: 'csf-pane csf-tablepane', 'aria-label': 'Fiber table' },
+      h('h2', { class: 'csf-h2' }, 'Fibers and entries'),
+      this.tableNote,
+      thead,
+      this.table.scroller,
+    );
 
-    this.hexList = new VirtualList('csf-hex', 'Bytes of the file', ROW_H, (r, el) => this.fillHex(r, el), () => this.makeHexRow());
+    this.hexList = new VirtualList(
+      'csf-hex',
+      'Bytes of the file',
+      ROW_H,
+      (r, el) => this.fillHex(r, el),
+      () => this.makeHexRow(),
+    );
     this.hexList.scroller.addEventListener('mousemove', (ev) => {
       const o = (ev.target as HTMLElement).dataset?.o;
       if (o !== undefined && o !== '') this.setStatus(this.describe(Number(o)));
     });
     this.hexList.scroller.addEventListener('scroll', () => this.saveState(), { passive: true });
-    const hexHead = h('div', { class: 'csf-hexrow csf-thead' }, h('span', { class: 'h-off' }, 'offset'), ...Array.from({ length: BYTES_PER_ROW }, (_, k) => h('span', { class: (k & 3) === 3 ? 'h-b h-word' : 'h-b' }, k.toString(16).padStart(2, '0'))), h('span', { class: 'h-asc' }, 'ascii'));
-    const hexPane = h('section', { class: 'csf-pane csf-hexpane', 'aria-label': 'Hex view' }, h('h2', { class: 'csf-h2' }, 'Bytes ', ...(hd ? ([['s-head', 'header'], ['s-idx', 'index'], ['s-val', 'value'], ['s-pcount', 'P'], ['s-ptr', 'pointers']] as const).map(([c, t]) => h('span', { class: `csf-legend ${c}` }, t)) : [])), hexHead, this.hexList.scroller);
+    const hexHead = h(
+      'div',
+      { class: 'csf-hexrow csf-thead' },
+      h('span', { class: 'h-off' }, 'offset'),
+      ...Array.from({ length: BYTES_PER_ROW }, (_, k) => h('span', { class: (k & 3) === 3 ? 'h-b h-word' : 'h-b' }, k.toString(16).padStart(2, '0'))),
+      h('span', { class: 'h-asc' }, 'ascii'),
+    );
+    const hexPane = h(
+      'section',
+      { class: 'csf-pane csf-hexpane', 'aria-label': 'Hex view' },
+      h(
+        'h2',
+        { class: 'csf-h2' },
+        'Bytes ',
+        ...(hd
+          ? (
+              [
+                ['s-head', 'header'],
+                ['s-idx', 'index'],
+                ['s-val', 'value'],
+                ['s-pcount', 'P'],
+                ['s-ptr', 'pointers'],
+              ] as const
+            ).map(([c, t]) => h('span', { class: `csf-legend ${c}` }, t))
+          : []),
+      ),
+      hexHead,
+      this.hexList.scroller,
+    );
 
-    const probPane = h('section', { class: 'csf-probpane', 'aria-label': 'Validation problems' }, h('h2', { class: 'csf-h2' }, 'Validation — ', this.valState), this.problemList);
+    const probPane = h(
+      'section',
+      { class: 'csf-probpane', 'aria-label': 'Validation problems' },
+      h('h2', { class: 'csf-h2' }, 'Validation — ', this.valState),
+      this.problemList,
+    );
     this.root.append(top, h('div', { class: 'csf-main' }, tablePane, hexPane), probPane, this.status);
   }
 
   private makeRow(): HTMLDivElement {
-    return h('div', { class: 'csf-row', role: 'row' }, h('span', { class: 'c-num' }), h('span', { class: 'c-coord' }), h('span', { class: 'c-val' }), h('span', { class: 'c-bits' }), h('span', { class: 'c-off' }));
+    return h(
+      'div',
+      { class: 'csf-row', role: 'row' },
+      h('span', { class: 'c-num' }),
+      h('span', { class: 'c-coord' }),
+      h('span', { class: 'c-val' }),
+      h('span', { class: 'c-bits' }),
+      h('span', { class: 'c-off' }),
+    );
   }
 
   private makeHexRow(): HTMLDivElement {
@@ -277,7 +398,14 @@ export class CsfViewer {
     else if (v.state === 'failed') setText(this.valState, `could not finish: ${v.error ?? 'read error'}`);
     else {
       const errors = v.problems.filter((p) => p.severity === 'error').length;
-      setText(this.valState, v.ok ? (v.problems.length ? `valid, ${v.problems.length} warning${v.problems.length === 1 ? '' : 's'}` : 'valid: every rule V1–V15 holds') : `${errors} problem${errors === 1 ? '' : 's'}`);
+      setText(
+        this.valState,
+        v.ok
+          ? v.problems.length
+            ? `valid, ${v.problems.length} warning${v.problems.length === 1 ? '' : 's'}`
+            : 'valid: every rule V1–V15 holds'
+          : `${errors} problem${errors === 1 ? '' : 's'}`,
+      );
     }
     document.body.dataset.validation = v.state;
     this.problemList.replaceChildren(...v.problems.map((p) => this.problemItem(p)));
@@ -285,9 +413,25 @@ export class CsfViewer {
 
   private problemItem(p: CsfProblem): HTMLLIElement {
     const where = p.offset === undefined ? '' : `offset ${p.offset} (0x${p.offset.toString(16)})`;
-    const body = [h('span', { class: `csf-sev csf-${p.severity}` }, p.severity), ' ', h('span', { class: 'csf-code' }, `${p.rule ? p.rule + ' ' : ''}${p.code}`), ' ', h('span', { class: 'csf-msg' }, p.message)];
+    const body = [
+      h('span', { class: `csf-sev csf-${p.severity}` }, p.severity),
+      ' ',
+      h('span', { class: 'csf-code' }, `${p.rule ? p.rule + ' ' : ''}${p.code}`),
+      ' ',
+      h('span', { class: 'csf-msg' }, p.message),
+    ];
     if (p.offset === undefined) return h('li', { class: 'csf-problem' }, ...body);
-    const link = h('button', { class: 'csf-link', 'data-offset': p.offset, 'data-length': p.length ?? 0, title: 'Show these bytes in the hex view', onclick: () => this.revealBytes(p.offset!, Math.min(p.length ?? 1, 1 << 20)) }, where);
+    const link = h(
+      'button',
+      {
+        class: 'csf-link',
+        'data-offset': p.offset,
+        'data-length': p.length ?? 0,
+        title: 'Show these bytes in the hex view',
+        onclick: () => this.revealBytes(p.offset!, Math.min(p.length ?? 1, 1 << 20)),
+      },
+      where,
+    );
     return h('li', { class: 'csf-problem' }, link, ' ', ...body);
   }
 

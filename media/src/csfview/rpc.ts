@@ -10,7 +10,16 @@ export const droppedMessages: string[] = [];
 
 export class CsfRpc extends PageRpc<CsfHostNotification> {
   constructor(api: VsCodeApi, timeoutMs = 30000) {
-    super(api, { explain: (d, m) => explainCsfHostMessage(d, m as (id: number) => CsfRequestMethod | undefined), logMessage: (level, message) => ({ type: 'notify', method: 'csf.log', params: { level, message } }), dropped: droppedMessages, name: 'csfbin viewer' }, timeoutMs);
+    super(
+      api,
+      {
+        explain: (d, m) => explainCsfHostMessage(d, m as (id: number) => CsfRequestMethod | undefined),
+        logMessage: (level, message) => ({ type: 'notify', method: 'csf.log', params: { level, message } }),
+        dropped: droppedMessages,
+        name: 'csfbin viewer',
+      },
+      timeoutMs,
+    );
   }
 
   request<M extends CsfRequestMethod>(method: M, params: CsfParamsOf<M>): Promise<CsfResultOf<M>> {

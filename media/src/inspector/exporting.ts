@@ -16,7 +16,16 @@ export async function exportSelection(view: ExportView, format: 'bin' | 'npy' | 
   const st = m.st;
   const sel = st.anchor === null ? { lo: st.cursor, hi: st.cursor + ELEM_BYTES[st.type] } : m.selection();
   try {
-    const r = await view.rpc.request('export', { space: m.info.id, step: st.step, offset: sel.lo, length: sel.hi - sel.lo, format, type: st.type, bigEndian: st.bigEndian, width: st.width });
+    const r = await view.rpc.request('export', {
+      space: m.info.id,
+      step: st.step,
+      offset: sel.lo,
+      length: sel.hi - sel.lo,
+      format,
+      type: st.type,
+      bigEndian: st.bigEndian,
+      width: st.width,
+    });
     view.say(r.saved ? `Exported ${sel.hi - sel.lo} bytes to ${r.path ?? 'file'}` : 'Export cancelled');
   } catch (e) {
     view.say(`Export failed: ${e instanceof Error ? e.message : e}`, true);

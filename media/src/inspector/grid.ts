@@ -78,7 +78,12 @@ export class Grid {
     this.header = h('div', { class: 'tl-row tl-head', role: 'row' });
     this.viewport = h('div', { class: 'tl-viewport', role: 'rowgroup' });
     const spacer = h('div', { class: 'tl-spacer' });
-    this.scroller = h('div', { id: 'tl-grid', class: 'tl-scroller', role: 'grid', tabindex: 0, 'aria-label': 'Memory', 'aria-multiselectable': 'true' }, h('div', { class: 'tl-sticky' }, this.header, this.viewport), spacer);
+    this.scroller = h(
+      'div',
+      { id: 'tl-grid', class: 'tl-scroller', role: 'grid', tabindex: 0, 'aria-label': 'Memory', 'aria-multiselectable': 'true' },
+      h('div', { class: 'tl-sticky' }, this.header, this.viewport),
+      spacer,
+    );
     this.scroll = new ScaledScroll(this.scroller, spacer, this.rowH, () => this.maxTop);
     this.scroller.addEventListener('scroll', () => this.onScroll(), { passive: true });
     this.scroller.addEventListener('wheel', (e) => this.onWheel(e), { passive: false });
@@ -247,7 +252,18 @@ export class Grid {
     if (sel) ranges.push([sel.lo, sel.hi, F_SEL]);
     if (rd) ranges.push([rd.lo, rd.hi, F_RD]);
     ranges.push([st.cursor, st.cursor + 1, F_CUR]);
-    return { winEnd: win.offset + win.length, width: st.width, step, baseStep, diff, ranges, flags: new Uint16Array(st.width), tflags: new Uint16Array(this.geo.nT), digits: m.addrDigits(), decos: [] };
+    return {
+      winEnd: win.offset + win.length,
+      width: st.width,
+      step,
+      baseStep,
+      diff,
+      ranges,
+      flags: new Uint16Array(st.width),
+      tflags: new Uint16Array(this.geo.nT),
+      digits: m.addrDigits(),
+      decos: [],
+    };
   }
 
   /** Starts loading the pages of the rows shown (and of the step diffed against), one page ahead each way. */
@@ -333,10 +349,12 @@ export class Grid {
     const g = this.geo;
     flags.fill(0);
     let chg = '';
-    if (cur && old) for (let j = 0; j < n; j++) if (cur[j] !== old[j]) {
-      flags[j] |= F_CHG;
-      chg += chg ? `,${j}` : String(j);
-    }
+    if (cur && old)
+      for (let j = 0; j < n; j++)
+        if (cur[j] !== old[j]) {
+          flags[j] |= F_CHG;
+          chg += chg ? `,${j}` : String(j);
+        }
     R.chg = chg;
     for (const [lo, hi, fl] of f.ranges) {
       if (hi <= off || lo >= off + n) continue;
@@ -345,7 +363,8 @@ export class Grid {
     for (const x of ovs) {
       const fl = (this.model.overlays.color(x) + 1) << OV_SHIFT;
       // a strided tensor (a PCORE block, a strided view) colours its elements, not its gaps
-      for (let j = Math.max(0, x.offset - off); j < Math.min(n, x.offset + x.length - off); j++) if (!hasOverlay(flags[j]) && (!x.strides || overlayCovers(x, off + j))) flags[j] |= fl;
+      for (let j = Math.max(0, x.offset - off); j < Math.min(n, x.offset + x.length - off); j++)
+        if (!hasOverlay(flags[j]) && (!x.strides || overlayCovers(x, off + j))) flags[j] |= fl;
     }
     tflags.fill(0);
     for (let t = 0; t < g.nT; t++) for (let k = 0; k < g.eb && t * g.eb + k < n; k++) tflags[t] |= flags[t * g.eb + k];

@@ -43,7 +43,12 @@ export class Inspector implements InspectorView {
     readonly rpc: Rpc,
     private readonly api: VsCodeApi<InspectorState>,
   ) {
-    const cache = new PageCache(rpc, () => this.schedule(), undefined, (msg) => this.say(msg, true));
+    const cache = new PageCache(
+      rpc,
+      () => this.schedule(),
+      undefined,
+      (msg) => this.say(msg, true),
+    );
     this.model = new InspectorModel(restoreState(api.getState()), cache);
     this.title = h('h1', { class: 'tl-title', id: 'tl-title' }, 'Memory');
     this.grid = new Grid(this, () => this.tip.hide());
@@ -170,8 +175,25 @@ export class Inspector implements InspectorView {
     if (info && !this.frame) this.renderNow();
     const rows = this.grid.rows
       .filter((r) => !r.row.hidden && r.off >= 0)
-      .map((r) => ({ addr: r.addr.textContent ?? '', hex: r.hex.textContent ?? '', typed: r.typed.textContent ?? '', ascii: r.ascii.textContent ?? '', ov: r.ov.textContent ?? '', ...(r.chg ? { chg: r.chg } : {}) }));
-    return { token, space: info?.id ?? '', step: st.step, top: st.top, cursor: st.cursor, complete: document.body.dataset.complete === '1', rows, status: this.status.textContent ?? '', title: this.title.textContent ?? '' };
+      .map((r) => ({
+        addr: r.addr.textContent ?? '',
+        hex: r.hex.textContent ?? '',
+        typed: r.typed.textContent ?? '',
+        ascii: r.ascii.textContent ?? '',
+        ov: r.ov.textContent ?? '',
+        ...(r.chg ? { chg: r.chg } : {}),
+      }));
+    return {
+      token,
+      space: info?.id ?? '',
+      step: st.step,
+      top: st.top,
+      cursor: st.cursor,
+      complete: document.body.dataset.complete === '1',
+      rows,
+      status: this.status.textContent ?? '',
+      title: this.title.textContent ?? '',
+    };
   }
 
   // =============================================================================================
@@ -319,6 +341,20 @@ export class Inspector implements InspectorView {
   debugInfo() {
     const { st, cache, info } = this.model;
     const g = this.grid;
-    return { top: st.top, totalRows: g.totalRows, visibleRows: g.visibleRows, rowH: g.rowH, cursor: st.cursor, step: st.step, cachePages: cache.size, requests: cache.requests, pending: cache.pending, space: info?.id, stepsLoaded: this.stepsLoaded, window: this.model.window(), state: { ...st } };
+    return {
+      top: st.top,
+      totalRows: g.totalRows,
+      visibleRows: g.visibleRows,
+      rowH: g.rowH,
+      cursor: st.cursor,
+      step: st.step,
+      cachePages: cache.size,
+      requests: cache.requests,
+      pending: cache.pending,
+      space: info?.id,
+      stepsLoaded: this.stepsLoaded,
+      window: this.model.window(),
+      state: { ...st },
+    };
   }
 }

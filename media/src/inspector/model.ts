@@ -46,7 +46,10 @@ export class InspectorModel {
 
   /** The byte window shown (whole space, or the selected core/thread). */
   window(): { offset: number; length: number } {
-    return partitionWindow(this.info, this.st.part.map((x) => (x === null ? undefined : x)));
+    return partitionWindow(
+      this.info,
+      this.st.part.map((x) => (x === null ? undefined : x)),
+    );
   }
 
   fmtAddr(offset: number): string {

@@ -11,7 +11,10 @@ import type { Tooltip } from './tooltip';
 import type { InspectorView } from './view';
 
 /** What navigation uses of the controller: the model, frames, the status line, space and step changes. */
-export type NavigationView = Pick<InspectorView, 'model' | 'rpc' | 'schedule' | 'save' | 'say' | 'announceCursor' | 'selectSpace' | 'setStep' | 'syncPartitions'>;
+export type NavigationView = Pick<
+  InspectorView,
+  'model' | 'rpc' | 'schedule' | 'save' | 'say' | 'announceCursor' | 'selectSpace' | 'setStep' | 'syncPartitions'
+>;
 
 export class Navigation {
   private readonly model: InspectorModel;
@@ -193,7 +196,9 @@ export class Navigation {
     const r = touchedBytes(t, info.unitBytes);
     m.hl = { lo: r.lo, hi: r.hi, label: `${which} by step ${step}` };
     this.goToOffset(r.lo, r.hi - r.lo, true);
-    view.say(`Step ${step} ${which === 'read' ? 'read' : 'wrote'} ${t.count} ${info.unitBytes > 1 ? 'words' : 'bytes'} of ${info.label} in ${m.fmtAddr(r.lo)}–${m.fmtAddr(r.hi - 1)}`);
+    view.say(
+      `Step ${step} ${which === 'read' ? 'read' : 'wrote'} ${t.count} ${info.unitBytes > 1 ? 'words' : 'bytes'} of ${info.label} in ${m.fmtAddr(r.lo)}–${m.fmtAddr(r.hi - 1)}`,
+    );
   }
 
   /** Searches the space at the current step for `text` read as `mode`, from the cursor on (or back). */

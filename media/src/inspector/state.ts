@@ -25,5 +25,23 @@ export interface InspectorState {
 
 /** The saved state when it is of this version, else a fresh one (first space, top, step chosen by the host). */
 export function restoreState(saved: InspectorState | undefined): InspectorState {
-  return saved && saved.v === 1 ? saved : { v: 1, space: '', part: [], top: 0, cursor: 0, anchor: null, type: 'u8', bigEndian: false, radix: 'hex', width: 16, ascii: true, step: -1, since: null, findText: '', findMode: 'hex' };
+  return saved && saved.v === 1
+    ? saved
+    : {
+        v: 1,
+        space: '',
+        part: [],
+        top: 0,
+        cursor: 0,
+        anchor: null,
+        type: 'u8',
+        bigEndian: false,
+        radix: 'hex',
+        width: 16,
+        ascii: true,
+        step: -1,
+        since: null,
+        findText: '',
+        findMode: 'hex',
+      };
 }

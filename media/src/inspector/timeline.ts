@@ -26,21 +26,70 @@ export class Timeline {
     nav: Pick<Navigation, 'goToTouched'>,
   ) {
     const m = (this.model = view.model);
-    const prev = h('button', { id: 'tl-prev', class: 'tl-btn', type: 'button', 'aria-label': 'Previous step', title: 'Previous step ([)', onclick: () => view.setStep(m.st.step - 1, true) }, '◀');
-    const next = h('button', { id: 'tl-next', class: 'tl-btn', type: 'button', 'aria-label': 'Next step', title: 'Next step (])', onclick: () => view.setStep(m.st.step + 1, true) }, '▶');
-    this.scrub = h('input', { id: 'tl-scrub', type: 'range', min: -1, max: 0, value: -1, 'aria-label': 'Step', oninput: () => view.setStep(Number(this.scrub.value), true) });
-    this.track = h('canvas', { id: 'tl-track', class: 'tl-track', height: 10, 'aria-hidden': 'true', onclick: (e: MouseEvent) => {
-      const rect = this.track.getBoundingClientRect();
-      const s = Math.floor(((e.clientX - rect.left) / rect.width) * m.totalSteps);
-      view.setStep(Math.max(-1, Math.min(m.totalSteps - 1, s)), true);
-    } });
+    const prev = h(
+      'button',
+      {
+        id: 'tl-prev',
+        class: 'tl-btn',
+        type: 'button',
+        'aria-label': 'Previous step',
+        title: 'Previous step ([)',
+        onclick: () => view.setStep(m.st.step - 1, true),
+      },
+      '◀',
+    );
+    const next = h(
+      'button',
+      { id: 'tl-next', class: 'tl-btn', type: 'button', 'aria-label': 'Next step', title: 'Next step (])', onclick: () => view.setStep(m.st.step + 1, true) },
+      '▶',
+    );
+    this.scrub = h('input', {
+      id: 'tl-scrub',
+      type: 'range',
+      min: -1,
+      max: 0,
+      value: -1,
+      'aria-label': 'Step',
+      oninput: () => view.setStep(Number(this.scrub.value), true),
+    });
+    this.track = h('canvas', {
+      id: 'tl-track',
+      class: 'tl-track',
+      height: 10,
+      'aria-hidden': 'true',
+      onclick: (e: MouseEvent) => {
+        const rect = this.track.getBoundingClientRect();
+        const s = Math.floor(((e.clientX - rect.left) / rect.width) * m.totalSteps);
+        view.setStep(Math.max(-1, Math.min(m.totalSteps - 1, s)), true);
+      },
+    });
     this.stepText = h('span', { id: 'tl-step', class: 'tl-steptext', 'aria-live': 'polite' });
-    const goRead = h('button', { id: 'tl-go-read', class: 'tl-btn', type: 'button', title: 'Show the bytes this step read', onclick: () => nav.goToTouched('read') }, 'Read');
-    const goWritten = h('button', { id: 'tl-go-written', class: 'tl-btn', type: 'button', title: 'Show the bytes this step wrote', onclick: () => nav.goToTouched('written') }, 'Written');
-    this.sinceBox = h('input', { type: 'checkbox', id: 'tl-since-on', onchange: () => view.update({ since: this.sinceBox.checked ? Number(this.sinceInput.value) || 0 : null }) });
-    this.sinceInput = h('input', { id: 'tl-since', class: 'tl-input tl-num', type: 'number', min: -1, value: 0, 'aria-label': 'Changes since step', onchange: () => {
-      if (this.sinceBox.checked) view.update({ since: Number(this.sinceInput.value) });
-    } });
+    const goRead = h(
+      'button',
+      { id: 'tl-go-read', class: 'tl-btn', type: 'button', title: 'Show the bytes this step read', onclick: () => nav.goToTouched('read') },
+      'Read',
+    );
+    const goWritten = h(
+      'button',
+      { id: 'tl-go-written', class: 'tl-btn', type: 'button', title: 'Show the bytes this step wrote', onclick: () => nav.goToTouched('written') },
+      'Written',
+    );
+    this.sinceBox = h('input', {
+      type: 'checkbox',
+      id: 'tl-since-on',
+      onchange: () => view.update({ since: this.sinceBox.checked ? Number(this.sinceInput.value) || 0 : null }),
+    });
+    this.sinceInput = h('input', {
+      id: 'tl-since',
+      class: 'tl-input tl-num',
+      type: 'number',
+      min: -1,
+      value: 0,
+      'aria-label': 'Changes since step',
+      onchange: () => {
+        if (this.sinceBox.checked) view.update({ since: Number(this.sinceInput.value) });
+      },
+    });
     this.el = h(
       'div',
       { class: 'tl-timeline', role: 'group', 'aria-label': 'Executed tensor statements' },
@@ -48,7 +97,14 @@ export class Timeline {
       h('div', { class: 'tl-scrubwrap' }, this.scrub, this.track),
       next,
       this.stepText,
-      h('div', { class: 'tl-group' }, goRead, goWritten, h('label', { class: 'tl-field' }, this.sinceBox, h('span', { class: 'tl-label' }, 'changes since step')), this.sinceInput),
+      h(
+        'div',
+        { class: 'tl-group' },
+        goRead,
+        goWritten,
+        h('label', { class: 'tl-field' }, this.sinceBox, h('span', { class: 'tl-label' }, 'changes since step')),
+        this.sinceInput,
+      ),
     );
   }
 
@@ -84,10 +140,19 @@ export class Timeline {
     const file = s.file.split(/[\\/]/).pop();
     this.stepText.replaceChildren(
       h('span', { class: 'tl-stepno' }, `${base} · `),
-      h('a', { class: 'tl-loc', href: '#', title: `Reveal ${s.file}:${s.line}`, onclick: (e: Event) => {
-        e.preventDefault();
-        this.view.rpc.notify('reveal', { loc: { file: s.file, line: Math.max(1, s.line), column: Math.max(1, s.column) } });
-      } }, `${file}:${s.line}`),
+      h(
+        'a',
+        {
+          class: 'tl-loc',
+          href: '#',
+          title: `Reveal ${s.file}:${s.line}`,
+          onclick: (e: Event) => {
+            e.preventDefault();
+            this.view.rpc.notify('reveal', { loc: { file: s.file, line: Math.max(1, s.line), column: Math.max(1, s.column) } });
+          },
+        },
+        `${file}:${s.line}`,
+      ),
       ' ',
       h('code', { class: 'tl-stmt' }, s.text.length > 160 ? s.text.slice(0, 157) + '…' : s.text),
     );

@@ -44,36 +44,139 @@ export class Toolbar {
     const lbl = (text: string, control: HTMLElement) => h('label', { class: 'tl-field' }, h('span', { class: 'tl-label' }, text), control);
     this.spaceSel = h('select', { id: 'tl-space', 'aria-label': 'Memory space', onchange: () => view.selectSpace(this.spaceSel.value, false) });
     this.partBox = h('span', { class: 'tl-parts' });
-    this.typeSel = h('select', { id: 'tl-type', 'aria-label': 'Value type', onchange: () => view.update({ type: this.typeSel.value as ElemType }) }, ...ELEM_TYPES.map((t) => option(t, ELEM_LABEL[t])));
-    this.endianBtn = h('button', { id: 'tl-endian', class: 'tl-btn', type: 'button', 'aria-pressed': 'false', title: 'Byte order of multi-byte values', onclick: () => view.update({ bigEndian: !m.st.bigEndian }) }, 'LE');
-    this.radixSel = h('select', { id: 'tl-radix', 'aria-label': 'Radix', onchange: () => view.update({ radix: this.radixSel.value as Radix }) }, ...RADIXES.map((x) => option(x, x)));
-    this.widthSel = h('select', { id: 'tl-width', 'aria-label': 'Bytes per row', onchange: () => view.setWidth(Number(this.widthSel.value)) }, ...WIDTHS.map((w) => option(String(w), `${w} B`)));
-    this.asciiBox = h('input', { type: 'checkbox', id: 'tl-ascii', checked: st.ascii, onchange: (e: Event) => view.update({ ascii: (e.target as HTMLInputElement).checked }) });
-    this.gotoInput = h('input', { id: 'tl-goto', class: 'tl-input', type: 'text', placeholder: 'Go to 0x…, $var, tensor', 'aria-label': 'Go to address, $variable or tensor', spellcheck: 'false', onkeydown: (e: KeyboardEvent) => {
-      if (e.key === 'Enter') void nav.goTo(this.gotoInput.value);
-      if (e.key === 'Escape') grid.scroller.focus();
-    } });
-    this.ovSel = h('select', { id: 'tl-overlay', 'aria-label': 'Go to tensor', disabled: true, onchange: () => {
-      const o = m.overlays.list[Number(this.ovSel.value)];
-      if (o) nav.goToOffset(o.offset, o.length, true);
-      this.ovSel.value = '';
-    } }, option('', 'Go to tensor…'));
-    this.findInput = h('input', { id: 'tl-find', class: 'tl-input', type: 'text', placeholder: 'Search value', 'aria-label': 'Search for a value', spellcheck: 'false', value: st.findText, onkeydown: (e: KeyboardEvent) => {
-      if (e.key === 'Enter') void this.find(e.shiftKey);
-      if (e.key === 'Escape') grid.scroller.focus();
-    } });
-    this.findMode = h('select', { id: 'tl-find-mode', 'aria-label': 'Search as', onchange: () => view.update({ findMode: this.findMode.value }) }, option('hex', 'hex bytes'), option('ascii', 'text'), ...ELEM_TYPES.map((t) => option(t, ELEM_LABEL[t])));
-    const findNext = h('button', { id: 'tl-find-next', class: 'tl-btn', type: 'button', title: 'Find next (Enter, F3)', 'aria-label': 'Find next', onclick: () => void this.find(false) }, '↓');
-    const findPrev = h('button', { id: 'tl-find-prev', class: 'tl-btn', type: 'button', title: 'Find previous (Shift+Enter)', 'aria-label': 'Find previous', onclick: () => void this.find(true) }, '↑');
-    this.exportFmt = h('select', { id: 'tl-export-format', 'aria-label': 'Export format' }, option('bin', '.bin'), option('npy', '.npy'), option('hex', 'hex text'));
-    const exportBtn = h('button', { id: 'tl-export', class: 'tl-btn', type: 'button', title: 'Export the selected bytes', onclick: () => void exportSelection(view, this.exportFmt.value as 'bin' | 'npy' | 'hex') }, 'Export');
-    const pngBtn = h('button', { id: 'tl-png', class: 'tl-btn', type: 'button', title: 'Save the visible rows as PNG', onclick: () => void exportPng(view, grid) }, 'PNG');
+    this.typeSel = h(
+      'select',
+      { id: 'tl-type', 'aria-label': 'Value type', onchange: () => view.update({ type: this.typeSel.value as ElemType }) },
+      ...ELEM_TYPES.map((t) => option(t, ELEM_LABEL[t])),
+    );
+    this.endianBtn = h(
+      'button',
+      {
+        id: 'tl-endian',
+        class: 'tl-btn',
+        type: 'button',
+        'aria-pressed': 'false',
+        title: 'Byte order of multi-byte values',
+        onclick: () => view.update({ bigEndian: !m.st.bigEndian }),
+      },
+      'LE',
+    );
+    this.radixSel = h(
+      'select',
+      { id: 'tl-radix', 'aria-label': 'Radix', onchange: () => view.update({ radix: this.radixSel.value as Radix }) },
+      ...RADIXES.map((x) => option(x, x)),
+    );
+    this.widthSel = h(
+      'select',
+      { id: 'tl-width', 'aria-label': 'Bytes per row', onchange: () => view.setWidth(Number(this.widthSel.value)) },
+      ...WIDTHS.map((w) => option(String(w), `${w} B`)),
+    );
+    this.asciiBox = h('input', {
+      type: 'checkbox',
+      id: 'tl-ascii',
+      checked: st.ascii,
+      onchange: (e: Event) => view.update({ ascii: (e.target as HTMLInputElement).checked }),
+    });
+    this.gotoInput = h('input', {
+      id: 'tl-goto',
+      class: 'tl-input',
+      type: 'text',
+      placeholder: 'Go to 0x…, $var, tensor',
+      'aria-label': 'Go to address, $variable or tensor',
+      spellcheck: 'false',
+      onkeydown: (e: KeyboardEvent) => {
+        if (e.key === 'Enter') void nav.goTo(this.gotoInput.value);
+        if (e.key === 'Escape') grid.scroller.focus();
+      },
+    });
+    this.ovSel = h(
+      'select',
+      {
+        id: 'tl-overlay',
+        'aria-label': 'Go to tensor',
+        disabled: true,
+        onchange: () => {
+          const o = m.overlays.list[Number(this.ovSel.value)];
+          if (o) nav.goToOffset(o.offset, o.length, true);
+          this.ovSel.value = '';
+        },
+      },
+      option('', 'Go to tensor…'),
+    );
+    this.findInput = h('input', {
+      id: 'tl-find',
+      class: 'tl-input',
+      type: 'text',
+      placeholder: 'Search value',
+      'aria-label': 'Search for a value',
+      spellcheck: 'false',
+      value: st.findText,
+      onkeydown: (e: KeyboardEvent) => {
+        if (e.key === 'Enter') void this.find(e.shiftKey);
+        if (e.key === 'Escape') grid.scroller.focus();
+      },
+    });
+    this.findMode = h(
+      'select',
+      { id: 'tl-find-mode', 'aria-label': 'Search as', onchange: () => view.update({ findMode: this.findMode.value }) },
+      option('hex', 'hex bytes'),
+      option('ascii', 'text'),
+      ...ELEM_TYPES.map((t) => option(t, ELEM_LABEL[t])),
+    );
+    const findNext = h(
+      'button',
+      { id: 'tl-find-next', class: 'tl-btn', type: 'button', title: 'Find next (Enter, F3)', 'aria-label': 'Find next', onclick: () => void this.find(false) },
+      '↓',
+    );
+    const findPrev = h(
+      'button',
+      {
+        id: 'tl-find-prev',
+        class: 'tl-btn',
+        type: 'button',
+        title: 'Find previous (Shift+Enter)',
+        'aria-label': 'Find previous',
+        onclick: () => void this.find(true),
+      },
+      '↑',
+    );
+    this.exportFmt = h(
+      'select',
+      { id: 'tl-export-format', 'aria-label': 'Export format' },
+      option('bin', '.bin'),
+      option('npy', '.npy'),
+      option('hex', 'hex text'),
+    );
+    const exportBtn = h(
+      'button',
+      {
+        id: 'tl-export',
+        class: 'tl-btn',
+        type: 'button',
+        title: 'Export the selected bytes',
+        onclick: () => void exportSelection(view, this.exportFmt.value as 'bin' | 'npy' | 'hex'),
+      },
+      'Export',
+    );
+    const pngBtn = h(
+      'button',
+      { id: 'tl-png', class: 'tl-btn', type: 'button', title: 'Save the visible rows as PNG', onclick: () => void exportPng(view, grid) },
+      'PNG',
+    );
 
     this.el = h(
       'div',
       { class: 'tl-toolbar', role: 'toolbar', 'aria-label': 'Memory view options' },
       h('div', { class: 'tl-group' }, lbl('Space', this.spaceSel), this.partBox),
-      h('div', { class: 'tl-group' }, lbl('Type', this.typeSel), this.endianBtn, lbl('Radix', this.radixSel), lbl('Row', this.widthSel), h('label', { class: 'tl-field' }, this.asciiBox, h('span', { class: 'tl-label' }, 'ASCII'))),
+      h(
+        'div',
+        { class: 'tl-group' },
+        lbl('Type', this.typeSel),
+        this.endianBtn,
+        lbl('Radix', this.radixSel),
+        lbl('Row', this.widthSel),
+        h('label', { class: 'tl-field' }, this.asciiBox, h('span', { class: 'tl-label' }, 'ASCII')),
+      ),
       h('div', { class: 'tl-group' }, this.gotoInput, this.ovSel),
       h('div', { class: 'tl-group' }, this.findInput, this.findMode, findPrev, findNext),
       h('div', { class: 'tl-group' }, this.exportFmt, exportBtn, pngBtn),
@@ -126,7 +229,12 @@ export class Toolbar {
     this.spaceSel.value = info.id;
     const parts = info.partitions ?? [];
     this.partSels = parts.map((p, i) => {
-      const sel = h('select', { id: `tl-part-${p.name}`, 'aria-label': p.name, onchange: () => this.view.setPartition(i, sel.value === '' ? null : Number(sel.value)) }, option('', `all ${p.name}s`), ...Array.from({ length: p.count }, (_, k) => option(String(k), `${p.name} ${k}`)));
+      const sel = h(
+        'select',
+        { id: `tl-part-${p.name}`, 'aria-label': p.name, onchange: () => this.view.setPartition(i, sel.value === '' ? null : Number(sel.value)) },
+        option('', `all ${p.name}s`),
+        ...Array.from({ length: p.count }, (_, k) => option(String(k), `${p.name} ${k}`)),
+      );
       return sel;
     });
     this.partBox.replaceChildren(...this.partSels.map((s, i) => h('label', { class: 'tl-field' }, h('span', { class: 'tl-label' }, parts[i].name), s)));
@@ -145,7 +253,10 @@ export class Toolbar {
 
   /** The tensor list of "Go to tensor…". */
   fillOverlays(list: readonly Overlay[]): void {
-    this.ovSel.replaceChildren(option('', 'Go to tensor…'), ...list.map((o, i) => option(String(i), `${o.name}${o.shape ? ` [${o.shape.join('×')}]` : ''} @${this.model.fmtAddr(o.offset)}`)));
+    this.ovSel.replaceChildren(
+      option('', 'Go to tensor…'),
+      ...list.map((o, i) => option(String(i), `${o.name}${o.shape ? ` [${o.shape.join('×')}]` : ''} @${this.model.fmtAddr(o.offset)}`)),
+    );
     this.ovSel.disabled = list.length === 0;
   }
 

@@ -123,7 +123,10 @@ export class Tooltip {
       if (ob && ob[0] !== v) {
         const oe = this.bytesAt(es, eb, baseStep);
         const ne = this.bytesAt(es, eb, st.step);
-        const typed = eb > 1 && oe && ne && oe.length >= eb ? ` (${ELEM_LABEL[st.type]} ${formatValue(oe, 0, st.type, be, st.radix)} → ${formatValue(ne, 0, st.type, be, st.radix)})` : '';
+        const typed =
+          eb > 1 && oe && ne && oe.length >= eb
+            ? ` (${ELEM_LABEL[st.type]} ${formatValue(oe, 0, st.type, be, st.radix)} → ${formatValue(ne, 0, st.type, be, st.radix)})`
+            : '';
         lines.push(`changed ${st.since !== null ? `since step ${baseStep}` : `by step ${st.step}`}: was 0x${formatByte(ob[0])} (${ob[0]})${typed}`);
       }
     }
@@ -136,7 +139,10 @@ export class Tooltip {
     const ovs = m.overlays.in(off, off + 1);
     if (hi && this.hoverOff === off) {
       for (const o of hi.overlays) lines.push(`${o.name}${o.coord ? ` [${o.coord.join(', ')}]` : ''}${o.byteInElement ? ` byte ${o.byteInElement}` : ''}`);
-      if (hi.lastWrite) lines.push(`${hi.lastWrite.exact ? 'last written' : 'last written (range)'} by step ${hi.lastWrite.step}: ${hi.lastWrite.loc.file.split(/[\\/]/).pop()}:${hi.lastWrite.loc.line} ${hi.lastWrite.text.slice(0, 100)}`);
+      if (hi.lastWrite)
+        lines.push(
+          `${hi.lastWrite.exact ? 'last written' : 'last written (range)'} by step ${hi.lastWrite.step}: ${hi.lastWrite.loc.file.split(/[\\/]/).pop()}:${hi.lastWrite.loc.line} ${hi.lastWrite.text.slice(0, 100)}`,
+        );
       else lines.push('not written by any step so far');
     } else if (ovs.length) for (const o of ovs) lines.push(o.name);
     return lines;
@@ -144,6 +150,10 @@ export class Tooltip {
 
   private fill(off: number): void {
     const lines = this.describe(off);
-    this.el.replaceChildren(...lines.map((l, i) => h('div', { class: i === 0 ? 'tl-tiphead' : l.startsWith('changed') ? 'tl-tipchg' : l.startsWith('last written') ? 'tl-tipstmt' : '' }, l)));
+    this.el.replaceChildren(
+      ...lines.map((l, i) =>
+        h('div', { class: i === 0 ? 'tl-tiphead' : l.startsWith('changed') ? 'tl-tipchg' : l.startsWith('last written') ? 'tl-tipstmt' : '' }, l),
+      ),
+    );
   }
 }

@@ -145,7 +145,16 @@ export function legendItems(m: LayoutMap, kinds: Uint8Array, pal: Palette): HTML
   for (let i = 0; i < kinds.length; i++) counts.set(kinds[i], (counts.get(kinds[i]) ?? 0) + 1);
   const k = m.panels[0]?.slotsPerCell ?? 1;
   const what = k > 1 ? `cell (${k} ${m.slotName}s)` : m.slotName;
-  const names: Partial<Record<RegionKind, string>> = { data: m.inner || k > 1 ? `${what} with elements` : `${what} holding an element`, partial: `${what} partly padding`, padding: 'padding (hatched)', unused: 'reserved, unused', metadata: 'metadata', replica: 'replica (broadcast)', gap: 'gap (not in the view)', mixed: 'mixed cell (aggregated)' };
+  const names: Partial<Record<RegionKind, string>> = {
+    data: m.inner || k > 1 ? `${what} with elements` : `${what} holding an element`,
+    partial: `${what} partly padding`,
+    padding: 'padding (hatched)',
+    unused: 'reserved, unused',
+    metadata: 'metadata',
+    replica: 'replica (broadcast)',
+    gap: 'gap (not in the view)',
+    mixed: 'mixed cell (aggregated)',
+  };
   const items: HTMLElement[] = [];
   const grad = h('span', { class: 'lm-grad', 'aria-hidden': 'true' });
   items.push(h('div', { class: 'lm-legitem', role: 'listitem' }, grad, h('span', {}, `colour: ${m.colorLegend ?? 'logical position'} (first → last)`)));
@@ -155,8 +164,22 @@ export function legendItems(m: LayoutMap, kinds: Uint8Array, pal: Palette): HTML
     const sw = h('span', { class: `lm-swatch lm-k-${k}`, 'aria-hidden': 'true' });
     const col = colorOf(pal, K[k], 0.5);
     if (col) sw.style.background = `rgb(${col.join(',')})`;
-    items.push(h('div', { class: 'lm-legitem', role: 'listitem', 'data-kind': k }, sw, h('span', {}, `${names[k]} · ${n.toLocaleString('en-US')} cell${n === 1 ? '' : 's'}`)));
+    items.push(
+      h(
+        'div',
+        { class: 'lm-legitem', role: 'listitem', 'data-kind': k },
+        sw,
+        h('span', {}, `${names[k]} · ${n.toLocaleString('en-US')} cell${n === 1 ? '' : 's'}`),
+      ),
+    );
   }
-  if (m.inner) items.push(h('div', { class: 'lm-legitem lm-note', role: 'listitem' }, `zoom in to see the ${m.inner.rows}×${m.inner.cols} elements of each ${m.inner.name}${m.inner.blocks?.length ? ` (${m.inner.blocks.length} ${m.inner.blocks[0].label.replace(/\s*\d+$/, '')}s)` : ''}`));
+  if (m.inner)
+    items.push(
+      h(
+        'div',
+        { class: 'lm-legitem lm-note', role: 'listitem' },
+        `zoom in to see the ${m.inner.rows}×${m.inner.cols} elements of each ${m.inner.name}${m.inner.blocks?.length ? ` (${m.inner.blocks.length} ${m.inner.blocks[0].label.replace(/\s*\d+$/, '')}s)` : ''}`,
+      ),
+    );
   return items;
 }

@@ -82,8 +82,7 @@ export class LayoutMapView {
           this.oy = view.oy;
           this.changed();
         }
-      }
-      else if (n.method === 'refresh') {
+      } else if (n.method === 'refresh') {
         // the extension says why the tensor cannot be drawn now (the last picture stays)
         const why = n.params.title;
         void this.start().then(() => {
@@ -112,38 +111,84 @@ export class LayoutMapView {
     this.titleEl = h('h1', { class: 'tl-title', id: 'lm-title' }, 'Layout map');
     this.summaryEl = h('span', { class: 'lm-summary', id: 'lm-summary' });
     this.zoomText = h('span', { class: 'lm-zoom', id: 'lm-zoom', 'aria-live': 'polite' });
-    this.coordInput = h('input', { id: 'lm-coord', class: 'tl-input', type: 'text', placeholder: 'coordinate (1, 2, 3)', 'aria-label': 'Go to tensor coordinate', spellcheck: 'false', onkeydown: (e: KeyboardEvent) => {
-      if (e.key === 'Enter') void this.locateCoord(this.coordInput.value);
-    } });
-    this.addrInput = h('input', { id: 'lm-addr', class: 'tl-input', type: 'text', placeholder: 'address 0x…', 'aria-label': 'Go to address', spellcheck: 'false', onkeydown: (e: KeyboardEvent) => {
-      if (e.key === 'Enter') void this.locateAddress(this.addrInput.value);
-    } });
+    this.coordInput = h('input', {
+      id: 'lm-coord',
+      class: 'tl-input',
+      type: 'text',
+      placeholder: 'coordinate (1, 2, 3)',
+      'aria-label': 'Go to tensor coordinate',
+      spellcheck: 'false',
+      onkeydown: (e: KeyboardEvent) => {
+        if (e.key === 'Enter') void this.locateCoord(this.coordInput.value);
+      },
+    });
+    this.addrInput = h('input', {
+      id: 'lm-addr',
+      class: 'tl-input',
+      type: 'text',
+      placeholder: 'address 0x…',
+      'aria-label': 'Go to address',
+      spellcheck: 'false',
+      onkeydown: (e: KeyboardEvent) => {
+        if (e.key === 'Enter') void this.locateAddress(this.addrInput.value);
+      },
+    });
     this.unitSel = h('select', { id: 'lm-unit', 'aria-label': 'Memory unit of the address' });
-    const btn = (id: string, text: string, label: string, f: () => void) => h('button', { id, class: 'tl-btn', type: 'button', 'aria-label': label, title: label, onclick: f }, text);
+    const btn = (id: string, text: string, label: string, f: () => void) =>
+      h('button', { id, class: 'tl-btn', type: 'button', 'aria-label': label, title: label, onclick: f }, text);
     const toolbar = h(
       'div',
       { class: 'tl-toolbar', role: 'toolbar', 'aria-label': 'Layout map' },
-      h('div', { class: 'tl-group' }, btn('lm-fit', 'Fit', 'Fit the whole tensor (0)', () => this.fit()), btn('lm-out', '−', 'Zoom out (-)', () => this.zoomAt(1 / 1.5)), btn('lm-in', '+', 'Zoom in (+)', () => this.zoomAt(1.5)), this.zoomText),
+      h(
+        'div',
+        { class: 'tl-group' },
+        btn('lm-fit', 'Fit', 'Fit the whole tensor (0)', () => this.fit()),
+        btn('lm-out', '−', 'Zoom out (-)', () => this.zoomAt(1 / 1.5)),
+        btn('lm-in', '+', 'Zoom in (+)', () => this.zoomAt(1.5)),
+        this.zoomText,
+      ),
       h('div', { class: 'tl-group' }, this.coordInput),
       h('div', { class: 'tl-group' }, this.addrInput, this.unitSel),
-      h('div', { class: 'tl-group' }, btn('lm-png', 'PNG', 'Save the picture as PNG', () => void this.exportPng())),
+      h(
+        'div',
+        { class: 'tl-group' },
+        btn('lm-png', 'PNG', 'Save the picture as PNG', () => void this.exportPng()),
+      ),
     );
     this.canvas = h('canvas', { id: 'lm-canvas', class: 'lm-canvas', tabindex: 0, role: 'img', 'aria-label': 'Layout map' });
     this.wrap = h('div', { class: 'lm-canvaswrap' }, this.canvas);
     this.legend = h('div', { class: 'lm-legend', id: 'lm-legend', role: 'list', 'aria-label': 'Legend' });
     this.info = h('div', { class: 'lm-info', id: 'lm-info', 'aria-live': 'polite' });
     this.facts = h('dl', { class: 'lm-facts', id: 'lm-facts' });
-    const side = h('aside', { class: 'lm-side', 'aria-label': 'Legend and details' }, h('h2', {}, 'Legend'), this.legend, h('h2', {}, 'Here'), this.info, h('h2', {}, 'Facts'), this.facts);
+    const side = h(
+      'aside',
+      { class: 'lm-side', 'aria-label': 'Legend and details' },
+      h('h2', {}, 'Legend'),
+      this.legend,
+      h('h2', {}, 'Here'),
+      this.info,
+      h('h2', {}, 'Facts'),
+      this.facts,
+    );
     this.status = h('div', { id: 'lm-status', class: 'tl-status', role: 'status', 'aria-live': 'polite' });
     this.tip = h('div', { id: 'lm-tip', class: 'tl-tip', role: 'tooltip', hidden: true });
-    this.root.append(h('header', { class: 'tl-top' }, this.titleEl, this.summaryEl, toolbar), h('div', { class: 'lm-body' }, this.wrap, side), this.status, this.tip);
+    this.root.append(
+      h('header', { class: 'tl-top' }, this.titleEl, this.summaryEl, toolbar),
+      h('div', { class: 'lm-body' }, this.wrap, side),
+      this.status,
+      this.tip,
+    );
 
     const c = this.canvas;
-    c.addEventListener('wheel', (e) => {
-      e.preventDefault();
-      const r = c.getBoundingClientRect();
-      this.zoomAt(Math.pow(1.0015, -e.deltaY * (e.deltaMode === 1 ? 30 : 1)), e.clientX - r.left, e.clientY - r.top);
-    }, { passive: false });
+    c.addEventListener(
+      'wheel',
+      (e) => {
+        e.preventDefault();
+        const r = c.getBoundingClientRect();
+        this.zoomAt(Math.pow(1.0015, -e.deltaY * (e.deltaMode === 1 ? 30 : 1)), e.clientX - r.left, e.clientY - r.top);
+      },
+      { passive: false },
+    );
     c.addEventListener('mousedown', (e) => {
       this.drag = { x: e.clientX, y: e.clientY, ox: this.ox, oy: this.oy, moved: false };
       c.focus();
@@ -188,7 +233,10 @@ export class LayoutMapView {
     setText(this.titleEl, map.title);
     document.title = map.title;
     setText(this.summaryEl, map.summary ?? '');
-    this.canvas.setAttribute('aria-label', `Layout map of ${map.title}${map.summary ? ': ' + map.summary : ''}. Arrow keys move between ${map.slotName}s, + and − zoom.`);
+    this.canvas.setAttribute(
+      'aria-label',
+      `Layout map of ${map.title}${map.summary ? ': ' + map.summary : ''}. Arrow keys move between ${map.slotName}s, + and − zoom.`,
+    );
     this.unitSel.replaceChildren(...map.panels.map((p) => h('option', { value: p.unit }, p.label)));
     this.unitSel.hidden = map.panels.length < 2;
     ({ pal: this.pal, hatch: this.hatch } = readPalette(this.root, this.canvas));
@@ -275,7 +323,10 @@ export class LayoutMapView {
 
   private changed(): void {
     const k = this.map?.panels[0]?.slotsPerCell ?? 1;
-    setText(this.zoomText, `${this.scale >= 1 ? this.scale.toFixed(this.scale < 10 ? 1 : 0) : this.scale.toPrecision(2)} px/${k > 1 ? 'cell' : (this.map?.slotName ?? 'cell')}`);
+    setText(
+      this.zoomText,
+      `${this.scale >= 1 ? this.scale.toFixed(this.scale < 10 ? 1 : 0) : this.scale.toPrecision(2)} px/${k > 1 ? 'cell' : (this.map?.slotName ?? 'cell')}`,
+    );
     this.saveState();
     this.schedule();
   }
@@ -568,7 +619,8 @@ export class LayoutMapView {
     for (const p of m.panels) {
       const X = this.ox + p.x * s;
       const Y = this.oy + p.y * s;
-      if (p.w * s > 70 && X < this.cssW && Y < this.cssH && X + p.w * s > 0 && Y + p.h * s > 0 && (p.h * s >= 16 || m.panels.length <= 64)) this.labelAt(ctx, p.label, Math.max(X, 0) + 3, Math.max(Y, 0) + 3);
+      if (p.w * s > 70 && X < this.cssW && Y < this.cssH && X + p.w * s > 0 && Y + p.h * s > 0 && (p.h * s >= 16 || m.panels.length <= 64))
+        this.labelAt(ctx, p.label, Math.max(X, 0) + 3, Math.max(Y, 0) + 3);
     }
   }
 
@@ -591,7 +643,8 @@ export class LayoutMapView {
       const pad = W < 4 ? 3 : 0;
       ctx.strokeRect(X - pad + 0.5, Y - pad + 0.5, Math.max(2, W + 2 * pad - 1), Math.max(2, H + 2 * pad - 1));
     };
-    if (this.located && this.located.x !== undefined && this.located.y !== undefined) mark(this.located.x, this.located.y, this.located.innerRow, this.located.innerCol, this.pal.located, true);
+    if (this.located && this.located.x !== undefined && this.located.y !== undefined)
+      mark(this.located.x, this.located.y, this.located.innerRow, this.located.innerCol, this.pal.located, true);
     if (this.hover) mark(this.hover.x, this.hover.y, this.hover.ir, this.hover.ic, this.pal.hover, false);
     else if (document.activeElement === this.canvas) mark(this.focus.x, this.focus.y, undefined, undefined, this.pal.hover, false);
   }
@@ -606,7 +659,10 @@ export class LayoutMapView {
     const c = (y - p.y) * p.w + (x - p.x);
     const s0 = c * p.slotsPerCell;
     if (s0 >= p.slots) return [`${p.label}: past the last ${m.slotName}`];
-    return [`${p.label} · ${m.slotName} ${s0}${p.slotsPerCell > 1 ? `–${Math.min(p.slots, s0 + p.slotsPerCell) - 1}` : ''}`, REGION_KINDS[this.kinds[y * m.cols + x]]];
+    return [
+      `${p.label} · ${m.slotName} ${s0}${p.slotsPerCell > 1 ? `–${Math.min(p.slots, s0 + p.slotsPerCell) - 1}` : ''}`,
+      REGION_KINDS[this.kinds[y * m.cols + x]],
+    ];
   }
 
   private onHover(e: MouseEvent): void {
@@ -726,7 +782,11 @@ export class LayoutMapView {
   private async locateCoord(text: string): Promise<void> {
     const m = this.map;
     if (!m) return;
-    const nums = text.replace(/[()[\]]/g, ' ').split(/[\s,]+/).filter(Boolean).map(Number);
+    const nums = text
+      .replace(/[()[\]]/g, ' ')
+      .split(/[\s,]+/)
+      .filter(Boolean)
+      .map(Number);
     if (nums.length !== m.shape.length || nums.some((n) => !Number.isInteger(n))) {
       setText(this.status, `Give ${m.shape.length} integer${m.shape.length === 1 ? '' : 's'} for a coordinate of shape (${m.shape.join(', ')})`);
       return;
@@ -779,6 +839,15 @@ export class LayoutMapView {
   }
 
   debugInfo() {
-    return { scale: this.scale, ox: this.ox, oy: this.oy, cols: this.map?.cols, rows: this.map?.rows, mapId: this.map?.id, drawn: this.drawn, detail: this.detail.size };
+    return {
+      scale: this.scale,
+      ox: this.ox,
+      oy: this.oy,
+      cols: this.map?.cols,
+      rows: this.map?.rows,
+      mapId: this.map?.id,
+      drawn: this.drawn,
+      detail: this.detail.size,
+    };
   }
 }

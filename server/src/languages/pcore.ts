@@ -48,7 +48,12 @@ export class PcoreLanguage implements LanguageFeatures {
         md = `${s.fn.isKernel ? 'kernel' : 'function'} \`${s.fn.fullName}\`(${s.fn.params.map((p) => `${p.type} ${p.name}`).join(', ')})`;
         break;
       case 'builtin':
-        md = s.name === 'tid' ? '`tid` — thread index 0..15' : s.name === 'pid' ? '`pid` — PCORE index' : '`_VMASK` — lane-enable mask of vector stores (bit i = lane i; -1 = all lanes)';
+        md =
+          s.name === 'tid'
+            ? '`tid` — thread index 0..15'
+            : s.name === 'pid'
+              ? '`pid` — PCORE index'
+              : '`_VMASK` — lane-enable mask of vector stores (bit i = lane i; -1 = all lanes)';
         break;
       default:
         md = `intrinsic \`${s.name}\``;
@@ -62,12 +67,20 @@ export class PcoreLanguage implements LanguageFeatures {
     const out: DocumentSymbol[] = [];
     for (const c of v.program.classes.values()) {
       const children: DocumentSymbol[] = [];
-      for (const x of c.variables.values()) children.push({ name: x.name, detail: formatPcoreVariable(x), kind: SymbolKind.Field, range: x.range, selectionRange: x.nameRange });
-      for (const k of c.kernels.values()) children.push({ name: k.name, detail: k.isKernel ? 'kernel' : 'function', kind: SymbolKind.Function, range: k.range, selectionRange: k.nameRange });
+      for (const x of c.variables.values())
+        children.push({ name: x.name, detail: formatPcoreVariable(x), kind: SymbolKind.Field, range: x.range, selectionRange: x.nameRange });
+      for (const k of c.kernels.values())
+        children.push({ name: k.name, detail: k.isKernel ? 'kernel' : 'function', kind: SymbolKind.Function, range: k.range, selectionRange: k.nameRange });
       if (!children.length) continue;
       const first = children.reduce((m, x) => (x.range.start.line < m.range.start.line ? x : m));
       const last = children.reduce((m, x) => (x.range.end.line > m.range.end.line ? x : m));
-      out.push({ name: c.name, kind: SymbolKind.Class, range: { start: first.range.start, end: last.range.end }, selectionRange: first.selectionRange, children });
+      out.push({
+        name: c.name,
+        kind: SymbolKind.Class,
+        range: { start: first.range.start, end: last.range.end },
+        selectionRange: first.selectionRange,
+        children,
+      });
     }
     return out;
   }

@@ -107,7 +107,13 @@ export class TprogLanguage implements LanguageFeatures {
     const a = this.analysis(doc);
     const s = a && signatureHelp(a, offset);
     if (!s) return null;
-    return { signatures: [{ label: s.label, documentation: { kind: 'markdown' as const, value: s.documentation }, parameters: s.parameters.map((x) => ({ label: x })) }], activeSignature: 0, activeParameter: s.active };
+    return {
+      signatures: [
+        { label: s.label, documentation: { kind: 'markdown' as const, value: s.documentation }, parameters: s.parameters.map((x) => ({ label: x })) },
+      ],
+      activeSignature: 0,
+      activeParameter: s.active,
+    };
   }
 
   semanticTokens(doc: TextDocument) {

@@ -85,40 +85,71 @@ export function cmpConv(L: E, R: E, n: N, cx: Cx): [E, E] {
 export function cmpClosure(op: string, a: E, b: E): EF {
   const fast = fastCmp(op, a.slot, b.slot, b.k);
   if (fast) return fast;
-  const L = a.slot !== undefined ? ((s: number) => (fr: Frame) => fr[s])(a.slot) : a.f;
+  const L =
+    a.slot !== undefined
+      ? (
+          (s: number) => (fr: Frame) =>
+            fr[s]
+        )(a.slot)
+      : a.f;
   if (b.k !== undefined) {
     const k = b.k;
     switch (op) {
-      case '<': return (fr) => (L(fr) < k ? 1 : 0);
-      case '>': return (fr) => (L(fr) > k ? 1 : 0);
-      case '<=': return (fr) => (L(fr) <= k ? 1 : 0);
-      case '>=': return (fr) => (L(fr) >= k ? 1 : 0);
-      case '==': return (fr) => (L(fr) === k ? 1 : 0);
-      default: return (fr) => (L(fr) !== k ? 1 : 0);
+      case '<':
+        return (fr) => (L(fr) < k ? 1 : 0);
+      case '>':
+        return (fr) => (L(fr) > k ? 1 : 0);
+      case '<=':
+        return (fr) => (L(fr) <= k ? 1 : 0);
+      case '>=':
+        return (fr) => (L(fr) >= k ? 1 : 0);
+      case '==':
+        return (fr) => (L(fr) === k ? 1 : 0);
+      default:
+        return (fr) => (L(fr) !== k ? 1 : 0);
     }
   }
   const R = b.f;
   switch (op) {
-    case '<': return (fr) => (L(fr) < R(fr) ? 1 : 0);
-    case '>': return (fr) => (L(fr) > R(fr) ? 1 : 0);
-    case '<=': return (fr) => (L(fr) <= R(fr) ? 1 : 0);
-    case '>=': return (fr) => (L(fr) >= R(fr) ? 1 : 0);
-    case '==': return (fr) => (L(fr) === R(fr) ? 1 : 0);
-    default: return (fr) => (L(fr) !== R(fr) ? 1 : 0);
+    case '<':
+      return (fr) => (L(fr) < R(fr) ? 1 : 0);
+    case '>':
+      return (fr) => (L(fr) > R(fr) ? 1 : 0);
+    case '<=':
+      return (fr) => (L(fr) <= R(fr) ? 1 : 0);
+    case '>=':
+      return (fr) => (L(fr) >= R(fr) ? 1 : 0);
+    case '==':
+      return (fr) => (L(fr) === R(fr) ? 1 : 0);
+    default:
+      return (fr) => (L(fr) !== R(fr) ? 1 : 0);
   }
 }
 
 export function arithClosure(cc: CompileContext, op: string, t: IntT | FloatT, L: E, R: E, loc: SourceLoc): EF {
   const rt: Runtime = cc.rt;
   const kind = kindOf(t);
-  const LF = L.slot !== undefined ? ((s: number) => (fr: Frame) => fr[s])(L.slot) : L.f;
+  const LF =
+    L.slot !== undefined
+      ? (
+          (s: number) => (fr: Frame) =>
+            fr[s]
+        )(L.slot)
+      : L.f;
   const RF = R.f;
   const k = R.k;
   if (kind === 'i32' || kind === 'u32') {
     const fast = fastInt(op, kind === 'u32', L.slot, R.slot, k, LF, RF);
     if (fast) return fast;
   }
-  const f = kind === 'i32' ? i32Closure(rt, op, LF, RF, k, loc) : kind === 'u32' ? u32Closure(rt, op, LF, RF, k, loc) : t.k === 'float' ? floatClosure(op, t.size, LF, RF) : undefined;
+  const f =
+    kind === 'i32'
+      ? i32Closure(rt, op, LF, RF, k, loc)
+      : kind === 'u32'
+        ? u32Closure(rt, op, LF, RF, k, loc)
+        : t.k === 'float'
+          ? floatClosure(op, t.size, LF, RF)
+          : undefined;
   return f ?? i64Closure(rt, op, t as IntT, LF, RF, loc);
 }
 
@@ -126,27 +157,47 @@ export function arithClosure(cc: CompileContext, op: string, t: IntT | FloatT, L
 function i32Closure(rt: Runtime, op: string, LF: EF, RF: EF, k: number | undefined, loc: SourceLoc): EF | undefined {
   if (k !== undefined) {
     switch (op) {
-      case '+': return (fr) => (LF(fr) + k) | 0;
-      case '-': return (fr) => (LF(fr) - k) | 0;
-      case '*': return (fr) => Math.imul(LF(fr), k);
-      case '&': return (fr) => LF(fr) & k;
-      case '|': return (fr) => LF(fr) | k;
-      case '^': return (fr) => LF(fr) ^ k;
-      case '<<': return (fr) => LF(fr) << k;
-      case '>>': return (fr) => LF(fr) >> k;
-      case '/': if (k !== 0) return (fr) => (LF(fr) / k) | 0; break;
-      case '%': if (k !== 0) return (fr) => LF(fr) % k | 0; break;
+      case '+':
+        return (fr) => (LF(fr) + k) | 0;
+      case '-':
+        return (fr) => (LF(fr) - k) | 0;
+      case '*':
+        return (fr) => Math.imul(LF(fr), k);
+      case '&':
+        return (fr) => LF(fr) & k;
+      case '|':
+        return (fr) => LF(fr) | k;
+      case '^':
+        return (fr) => LF(fr) ^ k;
+      case '<<':
+        return (fr) => LF(fr) << k;
+      case '>>':
+        return (fr) => LF(fr) >> k;
+      case '/':
+        if (k !== 0) return (fr) => (LF(fr) / k) | 0;
+        break;
+      case '%':
+        if (k !== 0) return (fr) => (LF(fr) % k) | 0;
+        break;
     }
   }
   switch (op) {
-    case '+': return (fr) => (LF(fr) + RF(fr)) | 0;
-    case '-': return (fr) => (LF(fr) - RF(fr)) | 0;
-    case '*': return (fr) => Math.imul(LF(fr), RF(fr));
-    case '&': return (fr) => LF(fr) & RF(fr);
-    case '|': return (fr) => LF(fr) | RF(fr);
-    case '^': return (fr) => LF(fr) ^ RF(fr);
-    case '<<': return (fr) => LF(fr) << RF(fr);
-    case '>>': return (fr) => LF(fr) >> RF(fr);
+    case '+':
+      return (fr) => (LF(fr) + RF(fr)) | 0;
+    case '-':
+      return (fr) => (LF(fr) - RF(fr)) | 0;
+    case '*':
+      return (fr) => Math.imul(LF(fr), RF(fr));
+    case '&':
+      return (fr) => LF(fr) & RF(fr);
+    case '|':
+      return (fr) => LF(fr) | RF(fr);
+    case '^':
+      return (fr) => LF(fr) ^ RF(fr);
+    case '<<':
+      return (fr) => LF(fr) << RF(fr);
+    case '>>':
+      return (fr) => LF(fr) >> RF(fr);
     case '/':
       return (fr) => {
         const a = LF(fr);
@@ -159,7 +210,7 @@ function i32Closure(rt: Runtime, op: string, LF: EF, RF: EF, k: number | undefin
         const a = LF(fr);
         const b = RF(fr);
         if (b === 0) rt.fault('division by zero (remainder)', loc);
-        return a % b | 0;
+        return (a % b) | 0;
       };
   }
   return undefined;
@@ -169,22 +220,35 @@ function i32Closure(rt: Runtime, op: string, LF: EF, RF: EF, k: number | undefin
 function u32Closure(rt: Runtime, op: string, LF: EF, RF: EF, k: number | undefined, loc: SourceLoc): EF | undefined {
   if (k !== undefined) {
     switch (op) {
-      case '+': return (fr) => (LF(fr) + k) >>> 0;
-      case '-': return (fr) => (LF(fr) - k) >>> 0;
-      case '&': return (fr) => (LF(fr) & k) >>> 0;
-      case '>>': return (fr) => LF(fr) >>> k;
-      case '<<': return (fr) => (LF(fr) << k) >>> 0;
+      case '+':
+        return (fr) => (LF(fr) + k) >>> 0;
+      case '-':
+        return (fr) => (LF(fr) - k) >>> 0;
+      case '&':
+        return (fr) => (LF(fr) & k) >>> 0;
+      case '>>':
+        return (fr) => LF(fr) >>> k;
+      case '<<':
+        return (fr) => (LF(fr) << k) >>> 0;
     }
   }
   switch (op) {
-    case '+': return (fr) => (LF(fr) + RF(fr)) >>> 0;
-    case '-': return (fr) => (LF(fr) - RF(fr)) >>> 0;
-    case '*': return (fr) => Math.imul(LF(fr), RF(fr)) >>> 0;
-    case '&': return (fr) => (LF(fr) & RF(fr)) >>> 0;
-    case '|': return (fr) => (LF(fr) | RF(fr)) >>> 0;
-    case '^': return (fr) => (LF(fr) ^ RF(fr)) >>> 0;
-    case '<<': return (fr) => (LF(fr) << RF(fr)) >>> 0;
-    case '>>': return (fr) => LF(fr) >>> RF(fr);
+    case '+':
+      return (fr) => (LF(fr) + RF(fr)) >>> 0;
+    case '-':
+      return (fr) => (LF(fr) - RF(fr)) >>> 0;
+    case '*':
+      return (fr) => Math.imul(LF(fr), RF(fr)) >>> 0;
+    case '&':
+      return (fr) => (LF(fr) & RF(fr)) >>> 0;
+    case '|':
+      return (fr) => (LF(fr) | RF(fr)) >>> 0;
+    case '^':
+      return (fr) => (LF(fr) ^ RF(fr)) >>> 0;
+    case '<<':
+      return (fr) => (LF(fr) << RF(fr)) >>> 0;
+    case '>>':
+      return (fr) => LF(fr) >>> RF(fr);
     case '/':
       return (fr) => {
         const a = LF(fr);
@@ -207,10 +271,14 @@ function u32Closure(rt: Runtime, op: string, LF: EF, RF: EF, k: number | undefin
 function floatClosure(op: string, size: number, LF: EF, RF: EF): EF | undefined {
   const r = size === 4 ? Math.fround : (v: number) => v;
   switch (op) {
-    case '+': return (fr) => r(LF(fr) + RF(fr));
-    case '-': return (fr) => r(LF(fr) - RF(fr));
-    case '*': return (fr) => r(LF(fr) * RF(fr));
-    case '/': return (fr) => r(LF(fr) / RF(fr));
+    case '+':
+      return (fr) => r(LF(fr) + RF(fr));
+    case '-':
+      return (fr) => r(LF(fr) - RF(fr));
+    case '*':
+      return (fr) => r(LF(fr) * RF(fr));
+    case '/':
+      return (fr) => r(LF(fr) / RF(fr));
   }
   return undefined;
 }
@@ -222,8 +290,10 @@ function i64Closure(rt: Runtime, op: string, t: IntT, LF: EF, RF: EF, loc: Sourc
   const big = (a: number): bigint => BigInt(Math.trunc(a));
   const back = (v: bigint): number => Number(signed ? BigInt.asIntN(64, v) : BigInt.asUintN(64, v));
   switch (op) {
-    case '+': return (fr) => norm(LF(fr) + RF(fr));
-    case '-': return (fr) => norm(LF(fr) - RF(fr));
+    case '+':
+      return (fr) => norm(LF(fr) + RF(fr));
+    case '-':
+      return (fr) => norm(LF(fr) - RF(fr));
     case '*':
       return (fr) => {
         const a = LF(fr);
@@ -245,22 +315,33 @@ function i64Closure(rt: Runtime, op: string, t: IntT, LF: EF, RF: EF, loc: Sourc
         if (b === 0) rt.fault('division by zero (remainder)', loc);
         return norm(a % b);
       };
-    case '&': return (fr) => back(big(LF(fr)) & big(RF(fr)));
-    case '|': return (fr) => back(big(LF(fr)) | big(RF(fr)));
-    case '^': return (fr) => back(big(LF(fr)) ^ big(RF(fr)));
-    case '<<': return (fr) => back(big(LF(fr)) << BigInt(RF(fr) & 63));
-    case '>>': return (fr) => norm(Math.floor(LF(fr) / 2 ** (RF(fr) & 63)));
+    case '&':
+      return (fr) => back(big(LF(fr)) & big(RF(fr)));
+    case '|':
+      return (fr) => back(big(LF(fr)) | big(RF(fr)));
+    case '^':
+      return (fr) => back(big(LF(fr)) ^ big(RF(fr)));
+    case '<<':
+      return (fr) => back(big(LF(fr)) << BigInt(RF(fr) & 63));
+    case '>>':
+      return (fr) => norm(Math.floor(LF(fr) / 2 ** (RF(fr) & 63)));
   }
   return bad(loc, `operator '${op}' not simulated for ${typeName(t)}`, 'not-simulated');
 }
 
 function cmp(op: string, a: number, b: number): boolean {
   switch (op) {
-    case '<': return a < b;
-    case '>': return a > b;
-    case '<=': return a <= b;
-    case '>=': return a >= b;
-    case '==': return a === b;
-    default: return a !== b;
+    case '<':
+      return a < b;
+    case '>':
+      return a > b;
+    case '<=':
+      return a <= b;
+    case '>=':
+      return a >= b;
+    case '==':
+      return a === b;
+    default:
+      return a !== b;
   }
 }

@@ -103,7 +103,14 @@ function bodyCall(fr0: FnRec, AF: EF[], ret: CType, cx: Cx, loc: SourceLoc): E {
     };
   }
   const t = ret.k === 'void' ? VOID : ret;
-  if (na === 0) return { t, f: () => { const c = fr0.plain!; return c.run(c.proto.slice(), loc); } };
+  if (na === 0)
+    return {
+      t,
+      f: () => {
+        const c = fr0.plain!;
+        return c.run(c.proto.slice(), loc);
+      },
+    };
   if (na === 1) {
     const a0 = AF[0];
     return {

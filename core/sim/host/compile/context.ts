@@ -166,7 +166,6 @@ export function findField(s: StructT, name: string): { off: number; t: CType } |
   return undefined;
 }
 
-
 export abstract class CompileContext {
   readonly rt: Runtime;
   readonly pp: PreprocessOutput;
@@ -196,7 +195,10 @@ export abstract class CompileContext {
   /** Static locals by function, name and declarator (a block compiled twice declares them once). */
   readonly staticKeys = new Map<string, GVar>();
 
-  constructor(readonly parser: Parser, readonly opts: ContextOptions) {
+  constructor(
+    readonly parser: Parser,
+    readonly opts: ContextOptions,
+  ) {
     this.rt = new Runtime(opts.nullGuard ?? 16, opts.maxCallDepth ?? 400, opts.stackBytes ?? 256 * 1024);
     this.charT = charType(!!opts.charSigned);
     const defines: Record<string, string> = {};
@@ -243,7 +245,12 @@ export abstract class CompileContext {
   abstract genOf(f: FnRec): NonNullable<FnRec['gen']>;
 
   globalCx(): Cx {
-    return { fx: { name: '<global>', gen: false, nslots: 2, frameSize: 0, addrTaken: new Set(), ret: VOID, locals: [], noFrame: 'a global initialiser' }, scope: this.global, hoist: null, src: this.src };
+    return {
+      fx: { name: '<global>', gen: false, nslots: 2, frameSize: 0, addrTaken: new Set(), ret: VOID, locals: [], noFrame: 'a global initialiser' },
+      scope: this.global,
+      hoist: null,
+      src: this.src,
+    };
   }
 
   text(n: N, cx?: Cx): string {

@@ -23,7 +23,14 @@ export function dbgInfo(cc: CompileContext, n: N, cx: Cx): DebugStmt {
   };
   const loc = cx.src.loc(n);
   const tensor = n.type === 'expression_statement' && PLACEHOLDER_CALL.test(cc.text(n, cx));
-  const st: DebugStmt = { id: cc.dbgStmts.length, loc, fn: cx.fx.name, gen: cx.fx.gen, tensor, ec: { scope: snap(cx.scope), fx: cx.fx, loc, macros: cc.macrosForEval, cache: new Map() } };
+  const st: DebugStmt = {
+    id: cc.dbgStmts.length,
+    loc,
+    fn: cx.fx.name,
+    gen: cx.fx.gen,
+    tensor,
+    ec: { scope: snap(cx.scope), fx: cx.fx, loc, macros: cc.macrosForEval, cache: new Map() },
+  };
   cc.dbgStmts.push(st);
   return st;
 }

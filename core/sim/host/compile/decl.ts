@@ -87,7 +87,13 @@ function localVar(cc: CompileContext, name: string, declared: CType, initN: N | 
   if (sym.k === 'slot') {
     const V = conv(cc.rval(initN, icx), t, initN, icx).f;
     const slot = sym.slot;
-    return { sf: (fr) => { fr[slot] = V(fr); return 0; }, steps };
+    return {
+      sf: (fr) => {
+        fr[slot] = V(fr);
+        return 0;
+      },
+      steps,
+    };
   } else {
     const off = sym.off;
     const size = sizeOf(t);

@@ -318,7 +318,13 @@ function subscriptLval(cc: CompileContext, n: N, cx: Cx, loc: SourceLoc): LV {
     const d = I.k * es;
     return { t: et, a: d === 0 ? BF : (fr) => (BF(fr) + d) >>> 0, safe: false, loc };
   }
-  const IF = I.slot !== undefined ? ((s: number) => (fr: Frame) => fr[s])(I.slot) : I.f;
+  const IF =
+    I.slot !== undefined
+      ? (
+          (s: number) => (fr: Frame) =>
+            fr[s]
+        )(I.slot)
+      : I.f;
   if (es === 1) return { t: et, a: (fr) => (BF(fr) + IF(fr)) >>> 0, safe: false, loc };
   return { t: et, a: (fr) => (BF(fr) + IF(fr) * es) >>> 0, safe: false, loc };
 }

@@ -24,7 +24,12 @@ export function compileFn(cc: CompileContext, f: FnRec, gen: boolean): FnCode & 
   let item: Item;
   if (cc.syntaxBroken.has(f)) {
     const e = cc.problems.find((p) => p.loc && p.loc.line >= loc.line) ?? new SimError('syntax error', loc, [], 'compile');
-    item = { g: false, f: () => { throw cc.rt.err(e.message, e.loc, 'compile'); } };
+    item = {
+      g: false,
+      f: () => {
+        throw cc.rt.err(e.message, e.loc, 'compile');
+      },
+    };
   } else if (gen) item = blockG(cc, body, cx, false);
   else item = { g: false, f: block(cc, body, cx, false) };
   const nslots = fx.nslots;

@@ -53,7 +53,10 @@ export interface CompilerOptions extends ContextOptions {
 }
 
 export class Compiler extends CompileContext implements BuiltinHost {
-  constructor(parser: Parser, private readonly options: CompilerOptions) {
+  constructor(
+    parser: Parser,
+    private readonly options: CompilerOptions,
+  ) {
     super(parser, options);
     installLibc(this);
     installZtalib(this);

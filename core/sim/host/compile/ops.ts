@@ -34,22 +34,34 @@ export function cond(cc: CompileContext, n: N, cx: Cx): (fr: Frame) => boolean {
         if (R.k !== undefined) {
           const k = R.k;
           switch (op) {
-            case '<': return (fr) => L(fr) < k;
-            case '>': return (fr) => L(fr) > k;
-            case '<=': return (fr) => L(fr) <= k;
-            case '>=': return (fr) => L(fr) >= k;
-            case '==': return (fr) => L(fr) === k;
-            case '!=': return (fr) => L(fr) !== k;
+            case '<':
+              return (fr) => L(fr) < k;
+            case '>':
+              return (fr) => L(fr) > k;
+            case '<=':
+              return (fr) => L(fr) <= k;
+            case '>=':
+              return (fr) => L(fr) >= k;
+            case '==':
+              return (fr) => L(fr) === k;
+            case '!=':
+              return (fr) => L(fr) !== k;
           }
         }
         const Rf = R.f;
         switch (op) {
-          case '<': return (fr) => L(fr) < Rf(fr);
-          case '>': return (fr) => L(fr) > Rf(fr);
-          case '<=': return (fr) => L(fr) <= Rf(fr);
-          case '>=': return (fr) => L(fr) >= Rf(fr);
-          case '==': return (fr) => L(fr) === Rf(fr);
-          case '!=': return (fr) => L(fr) !== Rf(fr);
+          case '<':
+            return (fr) => L(fr) < Rf(fr);
+          case '>':
+            return (fr) => L(fr) > Rf(fr);
+          case '<=':
+            return (fr) => L(fr) <= Rf(fr);
+          case '>=':
+            return (fr) => L(fr) >= Rf(fr);
+          case '==':
+            return (fr) => L(fr) === Rf(fr);
+          case '!=':
+            return (fr) => L(fr) !== Rf(fr);
         }
       }
     }
@@ -148,7 +160,7 @@ export function binaryNode(cc: CompileContext, n: N, cx: Cx): E {
       }
       case '&': {
         const lv = cc.lval(fix.arg, cx);
-        if (!lv || lv.slot !== undefined) bad(loc, "cannot take the address of this expression");
+        if (!lv || lv.slot !== undefined) bad(loc, 'cannot take the address of this expression');
         E = { t: ptr(lv.t), f: lv.a };
         break;
       }

@@ -98,8 +98,13 @@ export function frames(h: Hart, loc?: SourceLoc): FrameView[] {
       loc: here,
       locals: () =>
         code.locals
-          .filter((l) => !here || (l.fromLine <= here.line))
-          .map((l) => ({ name: l.name, type: typeName(l.type), address: l.offset !== undefined ? fr[0] + l.offset : undefined, value: l.slot !== undefined ? fr[l.slot] : undefined })),
+          .filter((l) => !here || l.fromLine <= here.line)
+          .map((l) => ({
+            name: l.name,
+            type: typeName(l.type),
+            address: l.offset !== undefined ? fr[0] + l.offset : undefined,
+            value: l.slot !== undefined ? fr[l.slot] : undefined,
+          })),
     });
     where = c[i + 1] as SourceLoc | undefined;
   }

@@ -69,7 +69,7 @@ export function stmtInner(cc: CompileContext, n: N, cx: Cx): SF | null {
       const C = cc.cond(field(n, 'condition')!, cx);
       const T = stmt(cc, field(n, 'consequence')!, cx) ?? (() => 0);
       const alt = field(n, 'alternative');
-      const altS = alt ? named(alt)[0] ?? alt : undefined;
+      const altS = alt ? (named(alt)[0] ?? alt) : undefined;
       const F = altS ? stmt(cc, altS.type === 'else_clause' ? named(altS)[0] : altS, cx) : null;
       if (F) return (fr) => (C(fr) ? T(fr) : F(fr));
       return (fr) => (C(fr) ? T(fr) : 0);
@@ -216,7 +216,12 @@ export function loopBody(cc: CompileContext, n: N, cx: Cx): { f: SF; st: number 
 }
 
 /** `for (...; i OP lim; i++ / i += k)` on an int register local: the loop test and step inline. */
-export function countedSpec(cc: CompileContext, condN: N, updN: N, cx: Cx): { op: string; u: boolean; a: number; lim: number | undefined; k: number; d: number } | undefined {
+export function countedSpec(
+  cc: CompileContext,
+  condN: N,
+  updN: N,
+  cx: Cx,
+): { op: string; u: boolean; a: number; lim: number | undefined; k: number; d: number } | undefined {
   let c = condN;
   while (c.type === 'parenthesized_expression' && named(c).length === 1) c = named(c)[0];
   if (c.type !== 'binary_expression') return undefined;

@@ -40,7 +40,15 @@ export function blockG(cc: CompileContext, n: N, cx: Cx, newScope: boolean): Ite
       locs.push(bcx.src.loc(k));
     }
   }
-  if (!items.some((i) => i.g)) return { g: false, f: mkBlock(cc, items.map((i) => i.f as SF), locs) };
+  if (!items.some((i) => i.g))
+    return {
+      g: false,
+      f: mkBlock(
+        cc,
+        items.map((i) => i.f as SF),
+        locs,
+      ),
+    };
   const rt: Runtime = cc.rt;
   return {
     g: true,
@@ -95,7 +103,7 @@ export function stmtGInner(cc: CompileContext, n: N, cx: Cx): Item {
       const T = stmtG(cc, field(n, 'consequence')!, cx) ?? { g: false, f: () => 0 };
       const alt = field(n, 'alternative');
       const altS = alt ? (alt.type === 'else_clause' ? named(alt)[0] : alt) : undefined;
-      const F = altS ? stmtG(cc, altS, cx) ?? { g: false as const, f: () => 0 } : { g: false as const, f: () => 0 };
+      const F = altS ? (stmtG(cc, altS, cx) ?? { g: false as const, f: () => 0 }) : { g: false as const, f: () => 0 };
       return {
         g: true,
         f: function* (fr: Frame): Generator<void, unknown, void> {

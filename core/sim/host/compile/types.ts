@@ -3,7 +3,26 @@
  * enum constants), declarators (pointers, arrays with constant sizes, function types and their
  * parameter lists), type names in casts and sizeof, and typedefs.
  */
-import { DOUBLE, INT, LLONG, LONG, SCHAR, SHORT, UCHAR, UINT, ULLONG, ULONG, USHORT, arr, layout, primitive, ptr, type CType, type FnT, type StructT } from '../ctypes';
+import {
+  DOUBLE,
+  INT,
+  LLONG,
+  LONG,
+  SCHAR,
+  SHORT,
+  UCHAR,
+  UINT,
+  ULLONG,
+  ULONG,
+  USHORT,
+  arr,
+  layout,
+  primitive,
+  ptr,
+  type CType,
+  type FnT,
+  type StructT,
+} from '../ctypes';
 import type { Cx } from '../scope';
 import { field, fields, named, type N } from '../syntax';
 import { bad, type CompileContext, type Decl, type ParamD, type Specs } from './context';
@@ -151,13 +170,19 @@ export function declarator(cc: CompileContext, t: CType, n: N | undefined, cx: C
       const ft: FnT = { k: 'fn', ret: t, params: ps.proto ? ps.list.map((p) => p.t) : undefined, variadic: ps.variadic };
       const inner = field(n, 'declarator');
       const d = declarator(cc, ft, inner, cx);
-      if (!d.params && inner && (inner.type === 'identifier' || inner.type === 'parenthesized_declarator' && named(inner)[0]?.type === 'identifier')) d.params = ps.list;
+      if (!d.params && inner && (inner.type === 'identifier' || (inner.type === 'parenthesized_declarator' && named(inner)[0]?.type === 'identifier')))
+        d.params = ps.list;
       return d;
     }
     case 'parenthesized_declarator':
     case 'abstract_parenthesized_declarator':
     case 'attributed_declarator':
-      return declarator(cc, t, named(n).find((k) => k.type !== 'attribute_specifier' && k.type !== 'attribute_declaration' && k.type !== 'type_qualifier'), cx);
+      return declarator(
+        cc,
+        t,
+        named(n).find((k) => k.type !== 'attribute_specifier' && k.type !== 'attribute_declaration' && k.type !== 'type_qualifier'),
+        cx,
+      );
     case 'init_declarator':
       return declarator(cc, t, field(n, 'declarator'), cx);
   }

@@ -34,14 +34,22 @@ export function conv(e: E, t: CType, n: N, cx: Cx, explicit = false): E {
   const kind = kindOf(t);
   const s = e.slot;
   switch (kind) {
-    case 'i32': return s !== undefined ? { t, f: (fr) => fr[s] | 0 } : { t, f: (fr) => F(fr) | 0 };
-    case 'u32': return s !== undefined ? { t, f: (fr) => fr[s] >>> 0 } : { t, f: (fr) => F(fr) >>> 0 };
-    case 'u8': return { t, f: (fr) => F(fr) & 255 };
-    case 'i8': return { t, f: (fr) => (F(fr) << 24) >> 24 };
-    case 'u16': return { t, f: (fr) => F(fr) & 65535 };
-    case 'i16': return { t, f: (fr) => (F(fr) << 16) >> 16 };
-    case 'b': return { t, f: (fr) => (F(fr) !== 0 ? 1 : 0) };
-    case 'f32': return { t, f: (fr) => Math.fround(F(fr)) };
+    case 'i32':
+      return s !== undefined ? { t, f: (fr) => fr[s] | 0 } : { t, f: (fr) => F(fr) | 0 };
+    case 'u32':
+      return s !== undefined ? { t, f: (fr) => fr[s] >>> 0 } : { t, f: (fr) => F(fr) >>> 0 };
+    case 'u8':
+      return { t, f: (fr) => F(fr) & 255 };
+    case 'i8':
+      return { t, f: (fr) => (F(fr) << 24) >> 24 };
+    case 'u16':
+      return { t, f: (fr) => F(fr) & 65535 };
+    case 'i16':
+      return { t, f: (fr) => (F(fr) << 16) >> 16 };
+    case 'b':
+      return { t, f: (fr) => (F(fr) !== 0 ? 1 : 0) };
+    case 'f32':
+      return { t, f: (fr) => Math.fround(F(fr)) };
   }
   return { t, f: (fr) => norm(F(fr)) };
 }
@@ -75,7 +83,10 @@ export function strBytes(cc: CompileContext, n: N, cx: Cx): Uint8Array {
   const parts = n.type === 'concatenated_string' ? named(n).filter((k) => k.type === 'string_literal') : [n];
   const out: number[] = [];
   for (const p of parts) {
-    const t = cc.text(p, cx).replace(/^(u8|[LuU])?"/, '').replace(/"$/, '');
+    const t = cc
+      .text(p, cx)
+      .replace(/^(u8|[LuU])?"/, '')
+      .replace(/"$/, '');
     if (/^(u8|[LuU])"/.test(cc.text(p, cx)) && !cc.text(p, cx).startsWith('u8')) bad(cx.src.loc(p), 'not simulated: wide string literal', 'not-simulated');
     out.push(...decodeEscapes(t));
   }

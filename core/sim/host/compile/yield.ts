@@ -35,7 +35,7 @@ export function computeYields(cc: CompileContext): void {
     calls.set(f, info);
   }
   for (const [f, i] of calls) f.mayYield = i.direct;
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const [f, i] of calls) {
       if (f.mayYield) continue;

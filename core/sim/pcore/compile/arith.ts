@@ -28,9 +28,16 @@ export abstract class ArithCompiler extends PlaceCompiler {
     }
     if (div) notSim(node, op === '/' ? 'division (only constant expressions can be divided)' : 'modulo (only constant expressions)');
     switch (op) {
-      case '<': case '<=': case '>': case '>=': case '==': case '!=':
+      case '<':
+      case '<=':
+      case '>':
+      case '>=':
+      case '==':
+      case '!=':
         return this.relational(op, a, b, node);
-      case '&': case '|': case '^':
+      case '&':
+      case '|':
+      case '^':
         return this.bitwise(op, a, b, node);
       default:
         break;
@@ -47,12 +54,18 @@ export abstract class ArithCompiler extends PlaceCompiler {
     const fa = this.rawFn(a, node);
     const fb = this.rawFn(b, node);
     switch (op) {
-      case '<': return { k: 'int', f: () => (fa() < fb() ? 1 : 0) };
-      case '<=': return { k: 'int', f: () => (fa() <= fb() ? 1 : 0) };
-      case '>': return { k: 'int', f: () => (fa() > fb() ? 1 : 0) };
-      case '>=': return { k: 'int', f: () => (fa() >= fb() ? 1 : 0) };
-      case '==': return { k: 'int', f: () => (fa() === fb() ? 1 : 0) };
-      default: return { k: 'int', f: () => (fa() !== fb() ? 1 : 0) };
+      case '<':
+        return { k: 'int', f: () => (fa() < fb() ? 1 : 0) };
+      case '<=':
+        return { k: 'int', f: () => (fa() <= fb() ? 1 : 0) };
+      case '>':
+        return { k: 'int', f: () => (fa() > fb() ? 1 : 0) };
+      case '>=':
+        return { k: 'int', f: () => (fa() >= fb() ? 1 : 0) };
+      case '==':
+        return { k: 'int', f: () => (fa() === fb() ? 1 : 0) };
+      default:
+        return { k: 'int', f: () => (fa() !== fb() ? 1 : 0) };
     }
   }
 
@@ -74,24 +87,66 @@ export abstract class ArithCompiler extends PlaceCompiler {
     const fa = this.sf(a, node);
     const fb = this.sf(b, node);
     const word = a.k === 'word' || b.k === 'word';
-    const neg = (): never => { throw this.raise(node.start, 'negative shift count', 'fault'); };
+    const neg = (): never => {
+      throw this.raise(node.start, 'negative shift count', 'fault');
+    };
     if (word) {
       switch (op) {
-        case '+': return { k: 'word', f: () => (fa() + fb()) | 0 };
-        case '-': return { k: 'word', f: () => (fa() - fb()) | 0 };
-        case '*': return { k: 'word', f: () => Math.imul(fa(), fb()) };
-        case '<<': return { k: 'word', f: () => { const x = fa(); const s = fb(); return s < 0 ? neg() : s > 31 ? 0 : x << s; } };
-        case '>>': return { k: 'word', f: () => { const x = fa(); const s = fb(); return s < 0 ? neg() : x >> (s > 31 ? 31 : s); } };
-        default: return bad(node, `operator \`${op}\``);
+        case '+':
+          return { k: 'word', f: () => (fa() + fb()) | 0 };
+        case '-':
+          return { k: 'word', f: () => (fa() - fb()) | 0 };
+        case '*':
+          return { k: 'word', f: () => Math.imul(fa(), fb()) };
+        case '<<':
+          return {
+            k: 'word',
+            f: () => {
+              const x = fa();
+              const s = fb();
+              return s < 0 ? neg() : s > 31 ? 0 : x << s;
+            },
+          };
+        case '>>':
+          return {
+            k: 'word',
+            f: () => {
+              const x = fa();
+              const s = fb();
+              return s < 0 ? neg() : x >> (s > 31 ? 31 : s);
+            },
+          };
+        default:
+          return bad(node, `operator \`${op}\``);
       }
     }
     switch (op) {
-      case '+': return { k: 'int', f: () => wrap13(fa() + fb()) };
-      case '-': return { k: 'int', f: () => wrap13(fa() - fb()) };
-      case '*': return { k: 'int', f: () => wrap13(Math.imul(fa(), fb())) };
-      case '<<': return { k: 'int', f: () => { const x = fa(); const s = fb(); return s < 0 ? neg() : s > 31 ? 0 : wrap13(x << s); } };
-      case '>>': return { k: 'int', f: () => { const x = fa(); const s = fb(); return s < 0 ? neg() : wrap13(x >> (s > 31 ? 31 : s)); } };
-      default: return bad(node, `operator \`${op}\``);
+      case '+':
+        return { k: 'int', f: () => wrap13(fa() + fb()) };
+      case '-':
+        return { k: 'int', f: () => wrap13(fa() - fb()) };
+      case '*':
+        return { k: 'int', f: () => wrap13(Math.imul(fa(), fb())) };
+      case '<<':
+        return {
+          k: 'int',
+          f: () => {
+            const x = fa();
+            const s = fb();
+            return s < 0 ? neg() : s > 31 ? 0 : wrap13(x << s);
+          },
+        };
+      case '>>':
+        return {
+          k: 'int',
+          f: () => {
+            const x = fa();
+            const s = fb();
+            return s < 0 ? neg() : wrap13(x >> (s > 31 ? 31 : s));
+          },
+        };
+      default:
+        return bad(node, `operator \`${op}\``);
     }
   }
 
@@ -101,7 +156,8 @@ export abstract class ArithCompiler extends PlaceCompiler {
     if (op === '+' || op === '-') {
       if (a.k === 'ptr' && b.k === 'ptr') {
         if (op === '+') bad(node, 'cannot add two pointers');
-        const fa = a.f, fb = b.f;
+        const fa = a.f,
+          fb = b.f;
         return { k: 'int', f: () => wrap13(ptrIndex(fa()) - ptrIndex(fb())) };
       }
       if (a.k === 'ptr') {
@@ -118,10 +174,14 @@ export abstract class ArithCompiler extends PlaceCompiler {
     if ((op === '<<' || op === '>>') && a.k === 'ptr' && b.k !== 'ptr') {
       const fa = a.f;
       const fb = this.sf(b, node);
-      const neg = (): never => { throw this.raise(node.start, 'negative shift count', 'fault'); };
+      const neg = (): never => {
+        throw this.raise(node.start, 'negative shift count', 'fault');
+      };
       if (op === '<<') {
         return {
-          k: 'ptr', unit: a.unit, f: () => {
+          k: 'ptr',
+          unit: a.unit,
+          f: () => {
             const r = fa();
             const s = fb();
             if (s < 0) neg();
@@ -130,7 +190,9 @@ export abstract class ArithCompiler extends PlaceCompiler {
         };
       }
       return {
-        k: 'ptr', unit: a.unit, f: () => {
+        k: 'ptr',
+        unit: a.unit,
+        f: () => {
           const r = fa();
           const s = fb();
           if (s < 0) neg();
@@ -148,16 +210,45 @@ export abstract class ArithCompiler extends PlaceCompiler {
     const out = new Int32Array(LANES);
     if (op === '<<' || op === '>>') return this.vecShift(op, a, b, node, out);
     if (a.k === 'vec' && b.k === 'vec') {
-      const fa = a.f, fb = b.f;
+      const fa = a.f,
+        fb = b.f;
       switch (op) {
-        case '+': return { k: 'vec', f: () => { const x = fa(), y = fb(); for (let i = 0; i < 8; i++) out[i] = (x[i] + y[i]) | 0; return out; } };
-        case '-': return { k: 'vec', f: () => { const x = fa(), y = fb(); for (let i = 0; i < 8; i++) out[i] = (x[i] - y[i]) | 0; return out; } };
-        case '*': return { k: 'vec', f: () => { const x = fa(), y = fb(); for (let i = 0; i < 8; i++) out[i] = Math.imul(x[i], y[i]); return out; } };
-        default: return bad(node, `operator \`${op}\``);
+        case '+':
+          return {
+            k: 'vec',
+            f: () => {
+              const x = fa(),
+                y = fb();
+              for (let i = 0; i < 8; i++) out[i] = (x[i] + y[i]) | 0;
+              return out;
+            },
+          };
+        case '-':
+          return {
+            k: 'vec',
+            f: () => {
+              const x = fa(),
+                y = fb();
+              for (let i = 0; i < 8; i++) out[i] = (x[i] - y[i]) | 0;
+              return out;
+            },
+          };
+        case '*':
+          return {
+            k: 'vec',
+            f: () => {
+              const x = fa(),
+                y = fb();
+              for (let i = 0; i < 8; i++) out[i] = Math.imul(x[i], y[i]);
+              return out;
+            },
+          };
+        default:
+          return bad(node, `operator \`${op}\``);
       }
     }
     const vecLeft = a.k === 'vec';
-    return this.vecScalar(op, (vecLeft ? a : b as Val & { k: 'vec' }).f as VecFn, vecLeft ? b : a, vecLeft, node, out);
+    return this.vecScalar(op, (vecLeft ? a : (b as Val & { k: 'vec' })).f as VecFn, vecLeft ? b : a, vecLeft, node, out);
   }
 
   /** `v << s`, `v >> s` by a scalar amount (a constant one checked once), into `out`. */
@@ -169,17 +260,42 @@ export abstract class ArithCompiler extends PlaceCompiler {
       const s = b.v;
       if (s < 0) bad(node, 'negative shift count');
       if (op === '<<') {
-        if (s > 31) return { k: 'vec', f: () => { fa(); out.fill(0); return out; } };
-        return { k: 'vec', f: () => { const x = fa(); for (let i = 0; i < 8; i++) out[i] = x[i] << s; return out; } };
+        if (s > 31)
+          return {
+            k: 'vec',
+            f: () => {
+              fa();
+              out.fill(0);
+              return out;
+            },
+          };
+        return {
+          k: 'vec',
+          f: () => {
+            const x = fa();
+            for (let i = 0; i < 8; i++) out[i] = x[i] << s;
+            return out;
+          },
+        };
       }
       const r = s > 31 ? 31 : s;
-      return { k: 'vec', f: () => { const x = fa(); for (let i = 0; i < 8; i++) out[i] = x[i] >> r; return out; } };
+      return {
+        k: 'vec',
+        f: () => {
+          const x = fa();
+          for (let i = 0; i < 8; i++) out[i] = x[i] >> r;
+          return out;
+        },
+      };
     }
     const fb = this.sf(b, node);
-    const neg = (): never => { throw this.raise(node.start, 'negative shift count', 'fault'); };
+    const neg = (): never => {
+      throw this.raise(node.start, 'negative shift count', 'fault');
+    };
     if (op === '<<') {
       return {
-        k: 'vec', f: () => {
+        k: 'vec',
+        f: () => {
           const x = fa();
           const s = fb();
           if (s < 0) neg();
@@ -190,7 +306,8 @@ export abstract class ArithCompiler extends PlaceCompiler {
       };
     }
     return {
-      k: 'vec', f: () => {
+      k: 'vec',
+      f: () => {
         const x = fa();
         let s = fb();
         if (s < 0) neg();
@@ -206,26 +323,110 @@ export abstract class ArithCompiler extends PlaceCompiler {
     if (sv.k === 'const') {
       const c = sv.v;
       switch (op) {
-        case '+': return { k: 'vec', f: () => { const x = fv(); for (let i = 0; i < 8; i++) out[i] = (x[i] + c) | 0; return out; } };
-        case '*': return { k: 'vec', f: () => { const x = fv(); for (let i = 0; i < 8; i++) out[i] = Math.imul(x[i], c); return out; } };
+        case '+':
+          return {
+            k: 'vec',
+            f: () => {
+              const x = fv();
+              for (let i = 0; i < 8; i++) out[i] = (x[i] + c) | 0;
+              return out;
+            },
+          };
+        case '*':
+          return {
+            k: 'vec',
+            f: () => {
+              const x = fv();
+              for (let i = 0; i < 8; i++) out[i] = Math.imul(x[i], c);
+              return out;
+            },
+          };
         case '-':
-          if (vecLeft) return { k: 'vec', f: () => { const x = fv(); for (let i = 0; i < 8; i++) out[i] = (x[i] - c) | 0; return out; } };
-          return { k: 'vec', f: () => { const x = fv(); for (let i = 0; i < 8; i++) out[i] = (c - x[i]) | 0; return out; } };
-        default: return bad(node, `operator \`${op}\``);
+          if (vecLeft)
+            return {
+              k: 'vec',
+              f: () => {
+                const x = fv();
+                for (let i = 0; i < 8; i++) out[i] = (x[i] - c) | 0;
+                return out;
+              },
+            };
+          return {
+            k: 'vec',
+            f: () => {
+              const x = fv();
+              for (let i = 0; i < 8; i++) out[i] = (c - x[i]) | 0;
+              return out;
+            },
+          };
+        default:
+          return bad(node, `operator \`${op}\``);
       }
     }
     const fs = this.sf(sv, node);
     switch (op) {
       case '+':
-        if (vecLeft) return { k: 'vec', f: () => { const x = fv(), s = fs(); for (let i = 0; i < 8; i++) out[i] = (x[i] + s) | 0; return out; } };
-        return { k: 'vec', f: () => { const s = fs(), x = fv(); for (let i = 0; i < 8; i++) out[i] = (x[i] + s) | 0; return out; } };
+        if (vecLeft)
+          return {
+            k: 'vec',
+            f: () => {
+              const x = fv(),
+                s = fs();
+              for (let i = 0; i < 8; i++) out[i] = (x[i] + s) | 0;
+              return out;
+            },
+          };
+        return {
+          k: 'vec',
+          f: () => {
+            const s = fs(),
+              x = fv();
+            for (let i = 0; i < 8; i++) out[i] = (x[i] + s) | 0;
+            return out;
+          },
+        };
       case '*':
-        if (vecLeft) return { k: 'vec', f: () => { const x = fv(), s = fs(); for (let i = 0; i < 8; i++) out[i] = Math.imul(x[i], s); return out; } };
-        return { k: 'vec', f: () => { const s = fs(), x = fv(); for (let i = 0; i < 8; i++) out[i] = Math.imul(x[i], s); return out; } };
+        if (vecLeft)
+          return {
+            k: 'vec',
+            f: () => {
+              const x = fv(),
+                s = fs();
+              for (let i = 0; i < 8; i++) out[i] = Math.imul(x[i], s);
+              return out;
+            },
+          };
+        return {
+          k: 'vec',
+          f: () => {
+            const s = fs(),
+              x = fv();
+            for (let i = 0; i < 8; i++) out[i] = Math.imul(x[i], s);
+            return out;
+          },
+        };
       case '-':
-        if (vecLeft) return { k: 'vec', f: () => { const x = fv(), s = fs(); for (let i = 0; i < 8; i++) out[i] = (x[i] - s) | 0; return out; } };
-        return { k: 'vec', f: () => { const s = fs(), x = fv(); for (let i = 0; i < 8; i++) out[i] = (s - x[i]) | 0; return out; } };
-      default: return bad(node, `operator \`${op}\``);
+        if (vecLeft)
+          return {
+            k: 'vec',
+            f: () => {
+              const x = fv(),
+                s = fs();
+              for (let i = 0; i < 8; i++) out[i] = (x[i] - s) | 0;
+              return out;
+            },
+          };
+        return {
+          k: 'vec',
+          f: () => {
+            const s = fs(),
+              x = fv();
+            for (let i = 0; i < 8; i++) out[i] = (s - x[i]) | 0;
+            return out;
+          },
+        };
+      default:
+        return bad(node, `operator \`${op}\``);
     }
   }
 
@@ -239,12 +440,27 @@ export abstract class ArithCompiler extends PlaceCompiler {
     let inv = 0;
     let eq = false;
     switch (name) {
-      case 'LT': break;
-      case 'GT': x = b; y = a; break;
-      case 'GE': inv = 255; break;
-      case 'LE': x = b; y = a; inv = 255; break;
-      case 'EQ': eq = true; break;
-      default: eq = true; inv = 255; break;
+      case 'LT':
+        break;
+      case 'GT':
+        x = b;
+        y = a;
+        break;
+      case 'GE':
+        inv = 255;
+        break;
+      case 'LE':
+        x = b;
+        y = a;
+        inv = 255;
+        break;
+      case 'EQ':
+        eq = true;
+        break;
+      default:
+        eq = true;
+        inv = 255;
+        break;
     }
     if (x.k !== 'vec' && y.k !== 'vec') {
       this.cost += 1;
@@ -255,19 +471,77 @@ export abstract class ArithCompiler extends PlaceCompiler {
     }
     this.cost += 8;
     if (x.k === 'vec' && y.k === 'vec') {
-      const fx = x.f, fy = y.f;
-      if (eq) return { k: 'int', f: () => { const p = fx(), q = fy(); let m = 0; for (let i = 0; i < 8; i++) if (p[i] === q[i]) m |= 1 << i; return m ^ inv; } };
-      return { k: 'int', f: () => { const p = fx(), q = fy(); let m = 0; for (let i = 0; i < 8; i++) if (p[i] < q[i]) m |= 1 << i; return m ^ inv; } };
+      const fx = x.f,
+        fy = y.f;
+      if (eq)
+        return {
+          k: 'int',
+          f: () => {
+            const p = fx(),
+              q = fy();
+            let m = 0;
+            for (let i = 0; i < 8; i++) if (p[i] === q[i]) m |= 1 << i;
+            return m ^ inv;
+          },
+        };
+      return {
+        k: 'int',
+        f: () => {
+          const p = fx(),
+            q = fy();
+          let m = 0;
+          for (let i = 0; i < 8; i++) if (p[i] < q[i]) m |= 1 << i;
+          return m ^ inv;
+        },
+      };
     }
     if (x.k === 'vec') {
       const fx = x.f;
       const fy = this.sf(y, node);
-      if (eq) return { k: 'int', f: () => { const p = fx(), s = fy(); let m = 0; for (let i = 0; i < 8; i++) if (p[i] === s) m |= 1 << i; return m ^ inv; } };
-      return { k: 'int', f: () => { const p = fx(), s = fy(); let m = 0; for (let i = 0; i < 8; i++) if (p[i] < s) m |= 1 << i; return m ^ inv; } };
+      if (eq)
+        return {
+          k: 'int',
+          f: () => {
+            const p = fx(),
+              s = fy();
+            let m = 0;
+            for (let i = 0; i < 8; i++) if (p[i] === s) m |= 1 << i;
+            return m ^ inv;
+          },
+        };
+      return {
+        k: 'int',
+        f: () => {
+          const p = fx(),
+            s = fy();
+          let m = 0;
+          for (let i = 0; i < 8; i++) if (p[i] < s) m |= 1 << i;
+          return m ^ inv;
+        },
+      };
     }
     const fx = this.sf(x, node);
     const fy = (y as Val & { k: 'vec' }).f;
-    if (eq) return { k: 'int', f: () => { const s = fx(), q = fy(); let m = 0; for (let i = 0; i < 8; i++) if (s === q[i]) m |= 1 << i; return m ^ inv; } };
-    return { k: 'int', f: () => { const s = fx(), q = fy(); let m = 0; for (let i = 0; i < 8; i++) if (s < q[i]) m |= 1 << i; return m ^ inv; } };
+    if (eq)
+      return {
+        k: 'int',
+        f: () => {
+          const s = fx(),
+            q = fy();
+          let m = 0;
+          for (let i = 0; i < 8; i++) if (s === q[i]) m |= 1 << i;
+          return m ^ inv;
+        },
+      };
+    return {
+      k: 'int',
+      f: () => {
+        const s = fx(),
+          q = fy();
+        let m = 0;
+        for (let i = 0; i < 8; i++) if (s < q[i]) m |= 1 << i;
+        return m ^ inv;
+      },
+    };
   }
 }

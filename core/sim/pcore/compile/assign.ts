@@ -51,7 +51,13 @@ export abstract class AssignCompiler extends ArithCompiler {
       if (pl.k === 'vec') {
         const load = pl.load!;
         const buf = new Int32Array(LANES);
-        cur = { k: 'vec', f: () => { load(tok, buf); return buf; } };
+        cur = {
+          k: 'vec',
+          f: () => {
+            load(tok, buf);
+            return buf;
+          },
+        };
       } else {
         const get = pl.get!;
         cur = pl.k === 'ptr' ? { k: 'ptr', unit: pl.unit, f: () => get(tok) } : { k: pl.k, f: () => get(tok) };
@@ -61,18 +67,51 @@ export abstract class AssignCompiler extends ArithCompiler {
     const write = this.writer(node, pl, value);
     if (want === 'none') {
       if (op === null) return this.plainStore(node, pl, value);
-      return { k: 'void', f: () => { tok = prep(); write(tok); } };
+      return {
+        k: 'void',
+        f: () => {
+          tok = prep();
+          write(tok);
+        },
+      };
     }
     if (pl.k === 'vec') {
       const load = pl.load!;
       const out = new Int32Array(LANES);
-      if (want === 'new') return { k: 'vec', f: () => { tok = prep(); write(tok); load(tok, out); return out; } };
-      return { k: 'vec', f: () => { tok = prep(); load(tok, out); write(tok); return out; } };
+      if (want === 'new')
+        return {
+          k: 'vec',
+          f: () => {
+            tok = prep();
+            write(tok);
+            load(tok, out);
+            return out;
+          },
+        };
+      return {
+        k: 'vec',
+        f: () => {
+          tok = prep();
+          load(tok, out);
+          write(tok);
+          return out;
+        },
+      };
     }
     const get = pl.get!;
-    const f: Num = want === 'new'
-      ? () => { tok = prep(); write(tok); return get(tok); }
-      : () => { tok = prep(); const o = get(tok); write(tok); return o; };
+    const f: Num =
+      want === 'new'
+        ? () => {
+            tok = prep();
+            write(tok);
+            return get(tok);
+          }
+        : () => {
+            tok = prep();
+            const o = get(tok);
+            write(tok);
+            return o;
+          };
     if (pl.k === 'ptr') return { k: 'ptr', unit: pl.unit, f };
     return { k: pl.k, f };
   }
@@ -140,24 +179,73 @@ export abstract class AssignCompiler extends ArithCompiler {
       this.cost += 8;
       if (rhs.k === 'vec') {
         const f = rhs.f;
-        if (sub) return () => { const a = prep(); const y = f(); load(a, buf); for (let i = 0; i < 8; i++) buf[i] = (buf[i] - y[i]) | 0; store(a, buf); };
-        return () => { const a = prep(); const y = f(); load(a, buf); for (let i = 0; i < 8; i++) buf[i] = (buf[i] + y[i]) | 0; store(a, buf); };
+        if (sub)
+          return () => {
+            const a = prep();
+            const y = f();
+            load(a, buf);
+            for (let i = 0; i < 8; i++) buf[i] = (buf[i] - y[i]) | 0;
+            store(a, buf);
+          };
+        return () => {
+          const a = prep();
+          const y = f();
+          load(a, buf);
+          for (let i = 0; i < 8; i++) buf[i] = (buf[i] + y[i]) | 0;
+          store(a, buf);
+        };
       }
       const f = this.sf(rhs, node);
-      if (sub) return () => { const a = prep(); const y = f(); load(a, buf); for (let i = 0; i < 8; i++) buf[i] = (buf[i] - y) | 0; store(a, buf); };
-      return () => { const a = prep(); const y = f(); load(a, buf); for (let i = 0; i < 8; i++) buf[i] = (buf[i] + y) | 0; store(a, buf); };
+      if (sub)
+        return () => {
+          const a = prep();
+          const y = f();
+          load(a, buf);
+          for (let i = 0; i < 8; i++) buf[i] = (buf[i] - y) | 0;
+          store(a, buf);
+        };
+      return () => {
+        const a = prep();
+        const y = f();
+        load(a, buf);
+        for (let i = 0; i < 8; i++) buf[i] = (buf[i] + y) | 0;
+        store(a, buf);
+      };
     }
     const slot = pl.slot;
     if (!slot || (pl.k !== 'int' && pl.k !== 'ptr') || rhs.k === 'vec' || rhs.k === 'ptr' || rhs.k === 'void') return undefined;
     this.cost += 1;
-    const f: Num = rhs.k === 'const' ? ((c) => () => c)(sub ? -rhs.v : rhs.v) : sub ? ((g) => () => -g())(rhs.f) : rhs.f;
+    const f: Num =
+      rhs.k === 'const'
+        ? (
+            (c) => () =>
+              c
+          )(sub ? -rhs.v : rhs.v)
+        : sub
+          ? (
+              (g) => () =>
+                -g()
+            )(rhs.f)
+          : rhs.f;
     if ('fr' in slot) {
       const { fr, o } = slot;
-      if (pl.k === 'int') return () => { fr[o] = wrap13(fr[o] + f()); };
-      return () => { fr[o] = (fr[o] + f()) | 0; };
+      if (pl.k === 'int')
+        return () => {
+          fr[o] = wrap13(fr[o] + f());
+        };
+      return () => {
+        fr[o] = (fr[o] + f()) | 0;
+      };
     }
     const r = slot.reg;
-    if (pl.k === 'int') return () => { const a = M.so + r; M.S[a] = wrap13(M.S[a] + f()); };
-    return () => { const a = M.so + r; M.S[a] = (M.S[a] + f()) | 0; };
+    if (pl.k === 'int')
+      return () => {
+        const a = M.so + r;
+        M.S[a] = wrap13(M.S[a] + f());
+      };
+    return () => {
+      const a = M.so + r;
+      M.S[a] = (M.S[a] + f()) | 0;
+    };
   }
 }

@@ -37,7 +37,12 @@ export abstract class CompilerBase {
    * `deferShared`: shared-memory writes wait in the context's write queue until the interleaved runner
    * commits them at the end of a round (runner.ts); the writing thread reads its own queued words.
    */
-  constructor(readonly prog: PcoreProgram, readonly M: Ctx, readonly L: StateLayout, readonly deferShared = false) {
+  constructor(
+    readonly prog: PcoreProgram,
+    readonly M: Ctx,
+    readonly L: StateLayout,
+    readonly deferShared = false,
+  ) {
     this.privOps = privOps(M);
     this.sharedOps = deferShared ? deferredOps(M, this.privOps, false) : sharedOps(M);
     this.dynOps = deferShared ? deferredOps(M, this.privOps, true) : dynOps(M);
@@ -94,8 +99,11 @@ export abstract class CompilerBase {
     if (shared) {
       return this.raise(node.start, `address out of range: shared ${what} at word ${rel} is outside the PCORE's ${PCORE_WORDS}-word space`, 'fault');
     }
-    return this.raise(node.start,
-      `address out of range: private ${what} at word ${rel} of thread ${M.tid} (PCORE word ${M.tid * THREAD_WORDS + rel}) is outside the PCORE's ${PCORE_WORDS}-word space`, 'fault');
+    return this.raise(
+      node.start,
+      `address out of range: private ${what} at word ${rel} of thread ${M.tid} (PCORE word ${M.tid * THREAD_WORDS + rel}) is outside the PCORE's ${PCORE_WORDS}-word space`,
+      'fault',
+    );
   }
 
   // ------------------------------------------------------------------ layers above
@@ -141,13 +149,27 @@ export abstract class CompilerBase {
       if (o === undefined) continue;
       if (p.global) {
         const slot = p.globalSlot ?? 0;
-        u.init.push(slot === 0 ? () => { fr[o] = wrap13(M.g0); } : () => { fr[o] = wrap13(M.g1); });
+        u.init.push(
+          slot === 0
+            ? () => {
+                fr[o] = wrap13(M.g0);
+              }
+            : () => {
+                fr[o] = wrap13(M.g1);
+              },
+        );
       } else if (p.pointer) {
         const so = p.shadowOffset;
-        if (so !== undefined) u.init.push(() => { fr[o] = M.priv[M.pb + so]; });
+        if (so !== undefined)
+          u.init.push(() => {
+            fr[o] = M.priv[M.pb + so];
+          });
       } else {
         const so = p.offset;
-        if (so !== undefined) u.init.push(() => { fr[o] = M.priv[M.pb + so]; });
+        if (so !== undefined)
+          u.init.push(() => {
+            fr[o] = M.priv[M.pb + so];
+          });
       }
     }
   }
@@ -185,14 +207,20 @@ export abstract class CompilerBase {
   protected costed(f: Num, c: number): Num {
     if (c === 0) return f;
     const M = this.M;
-    return () => { M.ops += c; return f(); };
+    return () => {
+      M.ops += c;
+      return f();
+    };
   }
 
   /** costed() for a vector closure. */
   protected costedVec(f: VecFn, c: number): VecFn {
     if (c === 0) return f;
     const M = this.M;
-    return () => { M.ops += c; return f(); };
+    return () => {
+      M.ops += c;
+      return f();
+    };
   }
 
   // ------------------------------------------------------------------ value conversions
@@ -229,6 +257,9 @@ export abstract class CompilerBase {
     if (v.k === 'vec') return v.f;
     const s = this.sf(v, node);
     const out = new Int32Array(LANES);
-    return () => { out.fill(s()); return out; };
+    return () => {
+      out.fill(s());
+      return out;
+    };
   }
 }

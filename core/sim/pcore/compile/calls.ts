@@ -48,12 +48,31 @@ export abstract class CallCompiler extends ExprCompiler {
       case 'void':
         return { k: 'void', f: body };
       case 'int':
-        return { k: 'int', f: () => { body(); return rb[0]; } };
+        return {
+          k: 'int',
+          f: () => {
+            body();
+            return rb[0];
+          },
+        };
       case 'word':
-        return { k: 'word', f: () => { body(); return rb[0]; } };
+        return {
+          k: 'word',
+          f: () => {
+            body();
+            return rb[0];
+          },
+        };
       case 'vec': {
         const out = new Int32Array(LANES);
-        return { k: 'vec', f: () => { body(); out.set(rb); return out; } };
+        return {
+          k: 'vec',
+          f: () => {
+            body();
+            out.set(rb);
+            return out;
+          },
+        };
       }
     }
   }
@@ -77,31 +96,47 @@ export abstract class CallCompiler extends ExprCompiler {
       if (p.pointer) {
         if (a.k === 'vec') bad(e.args[i], 'vector passed to a pointer parameter');
         const f = this.rawFn(a, e.args[i]);
-        evals.push(() => { tmpS[i] = f(); });
-        binds.push(() => { fr[o] = tmpS[i]; });
+        evals.push(() => {
+          tmpS[i] = f();
+        });
+        binds.push(() => {
+          fr[o] = tmpS[i];
+        });
         return;
       }
       if (isIntType(p.type)) {
         if (a.k === 'vec') notSim(e.args[i], 'vector passed to an `int` parameter');
         const f = this.sf(a, e.args[i]);
-        evals.push(() => { tmpS[i] = f(); });
-        binds.push(() => { fr[o] = wrap13(tmpS[i]); });
+        evals.push(() => {
+          tmpS[i] = f();
+        });
+        binds.push(() => {
+          fr[o] = wrap13(tmpS[i]);
+        });
         return;
       }
       if (p.dims.length) notSim(e.args[i], 'array parameters');
       if (p.type === 'int16') {
         if (a.k === 'vec') notSim(e.args[i], 'vector passed to an `int16` parameter');
         const f = this.sf(a, e.args[i]);
-        evals.push(() => { tmpS[i] = f(); });
-        binds.push(() => { fr[o] = sat12(tmpS[i]); });
+        evals.push(() => {
+          tmpS[i] = f();
+        });
+        binds.push(() => {
+          fr[o] = sat12(tmpS[i]);
+        });
         return;
       }
       if (p.type === 'vint16') {
         if (a.k === 'ptr') bad(e.args[i], 'pointer passed to a vector parameter');
         const f = this.vf(a, e.args[i]);
         const tmp = new Int32Array(LANES);
-        evals.push(() => { tmp.set(f()); });
-        binds.push(() => { for (let l = 0; l < 8; l++) fr[o + l] = sat12(tmp[l]); });
+        evals.push(() => {
+          tmp.set(f());
+        });
+        binds.push(() => {
+          for (let l = 0; l < 8; l++) fr[o + l] = sat12(tmp[l]);
+        });
         return;
       }
       notSim(e.args[i], `\`${p.type}\` parameters`);
@@ -116,7 +151,12 @@ export abstract class CallCompiler extends ExprCompiler {
       if (args.length !== n) bad(e, `\`${name}\` expects ${n} argument(s), got ${args.length}`);
     };
     switch (name) {
-      case 'GE': case 'GT': case 'LE': case 'LT': case 'EQ': case 'NE': {
+      case 'GE':
+      case 'GT':
+      case 'LE':
+      case 'LT':
+      case 'EQ':
+      case 'NE': {
         need(2);
         const a = this.rv(args[0]);
         const b = this.rv(args[1]);

@@ -39,7 +39,10 @@ export class Compiler extends StmtCompiler {
         if (what === 'test') return this.test(e);
         if (what === 'effect') {
           const f = this.effect(e);
-          return () => { f(); return 0; };
+          return () => {
+            f();
+            return 0;
+          };
         }
         const d = this.rv(e);
         if (d.k === 'vec') notSim(e, 'switch on a vector');
@@ -48,7 +51,12 @@ export class Compiler extends StmtCompiler {
     } catch (err) {
       if (!(err instanceof CErr)) throw err;
       const { off, msg, kind } = err;
-      return [() => { throw this.raise(off || e.start, msg, kind); }, 0];
+      return [
+        () => {
+          throw this.raise(off || e.start, msg, kind);
+        },
+        0,
+      ];
     }
   }
 }

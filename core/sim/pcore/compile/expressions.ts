@@ -95,27 +95,60 @@ export abstract class ExprCompiler extends AssignCompiler {
     if (!live.length || v.k === 'const') {
       if (v.k === 'const' && live.length) {
         const c = v.v;
-        return { k: 'int', f: () => { for (let i = 0; i < live.length; i++) live[i](); return c; } };
+        return {
+          k: 'int',
+          f: () => {
+            for (let i = 0; i < live.length; i++) live[i]();
+            return c;
+          },
+        };
       }
       return v;
     }
-    const run = (): void => { for (let i = 0; i < live.length; i++) live[i](); };
+    const run = (): void => {
+      for (let i = 0; i < live.length; i++) live[i]();
+    };
     switch (v.k) {
       case 'vec': {
         const f = v.f;
-        return { k: 'vec', f: () => { run(); return f(); } };
+        return {
+          k: 'vec',
+          f: () => {
+            run();
+            return f();
+          },
+        };
       }
       case 'ptr': {
         const f = v.f;
-        return { k: 'ptr', unit: v.unit, f: () => { run(); return f(); } };
+        return {
+          k: 'ptr',
+          unit: v.unit,
+          f: () => {
+            run();
+            return f();
+          },
+        };
       }
       case 'void': {
         const f = v.f;
-        return { k: 'void', f: () => { run(); return f(); } };
+        return {
+          k: 'void',
+          f: () => {
+            run();
+            return f();
+          },
+        };
       }
       default: {
         const f = v.f;
-        return { k: v.k, f: () => { run(); return f(); } };
+        return {
+          k: v.k,
+          f: () => {
+            run();
+            return f();
+          },
+        };
       }
     }
   }
@@ -134,7 +167,9 @@ export abstract class ExprCompiler extends AssignCompiler {
       case 'Sequence': {
         const fs = e.expressions.map((x) => this.effect(x)).filter((f) => f !== NOOP);
         if (fs.length === 1) return fs[0];
-        return () => { for (let i = 0; i < fs.length; i++) fs[i](); };
+        return () => {
+          for (let i = 0; i < fs.length; i++) fs[i]();
+        };
       }
       default: {
         const v = this.rv(e);
@@ -169,7 +204,14 @@ export abstract class ExprCompiler extends AssignCompiler {
           this.cost += 8;
           const f = a.f;
           const out = new Int32Array(LANES);
-          return { k: 'vec', f: () => { const x = f(); for (let i = 0; i < 8; i++) out[i] = -x[i] | 0; return out; } };
+          return {
+            k: 'vec',
+            f: () => {
+              const x = f();
+              for (let i = 0; i < 8; i++) out[i] = -x[i] | 0;
+              return out;
+            },
+          };
         }
         if (a.k === 'ptr') bad(e, 'cannot negate a pointer');
         this.cost += 1;

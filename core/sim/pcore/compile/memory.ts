@@ -17,7 +17,9 @@ const { SHARED_TOKEN, sat12 } = R;
 export function privOps(M: Ctx): Ops {
   return {
     get: (a) => M.priv[a],
-    set: (a, v) => { M.priv[a] = sat12(v); },
+    set: (a, v) => {
+      M.priv[a] = sat12(v);
+    },
     load: (a, out) => {
       const m = M.priv;
       for (let i = 0; i < 8; i++) out[i] = m[a + i];
@@ -44,7 +46,9 @@ export function privOps(M: Ctx): Ops {
 export function sharedOps(M: Ctx): Ops {
   return {
     get: (a) => M.shared[a],
-    set: (a, v) => { M.shared[a] = sat12(v); },
+    set: (a, v) => {
+      M.shared[a] = sat12(v);
+    },
     load: (a, out) => {
       const m = M.shared;
       for (let i = 0; i < 8; i++) out[i] = m[a + i];
@@ -155,7 +159,9 @@ export function deferredOps(M: Ctx, direct: Ops, dyn: boolean): Ops {
 export function accOps(M: Ctx): Ops {
   return {
     get: (a) => M.S[a],
-    set: (a, v) => { M.S[a] = v | 0; },
+    set: (a, v) => {
+      M.S[a] = v | 0;
+    },
     load: (a, out) => {
       const m = M.S;
       for (let i = 0; i < 8; i++) out[i] = m[a + i];
@@ -183,7 +189,9 @@ export function frameOps(M: Ctx, u: FnUnit, sat: boolean): Ops {
   const cv = sat ? sat12 : (x: number): number => x | 0;
   return {
     get: (a) => fr[a],
-    set: (a, v) => { fr[a] = cv(v); },
+    set: (a, v) => {
+      fr[a] = cv(v);
+    },
     load: (a, out) => {
       for (let i = 0; i < 8; i++) out[i] = fr[a + i];
     },

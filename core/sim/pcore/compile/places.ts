@@ -113,9 +113,15 @@ export abstract class PlaceCompiler extends CompilerBase {
       if (idxExprs.length) bad(node, '`_VMASK` is not an array');
       const M = this.M;
       return {
-        k: 'int', unit: 1, prep: () => M.so,
-        get: (a) => M.S[a], set: (a, v) => { M.S[a] = wrap13(v); },
-        fast: { k: 'int', f: () => M.S[M.so] }, noAddr: 'address of `_VMASK`',
+        k: 'int',
+        unit: 1,
+        prep: () => M.so,
+        get: (a) => M.S[a],
+        set: (a, v) => {
+          M.S[a] = wrap13(v);
+        },
+        fast: { k: 'int', f: () => M.S[M.so] },
+        noAddr: 'address of `_VMASK`',
       };
     }
     if (sym.kind === 'function' || sym.kind === 'intrinsic') bad(id, `\`${id.name}\` is a function, not a variable`);
@@ -143,15 +149,31 @@ export abstract class PlaceCompiler extends CompilerBase {
     if (home.w === 'ireg') {
       const r = home.reg;
       return {
-        k: 'int', unit: 1, prep: () => M.so + r, get: (a) => M.S[a], set: (a, v) => { M.S[a] = wrap13(v); },
-        fast: { k: 'int', f: () => M.S[M.so + r] }, noAddr: 'address of an `int` variable', slot: { reg: r },
+        k: 'int',
+        unit: 1,
+        prep: () => M.so + r,
+        get: (a) => M.S[a],
+        set: (a, v) => {
+          M.S[a] = wrap13(v);
+        },
+        fast: { k: 'int', f: () => M.S[M.so + r] },
+        noAddr: 'address of an `int` variable',
+        slot: { reg: r },
       };
     }
     const fr = home.unit.fr;
     const o = home.off;
     return {
-      k: 'int', unit: 1, prep: () => o, get: (a) => fr[a], set: (a, v) => { fr[a] = wrap13(v); },
-      fast: { k: 'int', f: () => fr[o] }, noAddr: 'address of an `int` variable', slot: { fr, o },
+      k: 'int',
+      unit: 1,
+      prep: () => o,
+      get: (a) => fr[a],
+      set: (a, v) => {
+        fr[a] = wrap13(v);
+      },
+      fast: { k: 'int', f: () => fr[o] },
+      noAddr: 'address of an `int` variable',
+      slot: { fr, o },
     };
   }
 
@@ -162,16 +184,32 @@ export abstract class PlaceCompiler extends CompilerBase {
     if (home.w === 'preg') {
       const r = home.reg;
       return {
-        k: 'ptr', unit, prep: () => M.so + r, get: (a) => M.S[a], set: (a, v) => { M.S[a] = v | 0; },
-        fast: { k: 'ptr', unit, f: () => M.S[M.so + r] }, noAddr: 'address of a pointer variable', slot: { reg: r },
+        k: 'ptr',
+        unit,
+        prep: () => M.so + r,
+        get: (a) => M.S[a],
+        set: (a, v) => {
+          M.S[a] = v | 0;
+        },
+        fast: { k: 'ptr', unit, f: () => M.S[M.so + r] },
+        noAddr: 'address of a pointer variable',
+        slot: { reg: r },
       };
     }
     if (home.w === 'frame') {
       const fr = home.unit.fr;
       const o = home.off;
       return {
-        k: 'ptr', unit, prep: () => o, get: (a) => fr[a], set: (a, v) => { fr[a] = v | 0; },
-        fast: { k: 'ptr', unit, f: () => fr[o] }, noAddr: 'address of a pointer variable', slot: { fr, o },
+        k: 'ptr',
+        unit,
+        prep: () => o,
+        get: (a) => fr[a],
+        set: (a, v) => {
+          fr[a] = v | 0;
+        },
+        fast: { k: 'ptr', unit, f: () => fr[o] },
+        noAddr: 'address of a pointer variable',
+        slot: { fr, o },
       };
     }
     return bad(node, `pointer \`${name}\` has no register`);
@@ -251,7 +289,10 @@ export abstract class PlaceCompiler extends CompilerBase {
     }
     if (dyn.length === 2) {
       const [a, b] = dyn;
-      const fa = a.f, sa = a.s, fb = b.f, sb = b.s;
+      const fa = a.f,
+        sa = a.s,
+        fb = b.f,
+        sb = b.s;
       return { c: undefined, f: () => c + fa() * sa + fb() * sb };
     }
     return {
@@ -284,7 +325,7 @@ export abstract class PlaceCompiler extends CompilerBase {
         prep = () => {
           const r = rel();
           const a = M.cb + r;
-          if (((a - M.cb) >>> 0) > lim) throw this.oob(node, true, r, span);
+          if ((a - M.cb) >>> 0 > lim) throw this.oob(node, true, r, span);
           return a;
         };
       }
@@ -293,7 +334,7 @@ export abstract class PlaceCompiler extends CompilerBase {
       prep = () => {
         const r = rel();
         const a = M.pb + r;
-        if (((a - M.cb) >>> 0) > lim) throw this.oob(node, false, r, span);
+        if ((a - M.cb) >>> 0 > lim) throw this.oob(node, false, r, span);
         return a;
       };
     }
@@ -310,14 +351,41 @@ export abstract class PlaceCompiler extends CompilerBase {
     if (k === 'vec' && safe && !(shared && this.deferShared)) {
       const out = new Int32Array(LANES);
       pl.fast = shared
-        ? { k: 'vec', f: () => { const m = M.shared; const a = M.cb + c; for (let i = 0; i < 8; i++) out[i] = m[a + i]; return out; } }
-        : { k: 'vec', f: () => { const m = M.priv; const a = M.pb + c; for (let i = 0; i < 8; i++) out[i] = m[a + i]; return out; } };
+        ? {
+            k: 'vec',
+            f: () => {
+              const m = M.shared;
+              const a = M.cb + c;
+              for (let i = 0; i < 8; i++) out[i] = m[a + i];
+              return out;
+            },
+          }
+        : {
+            k: 'vec',
+            f: () => {
+              const m = M.priv;
+              const a = M.pb + c;
+              for (let i = 0; i < 8; i++) out[i] = m[a + i];
+              return out;
+            },
+          };
     }
     return pl;
   }
 
   /** Words of a local (or helper parameter) in its unit's frame, checked against the local's length. */
-  private framePlace(node: A.Node, u: FnUnit, base: number, len: number, relIdx: Rel, k: Place['k'], width: 1 | 8, span: number, acc: boolean, name: string): Place {
+  private framePlace(
+    node: A.Node,
+    u: FnUnit,
+    base: number,
+    len: number,
+    relIdx: Rel,
+    k: Place['k'],
+    width: 1 | 8,
+    span: number,
+    acc: boolean,
+    name: string,
+  ): Place {
     const ops = this.frameOps(u, !acc);
     const rf = relIdx.f;
     const c = relIdx.c;
@@ -376,8 +444,21 @@ export abstract class PlaceCompiler extends CompilerBase {
     const span = k === 'vec' ? 8 : 1;
     const lim = PCORE_WORDS - span;
     const pf = p.f;
-    const fi: Num = iv.k === 'const' ? ((c) => () => c)(iv.v) : (iv as { f: Num }).f;
-    const fl: Num = !lv ? () => 0 : lv.k === 'const' ? ((c) => () => c)(lv.v) : (lv as { f: Num }).f;
+    const fi: Num =
+      iv.k === 'const'
+        ? (
+            (c) => () =>
+              c
+          )(iv.v)
+        : (iv as { f: Num }).f;
+    const fl: Num = !lv
+      ? () => 0
+      : lv.k === 'const'
+        ? (
+            (c) => () =>
+              c
+          )(lv.v)
+        : (lv as { f: Num }).f;
     let prep: Num;
     if (!lv && iv.k === 'const') {
       const ci = iv.v;
@@ -386,12 +467,12 @@ export abstract class PlaceCompiler extends CompilerBase {
         if (r >= SHARED_HALF) {
           const w = (r - SHARED_TAG + ci) * unit;
           const a = M.cb + w;
-          if (((a - M.cb) >>> 0) > lim) throw this.oob(node, true, w, span);
+          if ((a - M.cb) >>> 0 > lim) throw this.oob(node, true, w, span);
           return a + SHARED_TOKEN;
         }
         const w = (r + ci) * unit;
         const a = M.pb + w;
-        if (((a - M.cb) >>> 0) > lim) throw this.oob(node, false, w, span);
+        if ((a - M.cb) >>> 0 > lim) throw this.oob(node, false, w, span);
         return a;
       };
     } else {
@@ -400,22 +481,22 @@ export abstract class PlaceCompiler extends CompilerBase {
         if (r >= SHARED_HALF) {
           const w = (r - SHARED_TAG + fi()) * unit + fl();
           const a = M.cb + w;
-          if (((a - M.cb) >>> 0) > lim) throw this.oob(node, true, w, span);
+          if ((a - M.cb) >>> 0 > lim) throw this.oob(node, true, w, span);
           return a + SHARED_TOKEN;
         }
         const w = (r + fi()) * unit + fl();
         const a = M.pb + w;
-        if (((a - M.cb) >>> 0) > lim) throw this.oob(node, false, w, span);
+        if ((a - M.cb) >>> 0 > lim) throw this.oob(node, false, w, span);
         return a;
       };
     }
     const addr: Num = !lv
       ? () => pf() + fi()
       : () => {
-        const r = pf();
-        const sh = r >= SHARED_HALF;
-        return (sh ? SHARED_TAG : 0) + ((sh ? r - SHARED_TAG : r) + fi()) * 8 + fl();
-      };
+          const r = pf();
+          const sh = r >= SHARED_HALF;
+          return (sh ? SHARED_TAG : 0) + ((sh ? r - SHARED_TAG : r) + fi()) * 8 + fl();
+        };
     return { k, unit: k === 'vec' ? 8 : 1, prep, addr, ...this.dynOps };
   }
 
@@ -439,7 +520,13 @@ export abstract class PlaceCompiler extends CompilerBase {
       case 'vec': {
         const load = pl.load!;
         const out = new Int32Array(LANES);
-        return { k: 'vec', f: () => { load(prep(), out); return out; } };
+        return {
+          k: 'vec',
+          f: () => {
+            load(prep(), out);
+            return out;
+          },
+        };
       }
       case 'array': {
         const addr = pl.addr;

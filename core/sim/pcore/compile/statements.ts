@@ -120,7 +120,7 @@ export abstract class StmtCompiler extends CallCompiler {
     const t = this.test(s.test);
     const cost = this.cost;
     const a = this.stmt(s.consequent) ?? (() => NORMAL);
-    const b = s.alternate ? this.stmt(s.alternate) ?? (() => NORMAL) : null;
+    const b = s.alternate ? (this.stmt(s.alternate) ?? (() => NORMAL)) : null;
     if (b) {
       return () => {
         if (--M.left < M.mark) poll(off);
@@ -147,7 +147,10 @@ export abstract class StmtCompiler extends CallCompiler {
       else {
         const [f, c] = this.withCost(() => this.effect(s.init as A.Expr));
         initCost = c;
-        init = () => { f(); return NORMAL; };
+        init = () => {
+          f();
+          return NORMAL;
+        };
       }
     }
     const [test, testCost] = this.withCost(() => (s.test ? this.test(s.test) : null));
@@ -270,18 +273,25 @@ export abstract class StmtCompiler extends CallCompiler {
       case 'int': {
         if (v.k === 'vec') notSim(s.argument, 'returning a vector from an `int` function');
         const g = this.sf(v, s.argument);
-        f = () => { rb[0] = wrap13(g()); };
+        f = () => {
+          rb[0] = wrap13(g());
+        };
         break;
       }
       case 'word': {
         if (v.k === 'vec') notSim(s.argument, 'returning a vector from an `int16` function');
         const g = this.sf(v, s.argument);
-        f = () => { rb[0] = sat12(g()); };
+        f = () => {
+          rb[0] = sat12(g());
+        };
         break;
       }
       case 'vec': {
         const g = this.vf(v, s.argument);
-        f = () => { const x = g(); for (let i = 0; i < 8; i++) rb[i] = sat12(x[i]); };
+        f = () => {
+          const x = g();
+          for (let i = 0; i < 8; i++) rb[i] = sat12(x[i]);
+        };
         break;
       }
     }
@@ -314,7 +324,11 @@ export abstract class StmtCompiler extends CallCompiler {
     if (o === undefined) bad(dc, `local \`${local.name}\` has an unknown size`);
     if (init.kind === 'InitList') return this.listInit(dc, local, init, o);
     const id: A.Identifier = {
-      kind: 'Identifier', name: local.name, member: local.name, start: dc.nameStart, end: dc.nameEnd,
+      kind: 'Identifier',
+      name: local.name,
+      member: local.name,
+      start: dc.nameStart,
+      end: dc.nameEnd,
       symbol: { kind: 'local', local },
     };
     const pl = this.placeNode(id);
@@ -345,7 +359,9 @@ export abstract class StmtCompiler extends CallCompiler {
     if (vals.length > local.len) bad(init, 'too many initializers');
     const acc = local.storage === 'accumulator';
     const data = new Int32Array(local.len);
-    vals.forEach((v, i) => { data[i] = acc ? v | 0 : sat12(v); });
+    vals.forEach((v, i) => {
+      data[i] = acc ? v | 0 : sat12(v);
+    });
     const fr = this.cur.fr;
     const cost = local.len;
     return () => {

@@ -18,7 +18,11 @@ export type ErrKind = 'not-simulated' | 'compile';
 
 /** A compile-time problem, turned into a SimError when the statement containing it is reached. */
 export class CErr {
-  constructor(readonly off: number, readonly msg: string, readonly kind: ErrKind) {}
+  constructor(
+    readonly off: number,
+    readonly msg: string,
+    readonly kind: ErrKind,
+  ) {}
 }
 
 /** Reports a construct the interpreter does not model (where the statement holding it is reached). */
