@@ -7,6 +7,10 @@
  * output token back to its source location (tokens produced by a macro carry the location of
  * the macro's invocation).
  */
+import { ConditionStack } from '../../cpp/conditions';
+import { evaluateIfExpression } from '../../cpp/ifExpr';
+import { collectArguments, fitArguments, parseMacroHead, replaceDefined } from '../../cpp/macros';
+import type { TokenView } from '../../cpp/tokens';
 import { SimError, type SourceLoc } from '../types';
 
 export type TokKind = 'id' | 'num' | 'str' | 'chr' | 'punct' | 'kernel' | 'other';
@@ -329,90 +333,6 @@ export function decodeEscapes(body: string): number[] {
   return out;
 }
 
-class IfEval {
-  private i = 0;
-  constructor(private toks: Token[], private err: (msg: string, t?: Token) => never) {}
-  run(): number {
-    const v = this.cond();
-    if (this.i < this.toks.length) this.err(`unexpected '${this.toks[this.i].v}' in #if expression`, this.toks[this.i]);
-    return v;
-  }
-  private peek(): string | undefined {
-    return this.toks[this.i]?.v;
-  }
-  private cond(): number {
-    const c = this.bin(0);
-    if (this.peek() === '?') {
-      this.i++;
-      const a = this.cond();
-      if (this.peek() !== ':') this.err("expected ':' in #if expression", this.toks[this.i]);
-      this.i++;
-      const b = this.cond();
-      return c ? a : b;
-    }
-    return c;
-  }
-  private static PREC: Record<string, number> = { '||': 1, '&&': 2, '|': 3, '^': 4, '&': 5, '==': 6, '!=': 6, '<': 7, '>': 7, '<=': 7, '>=': 7, '<<': 8, '>>': 8, '+': 9, '-': 9, '*': 10, '/': 10, '%': 10 };
-  private bin(min: number): number {
-    let l = this.unary();
-    for (;;) {
-      const op = this.peek();
-      const p = op !== undefined ? IfEval.PREC[op] : undefined;
-      if (p === undefined || p <= min) return l;
-      this.i++;
-      const r = this.bin(p);
-      switch (op) {
-        case '||': l = l || r ? 1 : 0; break;
-        case '&&': l = l && r ? 1 : 0; break;
-        case '|': l = l | r; break;
-        case '^': l = l ^ r; break;
-        case '&': l = l & r; break;
-        case '==': l = l === r ? 1 : 0; break;
-        case '!=': l = l !== r ? 1 : 0; break;
-        case '<': l = l < r ? 1 : 0; break;
-        case '>': l = l > r ? 1 : 0; break;
-        case '<=': l = l <= r ? 1 : 0; break;
-        case '>=': l = l >= r ? 1 : 0; break;
-        case '<<': l = l * 2 ** r; break;
-        case '>>': l = Math.floor(l / 2 ** r); break;
-        case '+': l = l + r; break;
-        case '-': l = l - r; break;
-        case '*': l = l * r; break;
-        case '/':
-        case '%':
-          if (r === 0) this.err('division by zero in #if expression');
-          l = op === '/' ? Math.trunc(l / r) : l % r;
-          break;
-      }
-    }
-  }
-  private unary(): number {
-    const t = this.toks[this.i];
-    if (!t) this.err('incomplete #if expression');
-    this.i++;
-    switch (t.v) {
-      case '-': return -this.unary();
-      case '+': return this.unary();
-      case '!': return this.unary() ? 0 : 1;
-      case '~': return ~this.unary();
-      case '(': {
-        const v = this.cond();
-        if (this.peek() !== ')') this.err("expected ')' in #if expression", this.toks[this.i]);
-        this.i++;
-        return v;
-      }
-    }
-    if (t.k === 'num') {
-      const v = parseIntLiteral(t.v);
-      if (Number.isNaN(v)) this.err(`invalid integer '${t.v}' in #if expression`, t);
-      return v;
-    }
-    if (t.k === 'chr') return charLiteralValue(t.v);
-    if (t.k === 'id') return t.v === 'true' ? 1 : 0;
-    return this.err(`unexpected '${t.v}' in #if expression`, t);
-  }
-}
-
 // ------------------------------------------------------------------ the preprocessor
 
 interface FileState {
@@ -421,13 +341,9 @@ interface FileState {
   i: number;
 }
 
-interface Cond {
-  active: boolean;
-  taken: boolean;
-  parentActive: boolean;
-  sawElse: boolean;
-  tok: Token;
-}
+/** How core/cpp reads these tokens. */
+const VIEW: TokenView<Token> = { text: (t) => t.v, isIdent: (t) => t.k === 'id', spaceBefore: (t) => t.ws };
+const tokText = (t: Token): string => t.v;
 
 const EXPANSION_LIMIT = 2_000_000;
 const INCLUDE_DEPTH = 64;
@@ -435,7 +351,8 @@ const INCLUDE_DEPTH = 64;
 export class Preprocessor {
   readonly macros = new Map<string, Macro>();
   private files: FileState[] = [];
-  private conds: Cond[] = [];
+  /** One stack across the included files: a group may not span files, but C reports that only at the end. */
+  private conds = new ConditionStack<Token>();
   private pending: Token[] = [];
   private onceFiles = new Set<string>();
   private expansions = 0;
@@ -475,7 +392,7 @@ export class Preprocessor {
       if (!f) return undefined;
       if (f.i >= f.toks.length) {
         this.files.pop();
-        if (this.files.length === 0 && this.conds.length > 0) this.err('unterminated #if', this.conds[this.conds.length - 1].tok);
+        if (this.files.length === 0 && this.conds.depth > 0) this.err('unterminated #if', this.conds.unclosed().pop());
         continue;
       }
       const t = f.toks[f.i];
@@ -488,88 +405,51 @@ export class Preprocessor {
         continue;
       }
       f.i++;
-      if (!this.active()) continue;
+      if (!this.conds.active) continue;
       this.onRawToken?.(t);
       return t;
     }
-  }
-
-  private active(): boolean {
-    return this.conds.length === 0 || this.conds[this.conds.length - 1].active;
   }
 
   private directive(line: Token[], hash: Token): void {
     const name = line[0];
     if (!name) return;
     const d = name.v;
-    const active = this.active();
+    const misplaced = (p: 'without-if' | 'after-else'): never => this.err(p === 'without-if' ? `#${d} without #if` : `#${d} after #else`, name);
     switch (d) {
       case 'if':
       case 'ifdef':
-      case 'ifndef': {
-        let v = false;
-        if (active) {
-          if (d === 'if') v = this.evalIf(line.slice(1), name) !== 0;
-          else {
-            if (!line[1] || line[1].k !== 'id') this.err(`#${d} needs a macro name`, name);
-            v = this.macros.has(line[1].v) === (d === 'ifdef');
-          }
-        }
-        this.conds.push({ active: active && v, taken: v, parentActive: active, sawElse: false, tok: hash });
+      case 'ifndef':
+        this.conds.open(hash, () => {
+          if (d === 'if') return this.evalIf(line.slice(1), name) !== 0;
+          if (!line[1] || line[1].k !== 'id') this.err(`#${d} needs a macro name`, name);
+          return this.macros.has(line[1].v) === (d === 'ifdef');
+        });
         return;
-      }
       case 'elif':
-      case 'else': {
-        const c = this.conds[this.conds.length - 1];
-        if (!c) this.err(`#${d} without #if`, name);
-        if (c.sawElse) this.err(`#${d} after #else`, name);
-        if (d === 'else') {
-          c.sawElse = true;
-          c.active = c.parentActive && !c.taken;
-          c.taken = true;
-        } else {
-          const v = c.parentActive && !c.taken && this.evalIf(line.slice(1), name) !== 0;
-          c.active = v;
-          if (v) c.taken = true;
-        }
+        this.conds.elif(() => this.evalIf(line.slice(1), name) !== 0, misplaced);
         return;
-      }
+      case 'else':
+        this.conds.else(misplaced);
+        return;
       case 'endif':
-        if (!this.conds.pop()) this.err('#endif without #if', name);
+        if (!this.conds.close()) this.err('#endif without #if', name);
         return;
     }
-    if (!active) return;
+    if (!this.conds.active) return;
     switch (d) {
       case 'define': {
         const n = line[1];
         if (!n || n.k !== 'id') this.err('#define needs a macro name', name);
         if (this.opts.reserved.has(n.v) && n.src.name !== '<built-in>') return;
-        let i = 2;
-        const m: Macro = { name: n.v, body: [] };
-        if (line[2] && line[2].v === '(' && !line[2].ws) {
-          m.params = [];
-          i = 3;
-          for (;;) {
-            const p = line[i];
-            if (!p) this.err(`unterminated parameter list of macro '${n.v}'`, n);
-            if (p.v === ')') {
-              i++;
-              break;
-            }
-            if (p.v === '...') {
-              m.variadic = true;
-              m.params.push('__VA_ARGS__');
-            } else if (p.k === 'id') {
-              if (line[i + 1]?.v === '...') {
-                m.variadic = true;
-                i++;
-              }
-              m.params.push(p.v);
-            } else if (p.v !== ',') this.err(`bad parameter '${p.v}' in macro '${n.v}'`, p);
-            i++;
-          }
+        const head = parseMacroHead(line, 2, VIEW, 'lenient');
+        if ('error' in head) {
+          if (head.error === 'unterminated') this.err(`unterminated parameter list of macro '${n.v}'`, n);
+          this.err(`bad parameter '${line[head.at].v}' in macro '${n.v}'`, line[head.at]);
         }
-        m.body = line.slice(i);
+        const m: Macro = { name: n.v, body: line.slice(head.body) };
+        if (head.params) m.params = head.params;
+        if (head.variadic) m.variadic = true;
         this.macros.set(n.v, m);
         return;
       }
@@ -634,27 +514,32 @@ export class Preprocessor {
   }
 
   private evalIf(toks: Token[], at: Token): number {
-    // `defined X` / `defined(X)` before expansion
-    const pre: Token[] = [];
-    for (let i = 0; i < toks.length; i++) {
-      const t = toks[i];
-      if (t.k === 'id' && t.v === 'defined') {
-        let n = toks[i + 1];
-        let close = false;
-        if (n?.v === '(') {
-          n = toks[i + 2];
-          close = true;
-        }
-        if (!n || n.k !== 'id') this.err("'defined' needs a macro name", t);
-        pre.push({ ...t, k: 'num', v: this.macros.has(n.v) ? '1' : '0' });
-        i += close ? 3 : 1;
-        continue;
-      }
-      pre.push(t);
-    }
+    const pre = replaceDefined(
+      toks,
+      VIEW,
+      (n) => this.macros.has(n),
+      (t, _last, v) => ({ ...t, k: 'num' as const, v: String(v) }),
+      (t) => this.err("'defined' needs a macro name", t),
+    );
     const exp = this.expandList(pre);
     if (exp.length === 0) this.err('#if with no expression', at);
-    return new IfEval(exp, (m, t) => this.err(m, t ?? at)).run();
+    return evaluateIfExpression(exp, {
+      text: tokText,
+      operand: (t) => this.ifOperand(t),
+      fail: (m, t) => this.err(m, t ?? at),
+    });
+  }
+
+  /** A number, a character or a name (true is 1, any other name 0) of an expanded `#if` line. */
+  private ifOperand(t: Token): number {
+    if (t.k === 'num') {
+      const v = parseIntLiteral(t.v);
+      if (Number.isNaN(v)) this.err(`invalid integer '${t.v}' in #if expression`, t);
+      return v;
+    }
+    if (t.k === 'chr') return charLiteralValue(t.v);
+    if (t.k === 'id') return t.v === 'true' ? 1 : 0;
+    return this.err(`unexpected '${t.v}' in #if expression`, t);
   }
 
   // -------------------------------------------------------------- expansion
@@ -703,24 +588,11 @@ export class Preprocessor {
       if (lp) unread(lp);
       return undefined;
     }
-    const args: Token[][] = [[]];
-    let depth = 0;
-    for (;;) {
-      const a = take();
-      if (!a) this.err(`unterminated call of macro '${m.name}'`, t);
-      if (a.v === '(') depth++;
-      else if (a.v === ')') {
-        if (depth === 0) break;
-        depth--;
-      } else if (a.v === ',' && depth === 0 && !(m.variadic && args.length === m.params.length)) {
-        args.push([]);
-        continue;
-      }
-      args[args.length - 1].push({ ...a, bol: false });
-    }
-    if (args.length === 1 && args[0].length === 0 && m.params.length === 0) args.length = 0;
-    if (m.variadic && args.length === m.params.length - 1) args.push([]);
-    if (args.length !== m.params.length) this.err(`macro '${m.name}' expects ${m.params.length} argument(s), got ${args.length}`, t);
+    const call = collectArguments(take, tokText, m.params.length, m.variadic === true);
+    if (!call) this.err(`unterminated call of macro '${m.name}'`, t);
+    const args = call.args.map((a) => a.map((x) => ({ ...x, bol: false })));
+    const fit = fitArguments(args, m.params.length, m.variadic === true);
+    if (!fit.ok) this.err(`macro '${m.name}' expects ${m.params.length} argument(s), got ${fit.given}`, t);
     return this.subst(m, args, hs, t);
   }
 
