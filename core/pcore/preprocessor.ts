@@ -8,6 +8,9 @@
  * tokens produced by an expansion carry the range of the invocation and the macro name.
  */
 import type { Range } from '../common/diagnostic';
+import { ConditionStack, type ConditionProblem } from '../cpp/conditions';
+import { collectArguments, fitArguments, parseMacroHead, replaceDefined } from '../cpp/macros';
+import type { TokenView } from '../cpp/tokens';
 import { LineIndex } from '../common/lineIndex';
 import { ZTA_BUILTIN_DEFINES } from './constants';
 import { DiagnosticSink } from './diagnostics';
@@ -62,15 +65,6 @@ export interface PreprocessResult {
   inactiveRanges: { start: number; end: number }[];
 }
 
-interface Cond {
-  active: boolean;
-  taken: boolean;
-  parentActive: boolean;
-  sawElse: boolean;
-  start: number;
-  end: number;
-}
-
 interface Frame {
   toks: Token[];
   i: number;
@@ -80,6 +74,10 @@ interface Frame {
 const EXPANSION_LIMIT = 100_000;
 const MAX_INCLUDE_DEPTH = 16;
 const MAX_ARG_DEPTH = 32;
+
+/** How core/cpp reads these tokens. */
+const VIEW: TokenView<Token> = { text: (t) => t.text, isIdent: (t) => t.kind === 'ident', spaceBefore: (t) => t.space === true };
+const tokText = (t: Token): string => t.text;
 
 function joinTokens(toks: readonly Token[]): string {
   let s = '';
@@ -144,10 +142,11 @@ class Preprocessor {
     const main = file === undefined;
     const sink = main ? this.mainSink : null;
     const out: Token[] = [];
-    const conds: Cond[] = [];
+    // each file has its own stack: a group left open in a header is reported there (when it is the analysed file)
+    const conds = new ConditionStack<Token>();
     let segment: Token[] = [];
     let headerIndex: LineIndex | undefined;
-    const isActive = (): boolean => conds.length === 0 || conds[conds.length - 1].active;
+    const isActive = (): boolean => conds.active;
     const flush = (): void => {
       if (!segment.length) return;
       if (main) {
@@ -157,6 +156,8 @@ class Preprocessor {
       segment = [];
     };
     let inactiveStart = -1;
+    const misplaced = (tok: Token, what: string, p: ConditionProblem): void =>
+      sink?.error(tok.start, tok.end, 'pcore.preprocessor', p === 'without-if' ? `\`${what}\` without \`#if\`` : `\`${what}\` after \`#else\``);
     for (const tok of tokens) {
       if (tok.kind !== 'directive' || !tok.directive) {
         if (isActive()) segment.push(tok);
@@ -168,47 +169,18 @@ class Preprocessor {
       switch (d.name) {
         case 'if':
         case 'ifdef':
-        case 'ifndef': {
-          if (!wasActive) {
-            conds.push({ active: false, taken: true, parentActive: false, sawElse: false, start: tok.start, end: tok.end });
-            break;
-          }
-          const v = this.evalCondition(d.name, tok, sink);
-          conds.push({ active: v, taken: v, parentActive: true, sawElse: false, start: tok.start, end: tok.end });
+        case 'ifndef':
+          conds.open(tok, () => this.evalCondition(d.name, tok, sink));
           break;
-        }
-        case 'elif': {
-          const top = conds[conds.length - 1];
-          if (!top) {
-            sink?.error(tok.start, tok.end, 'pcore.preprocessor', '`#elif` without `#if`');
-            break;
-          }
-          if (top.sawElse) sink?.error(tok.start, tok.end, 'pcore.preprocessor', '`#elif` after `#else`');
-          if (!top.parentActive || top.taken) top.active = false;
-          else {
-            const v = this.evalCondition('if', tok, sink);
-            top.active = v;
-            top.taken = v;
-          }
+        case 'elif':
+          conds.elif(() => this.evalCondition('if', tok, sink), (p) => misplaced(tok, '#elif', p));
           break;
-        }
-        case 'else': {
-          const top = conds[conds.length - 1];
-          if (!top) {
-            sink?.error(tok.start, tok.end, 'pcore.preprocessor', '`#else` without `#if`');
-            break;
-          }
-          if (top.sawElse) sink?.error(tok.start, tok.end, 'pcore.preprocessor', '`#else` after `#else`');
-          top.sawElse = true;
-          top.active = top.parentActive && !top.taken;
-          top.taken = true;
+        case 'else':
+          conds.else((p) => misplaced(tok, '#else', p));
           break;
-        }
-        case 'endif': {
-          if (!conds.length) sink?.error(tok.start, tok.end, 'pcore.preprocessor', '`#endif` without `#if`');
-          else conds.pop();
+        case 'endif':
+          if (!conds.close()) sink?.error(tok.start, tok.end, 'pcore.preprocessor', '`#endif` without `#if`');
           break;
-        }
         default: {
           if (!wasActive) break;
           switch (d.name) {
@@ -278,7 +250,7 @@ class Preprocessor {
     flush();
     if (main) {
       if (inactiveStart >= 0 && text.length > inactiveStart) this.inactive.push({ start: inactiveStart, end: text.length });
-      for (const c of conds) sink?.error(c.start, c.end, 'pcore.preprocessor', 'unterminated conditional directive (missing `#endif`)');
+      for (const c of conds.unclosed()) sink?.error(c.start, c.end, 'pcore.preprocessor', 'unterminated conditional directive (missing `#endif`)');
     }
     return out;
   }
@@ -294,29 +266,13 @@ class Preprocessor {
       const has = this.macros.has(n.text);
       return kind === 'ifdef' ? has : !has;
     }
-    // replace `defined X` / `defined(X)`
-    const src = d.tokens;
-    const replaced: Token[] = [];
-    for (let k = 0; k < src.length; k++) {
-      const t = src[k];
-      if (t.kind === 'ident' && t.text === 'defined') {
-        let name: Token | undefined;
-        let endTok = t;
-        if (src[k + 1]?.kind === 'ident') {
-          name = src[k + 1];
-          endTok = name;
-          k += 1;
-        } else if (src[k + 1]?.text === '(' && src[k + 2]?.kind === 'ident' && src[k + 3]?.text === ')') {
-          name = src[k + 2];
-          endTok = src[k + 3];
-          k += 3;
-        }
-        const v = name && this.macros.has(name.text) ? 1 : 0;
-        replaced.push(makeToken('number', String(v), t.start, endTok.end, v));
-        continue;
-      }
-      replaced.push(t);
-    }
+    const replaced = replaceDefined(
+      d.tokens,
+      VIEW,
+      (name) => this.macros.has(name),
+      (t, last, v) => makeToken('number', String(v), t.start, last.end, v),
+      undefined,
+    );
     const expanded = this.expand(replaced, sink, 0).map((t): Token =>
       t.kind === 'ident' ? makeToken('number', '0', t.start, t.end, 0) : t);
     if (!expanded.length) {
@@ -345,47 +301,13 @@ class Preprocessor {
       sink?.error(n.start, n.end, 'pcore.preprocessor', '`defined` cannot be used as a macro name');
       return undefined;
     }
-    let k = 1;
-    let params: string[] | undefined;
-    let variadic = false;
-    if (toks[1] && toks[1].kind === 'punct' && toks[1].text === '(' && !toks[1].space) {
-      params = [];
-      k = 2;
-      let ok = false;
-      if (toks[k]?.text === ')') {
-        ok = true;
-        k++;
-      } else {
-        while (k < toks.length) {
-          const p = toks[k];
-          if (p.text === '...') {
-            params.push('__VA_ARGS__');
-            variadic = true;
-            k++;
-          } else if (p.kind === 'ident' && !p.text.includes('::')) {
-            params.push(p.text);
-            k++;
-            if (toks[k]?.text === '...') {
-              variadic = true;
-              k++;
-            }
-          } else break;
-          if (toks[k]?.text === ',') {
-            k++;
-            continue;
-          }
-          if (toks[k]?.text === ')') {
-            ok = true;
-            k++;
-          }
-          break;
-        }
-      }
-      if (!ok) {
-        sink?.error(tok.start, tok.end, 'pcore.preprocessor', `invalid parameter list in the definition of macro \`${n.text}\``);
-        return undefined;
-      }
+    const head = parseMacroHead(toks, 1, VIEW, 'strict');
+    if ('error' in head) {
+      sink?.error(tok.start, tok.end, 'pcore.preprocessor', `invalid parameter list in the definition of macro \`${n.text}\``);
+      return undefined;
     }
+    const { params, variadic } = head;
+    const k = head.body;
     const body = toks.slice(k);
     if (body.length) {
       body[0] = cloneToken(body[0], body[0].start, body[0].end);
@@ -527,42 +449,31 @@ class Preprocessor {
         continue;
       }
       nextTok();
-      const args: Token[][] = [[]];
       const consumed: Token[] = [p];
-      let level = 1;
-      let endTok: Token | undefined;
       const nParams = m.params.length;
-      for (;;) {
+      const take = (): Token | undefined => {
         const a = nextTok();
-        if (!a) break;
-        consumed.push(a);
-        if (a.kind === 'punct') {
-          if (a.text === '(') level++;
-          else if (a.text === ')') {
-            level--;
-            if (level === 0) {
-              endTok = a;
-              break;
-            }
-          } else if (a.text === ',' && level === 1 && !(m.variadic && args.length >= nParams)) {
-            args.push([]);
-            continue;
-          }
-        }
-        args[args.length - 1].push(a);
-      }
-      if (!endTok) {
+        if (a) consumed.push(a);
+        return a;
+      };
+      const call = collectArguments(take, tokText, nParams, m.variadic === true);
+      if (!call) {
         sink?.error(t.start, t.end, 'pcore.preprocessor', `unterminated invocation of macro \`${m.name}\``);
         out.push(t);
         for (const c of consumed) out.push(c);
         continue;
       }
-      if (nParams === 0 && args.length === 1 && args[0].length === 0) args.length = 0;
-      if (args.length !== nParams && !(m.variadic && args.length === nParams - 1)) {
-        sink?.error(Math.min(t.start, endTok.start), Math.max(t.end, endTok.end), 'pcore.preprocessor',
-          `macro \`${m.name}\` expects ${nParams} argument${nParams === 1 ? '' : 's'}, but ${args.length} ${args.length === 1 ? 'was' : 'were'} given`);
+      const { args, close: endTok } = call;
+      const fit = fitArguments(args, nParams, m.variadic === true);
+      if (!fit.ok) {
+        const given = fit.given;
+        sink?.error(
+          Math.min(t.start, endTok.start),
+          Math.max(t.end, endTok.end),
+          'pcore.preprocessor',
+          `macro \`${m.name}\` expects ${nParams} argument${nParams === 1 ? '' : 's'}, but ${given} ${given === 1 ? 'was' : 'were'} given`,
+        );
       }
-      while (args.length < nParams) args.push([]);
       const start = Math.min(t.start, endTok.start);
       const end = Math.max(t.end, endTok.end);
       const hide = addHide(t.hide, m.name);
