@@ -70,45 +70,49 @@ export function generatePcore(lines: number, header: string): { text: string; bl
 
 /** One group of three functions (about 42 lines) using block k. */
 function tprogGroup(i: number, k: number): string {
-  return `static void blur_tile_${i}(BlurRequest *req, int x0, int z0) {
-   int imgBytes = req->planes * req->img_h * req->img_w;
-   // zero the halo row, then load the tile: Z outermost, X innermost
-   >DTYPE(INT8)PCORE(NUM_PCORE)[*].blur${k}::win(TILE_H,TILE_W,VECTOR_WIDTH)[BLK_H+1][:][:] <= INT8(0);
-   >BARRIER;
-   >CONCURRENT DTYPE(UINT8) FOR(Z=0:VECTOR_WIDTH-1) FOR(Y=0:BLK_H+1) FOR(P=0:NUM_PCORE-1) FOR(X=1:BLK_W)
-   >PCORE(NUM_PCORE)[P].blur${k}::win(TILE_H,TILE_W,VECTOR_WIDTH)[Y][X][Z] <=
-   >DTYPE(UINT8)MEM(req->img,imgBytes(req->planes,BLK_H+2+,req->img_w))[z0:z0+VECTOR_WIDTH-1][0:BLK_H+1][x0:x0+NUM_PCORE*BLK_W-1];
-   // halo exchange: column BLK_W+1 of PCORE p receives column 1 of PCORE p+1
-   >DTYPE(UINT8)PCORE(NUM_PCORE)[0:NUM_PCORE-2].blur${k}::win(TILE_H,TILE_W,VECTOR_WIDTH)[:][BLK_W+1:BLK_W+1][:] <=
-   >DTYPE(UINT8)LATEST PCORE(NUM_PCORE)[1:NUM_PCORE-1].blur${k}::win(TILE_H,TILE_W,VECTOR_WIDTH)[:][1:1][:];
-   > blur${k}::row3.shift <= INT16(req->shift);
-   > EXE_LOCKSTEP(blur${k}::row3,NUM_PCORE);
-}
-
-static void tone_map_${i}(BlurRequest *req, int sel) {
-   int r0 = 0;
-   int c0 = 0;
-   // tensor variables: a broadcast PCORE descriptor and a MEM descriptor with a [$] placeholder
-   > $out_pc := DTYPE(UINT8)PCORE(GRID_R,GRID_C)[:][*].tone${k}::out(2,OUT_WORDS/16,4,8)[1][:][:][:];
-   > $dst_mem := DTYPE(UINT8)MEM(req->dst,GRID_R,16,16)[$][:][:];
-   > EXE_LOCKSTEP(tone${k}::curve,NUM_PCORE);
-   > DTYPE(UINT8)MEM(req->dst,(GRID_R*GRID_C*32)(GRID_R*4,GRID_C*8))[r0:r0+GRID_R*4-1][c0:c0+GRID_C*8-1] <= REMAP(sel) DTYPE(UINT8) CONCURRENT FOR(R=0:GRID_R-1) FOR(V=0:VECTOR_WIDTH-1) FOR(C=0:GRID_C-1) PCORE(GRID_R,GRID_C)[R][C].tone${k}::out(2,OUT_WORDS/16,4,8)[1][0][:][V];
-   > $dst_mem[0] <= $out_pc;
-}
-
-static void do_add_${i}(void *p, int pid) {
-   Request *req = (Request *)p;
-   int from = pid * (BUFSZ / 2);
-   int to = from + BUFSZ / 2 - 1;
-   // Load 8 PCOREs x 16 threads x 8 lanes = 1024 words
-   > DTYPE(INT16)PCORE(NUM_PCORE)[0:NUM_PCORE-1].THREAD[0:15].test${k}::_A[0:7] <= DTYPE(INT16)MEM(req->input)[from:to];
-   > EXE_LOCKSTEP(test${k}::add,NUM_PCORE);
-   ztaTaskYield();
-   > DTYPE(INT16)MEM(req->output)[from:to] <= DTYPE(INT16)PCORE(NUM_PCORE)[0:NUM_PCORE-1].THREAD[0:15].test${k}::_Z[0:7];
-   > DTYPE(INT16)PCORE(8)[:].THREAD[:].test${k}::_A[0:7] <= DTYPE(INT16)MEM(req->input,1024)[0:1023];
-}
-
-`;
+  return [
+    `static void blur_tile_${i}(BlurRequest *req, int x0, int z0) {`,
+    '   int imgBytes = req->planes * req->img_h * req->img_w;',
+    '   // zero the halo row, then load the tile: Z outermost, X innermost',
+    `   >DTYPE(INT8)PCORE(NUM_PCORE)[*].blur${k}::win(TILE_H,TILE_W,VECTOR_WIDTH)[BLK_H+1][:][:] <= INT8(0);`,
+    '   >BARRIER;',
+    '   >CONCURRENT DTYPE(UINT8) FOR(Z=0:VECTOR_WIDTH-1) FOR(Y=0:BLK_H+1) FOR(P=0:NUM_PCORE-1) FOR(X=1:BLK_W)',
+    `   >PCORE(NUM_PCORE)[P].blur${k}::win(TILE_H,TILE_W,VECTOR_WIDTH)[Y][X][Z] <=`,
+    '   >DTYPE(UINT8)MEM(req->img,imgBytes(req->planes,BLK_H+2+,req->img_w))[z0:z0+VECTOR_WIDTH-1][0:BLK_H+1][x0:x0+NUM_PCORE*BLK_W-1];',
+    '   // halo exchange: column BLK_W+1 of PCORE p receives column 1 of PCORE p+1',
+    `   >DTYPE(UINT8)PCORE(NUM_PCORE)[0:NUM_PCORE-2].blur${k}::win(TILE_H,TILE_W,VECTOR_WIDTH)[:][BLK_W+1:BLK_W+1][:] <=`,
+    `   >DTYPE(UINT8)LATEST PCORE(NUM_PCORE)[1:NUM_PCORE-1].blur${k}::win(TILE_H,TILE_W,VECTOR_WIDTH)[:][1:1][:];`,
+    `   > blur${k}::row3.shift <= INT16(req->shift);`,
+    `   > EXE_LOCKSTEP(blur${k}::row3,NUM_PCORE);`,
+    '}',
+    '',
+    `static void tone_map_${i}(BlurRequest *req, int sel) {`,
+    '   int r0 = 0;',
+    '   int c0 = 0;',
+    '   // tensor variables: a broadcast PCORE descriptor and a MEM descriptor with a [$] placeholder',
+    `   > $out_pc := DTYPE(UINT8)PCORE(GRID_R,GRID_C)[:][*].tone${k}::out(2,OUT_WORDS/16,4,8)[1][:][:][:];`,
+    '   > $dst_mem := DTYPE(UINT8)MEM(req->dst,GRID_R,16,16)[$][:][:];',
+    `   > EXE_LOCKSTEP(tone${k}::curve,NUM_PCORE);`,
+    '   > DTYPE(UINT8)MEM(req->dst,(GRID_R*GRID_C*32)(GRID_R*4,GRID_C*8))[r0:r0+GRID_R*4-1][c0:c0+GRID_C*8-1] <= REMAP(sel) ' +
+      'DTYPE(UINT8) CONCURRENT FOR(R=0:GRID_R-1) FOR(V=0:VECTOR_WIDTH-1) FOR(C=0:GRID_C-1) ' +
+      `PCORE(GRID_R,GRID_C)[R][C].tone${k}::out(2,OUT_WORDS/16,4,8)[1][0][:][V];`,
+    '   > $dst_mem[0] <= $out_pc;',
+    '}',
+    '',
+    `static void do_add_${i}(void *p, int pid) {`,
+    '   Request *req = (Request *)p;',
+    '   int from = pid * (BUFSZ / 2);',
+    '   int to = from + BUFSZ / 2 - 1;',
+    '   // Load 8 PCOREs x 16 threads x 8 lanes = 1024 words',
+    `   > DTYPE(INT16)PCORE(NUM_PCORE)[0:NUM_PCORE-1].THREAD[0:15].test${k}::_A[0:7] <= DTYPE(INT16)MEM(req->input)[from:to];`,
+    `   > EXE_LOCKSTEP(test${k}::add,NUM_PCORE);`,
+    '   ztaTaskYield();',
+    `   > DTYPE(INT16)MEM(req->output)[from:to] <= DTYPE(INT16)PCORE(NUM_PCORE)[0:NUM_PCORE-1].THREAD[0:15].test${k}::_Z[0:7];`,
+    `   > DTYPE(INT16)PCORE(8)[:].THREAD[:].test${k}::_A[0:7] <= DTYPE(INT16)MEM(req->input,1024)[0:1023];`,
+    '}',
+    '',
+    '',
+  ].join('\n');
 }
 
 const PRELUDE = (header: string) => `// Generated tensor program for the Tensor Lens benchmark: groups of functions in the style of

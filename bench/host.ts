@@ -96,7 +96,9 @@ export async function benchHost(): Promise<Row[]> {
     return {
       name,
       target: `< ${target} ms`,
-      measured: `cold ${r.cold.wall.toFixed(0)} ms wall / ${r.cold.cpu.toFixed(0)} ms cpu, warm ${r.warm.wall.toFixed(0)} / ${r.warm.cpu.toFixed(0)} ms${ok ? '' : ' (WRONG RESULT)'}`,
+      measured:
+        `cold ${r.cold.wall.toFixed(0)} ms wall / ${r.cold.cpu.toFixed(0)} ms cpu, warm ${r.warm.wall.toFixed(0)} / ${r.warm.cpu.toFixed(0)} ` +
+        `ms${ok ? '' : ' (WRONG RESULT)'}`,
       ratio: best / target,
       pass: ok && best < target,
     };

@@ -173,7 +173,8 @@ async function main(): Promise<void> {
       .join(' ')}; node ${process.version}`,
   );
   console.log(
-    `workload: ${paths.m}: ${tprog.lines} lines, ${tprog.functions} functions, ${tprog.statements} statement lines; ${paths.p}: ${pcore.text.split('\n').length} lines, ${pcore.blocks * 3} classes`,
+    `workload: ${paths.m}: ${tprog.lines} lines, ${tprog.functions} functions, ${tprog.statements} statement lines; ` +
+      `${paths.p}: ${pcore.text.split('\n').length} lines, ${pcore.blocks * 3} classes`,
   );
   const files: Record<string, string> = { [paths.h]: HEADER, [paths.p]: pcore.text, [paths.m]: tprog.text };
   const fs: FileSystem = { read: (p) => files[p] };
@@ -431,7 +432,8 @@ function printTable(): void {
       .join(' ')} on ${availableParallelism()} CPUs (a load above the CPU count inflates every number).`,
   );
   console.log(
-    `${targets.length - failed.length} of ${targets.length} targets met${failed.length ? `; FAIL: ${failed.map((r) => r.metric).join('; ')}` : ''}. (The benchmark does not fail the build.)`,
+    `${targets.length - failed.length} of ${targets.length} targets ` +
+      `met${failed.length ? `; FAIL: ${failed.map((r) => r.metric).join('; ')}` : ''}. (The benchmark does not fail the build.)`,
   );
 }
 

@@ -9,11 +9,13 @@ import type { Dialect } from '../core/tprog/analyze';
 import { parseArgs, UsageError } from './args';
 import { nodeFs, walk } from './nodeFs';
 
-export const CHECK_USAGE = `usage: tensor-lens check <file|dir>... [--json] [--dialect auto|ztachip|guide] [--include DIR]... [--pcore FILE] [--summary] [--hints] [--exit-zero]
-  Checks tensor programs (.m, .tprog) and PCORE programs (.p, .pcore). A .m finds its .p by basename.
-  Directories are searched for such files (a .m without tensor statements or a .p beside it is skipped).
-  Hints (dialect suggestions) are shown with --hints.
-  Exit status: 1 when an error is reported, 0 otherwise (always 0 with --exit-zero), 2 on bad usage.`;
+export const CHECK_USAGE = [
+  'usage: tensor-lens check <file|dir>... [--json] [--dialect auto|ztachip|guide] [--include DIR]... [--pcore FILE] [--summary] [--hints] [--exit-zero]',
+  '  Checks tensor programs (.m, .tprog) and PCORE programs (.p, .pcore). A .m finds its .p by basename.',
+  '  Directories are searched for such files (a .m without tensor statements or a .p beside it is skipped).',
+  '  Hints (dialect suggestions) are shown with --hints.',
+  '  Exit status: 1 when an error is reported, 0 otherwise (always 0 with --exit-zero), 2 on bad usage.',
+].join('\n');
 
 export interface JsonDiagnostic {
   file: string;
@@ -92,7 +94,8 @@ export function runCheck(argv: string[], out: (s: string) => void): number {
   if (args.flags.has('summary') && !args.flags.has('json')) {
     const warnings = results.filter((r) => r.severity === 'warning').length;
     out(
-      `${files.length} file${files.length === 1 ? '' : 's'} checked: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`,
+      `${files.length} file${files.length === 1 ? '' : 's'} checked: ${errors} error${errors === 1 ? '' : 's'}, ${warnings} ` +
+        `warning${warnings === 1 ? '' : 's'}`,
     );
   }
   return errors > 0 && !args.flags.has('exit-zero') ? 1 : 0;

@@ -186,13 +186,15 @@ function show(argv: string[], out: (s: string) => void): number {
   out(`  ${describe(f)}`);
   const range = ([a, b]: number[]) => (b < a ? 'none' : a === b ? `${a}` : `${a}..${b}`);
   out(
-    `  bytes: header ${range(sections.header)}, entries ${range(sections.entries)}, pointer count ${range(sections.pointerCount)}, pointers ${range(sections.pointers)}`,
+    `  bytes: header ${range(sections.header)}, entries ${range(sections.entries)}, pointer count ${range(sections.pointerCount)}, ` +
+      `pointers ${range(sections.pointers)}`,
   );
   for (const x of fibers) {
     const n = x.end - x.start;
     const list = x.entries.map(([i, v]) => `${i}: ${v}`).join(', ') + (n > x.entries.length ? `, … (${n - x.entries.length} more)` : '');
     out(
-      `  fiber ${x.fiber} x[${[...x.coord, ':'].join(', ')}]  ${n === 0 ? 'empty' : `${n} entr${n === 1 ? 'y' : 'ies'} (${x.start}..${x.end - 1})${list ? ': ' + list : ''}`}`,
+      `  fiber ${x.fiber} x[${[...x.coord, ':'].join(', ')}] ` +
+        ` ${n === 0 ? 'empty' : `${n} entr${n === 1 ? 'y' : 'ies'} (${x.start}..${x.end - 1})${list ? ': ' + list : ''}`}`,
     );
   }
   if (f.fibers > fibers.length) out(`  … ${f.fibers - fibers.length} more fibers (--fibers N shows more)`);
@@ -320,7 +322,8 @@ function contract(argv: string[], out: (s: string) => void): number {
   out(`lhs ${lhs}: order ${loaded[0].order}, shape ${formatShape(loaded[0].shape)}, nnz ${loaded[0].nnz}: ${words(loaded[0])}`);
   out(`rhs ${rhs}: order ${loaded[1].order}, shape ${formatShape(loaded[1].shape)}, nnz ${loaded[1].nnz}: ${words(loaded[1])}`);
   out(
-    `result: order ${c.tensor.order}, shape ${formatShape(c.tensor.shape)}, dense (${c.tensor.nnz} entries): ${words(c.tensor)}; ${c.multiplyAdds} multiply-add${c.multiplyAdds === 1 ? '' : 's'}`,
+    `result: order ${c.tensor.order}, shape ${formatShape(c.tensor.shape)}, dense (${c.tensor.nnz} entries): ${words(c.tensor)}; ` +
+      `${c.multiplyAdds} multiply-add${c.multiplyAdds === 1 ? '' : 's'}`,
   );
   out(`${dst}: wrote ${x.bytes.length} bytes`);
   return 0;

@@ -10,13 +10,16 @@ import { hex, list } from '../core/layout/util';
 import { parseArgs, UsageError } from './args';
 import { nodeFs } from './nodeFs';
 
-export const MAP_USAGE = `usage: tensor-lens map <spec.tlayout> [--tensor NAME] [--coord i,j,k | --device i,j,k | --address A [--bank N | --core x,y | --space main|meta]] [--json]
-  Without a query: every tensor's summary (bytes, padding, pages/banks/cores/sticks/cells) and the file's probes.
-  --coord       map a tensor coordinate to its address, with every intermediate (names allowed: A=1,B=2)
-  --device      map a Spyre device coordinate
-  --address     say what the byte at A holds (0x…, decimal, sums like 0x1000+770); without --tensor every tensor is searched
-  --bank/--core the bank or core of the address, for TT buffers; --space main|meta for fibered tensors
-  Exit status: 1 when the spec has errors (printed as file:line:col: error: …), 2 on bad usage.`;
+export const MAP_USAGE = [
+  'usage: tensor-lens map <spec.tlayout> [--tensor NAME] [--coord i,j,k | --device i,j,k | --address A [--bank N | --core x,y | ' +
+    '--space main|meta]] [--json]',
+  "  Without a query: every tensor's summary (bytes, padding, pages/banks/cores/sticks/cells) and the file's probes.",
+  '  --coord       map a tensor coordinate to its address, with every intermediate (names allowed: A=1,B=2)',
+  '  --device      map a Spyre device coordinate',
+  '  --address     say what the byte at A holds (0x…, decimal, sums like 0x1000+770); without --tensor every tensor is searched',
+  '  --bank/--core the bank or core of the address, for TT buffers; --space main|meta for fibered tensors',
+  '  Exit status: 1 when the spec has errors (printed as file:line:col: error: …), 2 on bad usage.',
+].join('\n');
 
 function parseNumber(s: string, what: string): number {
   const f = parseLayout(`probe address ${s}`).stmts[0];
@@ -219,11 +222,10 @@ export function runMap(argv: string[], out: (s: string) => void): number {
       if (r.kind !== 'outside') hits.push({ tensor: t.name, result: r });
     }
     if (json) out(JSON.stringify({ address, hits }, null, 2));
-    else if (!hits.length)
-      out(
-        `${hex(address)}: no tensor holds it${unitText === undefined && a.tensors.some((t) => t.model && t.model.unitCount() > 1 && t.model.kind !== 'sparse') ? ' (banked tensors need --bank or --core)' : ''}`,
-      );
-    else for (const h of hits) for (const l of inverseText(h.tensor, h.result)) out(l);
+    else if (!hits.length) {
+      const banked = unitText === undefined && a.tensors.some((t) => t.model && t.model.unitCount() > 1 && t.model.kind !== 'sparse');
+      out(`${hex(address)}: no tensor holds it${banked ? ' (banked tensors need --bank or --core)' : ''}`);
+    } else for (const h of hits) for (const l of inverseText(h.tensor, h.result)) out(l);
     return 0;
   }
 

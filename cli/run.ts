@@ -10,12 +10,15 @@ import { DIALECTS, type Dialect, type RunConfig } from '../core/sim/runConfig';
 import { parseArgs, UsageError, type Parsed } from './args';
 import { MAX_MEM_BYTES, MIN_MEM_BYTES } from '../core/sim/spaces';
 
-export const RUN_USAGE = `usage: tensor-lens run <program> [--entry NAME] [--arg N]... [--load WHERE=FILE]... [--dump SPACE:WHERE:COUNT:DTYPE[=FILE]]... [--include DIR]... [--dialect auto|ztachip|guide] [--pcore FILE] [--mem-bytes N] [--steps N] [--trace] [--json]
-  SPACE is MEM, SCRATCH, PCORE (process page 0) or PCORE@1; WHERE a number (bytes for MEM/SCRATCH, the word address
-  pcore*4096+thread*256+offset for PCORE), a C global with optional +bytes, or pcore.thread.class::var / pcore.class::var
-  with optional +words; DTYPE one of u8 i8 u16 i16 u32 i32 f32 word12. --load takes raw bytes or .npy into MEM.
-  --include and --dialect read the program as \`tensor-lens check\` does with them.
-  Exit status 1 on a runtime or compile error (printed as file:line:col: error: ...), 2 on bad usage.`;
+export const RUN_USAGE = [
+  'usage: tensor-lens run <program> [--entry NAME] [--arg N]... [--load WHERE=FILE]... [--dump SPACE:WHERE:COUNT:DTYPE[=FILE]]... ' +
+    '[--include DIR]... [--dialect auto|ztachip|guide] [--pcore FILE] [--mem-bytes N] [--steps N] [--trace] [--json]',
+  '  SPACE is MEM, SCRATCH, PCORE (process page 0) or PCORE@1; WHERE a number (bytes for MEM/SCRATCH, the word address',
+  '  pcore*4096+thread*256+offset for PCORE), a C global with optional +bytes, or pcore.thread.class::var / pcore.class::var',
+  '  with optional +words; DTYPE one of u8 i8 u16 i16 u32 i32 f32 word12. --load takes raw bytes or .npy into MEM.',
+  '  --include and --dialect read the program as `tensor-lens check` does with them.',
+  '  Exit status 1 on a runtime or compile error (printed as file:line:col: error: ...), 2 on bad usage.',
+].join('\n');
 
 function num(s: string, what: string): number {
   if (!/^-?(0x[0-9a-f]+|\d+)$/i.test(s)) throw new UsageError(`${what} must be an integer, got "${s}"`);
@@ -97,7 +100,8 @@ export async function runRun(argv: string[], out: (s: string) => void, err: (s: 
     if (args.flags.has('trace'))
       for (const s of r.trace)
         out(
-          `step ${s.step} ${rel(s.file)}:${s.line} pid ${s.process} ${s.kind}${s.kernel ? ' ' + s.kernel : ''} ${s.elements} el${s.padded ? `, ${s.padded} padded` : ''}${s.skipped ? `, ${s.skipped} skipped` : ''}`,
+          `step ${s.step} ${rel(s.file)}:${s.line} pid ${s.process} ${s.kind}${s.kernel ? ' ' + s.kernel : ''} ${s.elements} ` +
+            `el${s.padded ? `, ${s.padded} padded` : ''}${s.skipped ? `, ${s.skipped} skipped` : ''}`,
         );
     for (const d of r.dumps) {
       if (d.file) out(`${d.space}:${d.where}: wrote ${d.file}`);

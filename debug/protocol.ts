@@ -62,7 +62,10 @@ export interface TargetRequestArgs {
   readMemory: DebugProtocol.ReadMemoryArguments;
   writeMemory: DebugProtocol.WriteMemoryArguments;
   exceptionInfo: DebugProtocol.ExceptionInfoArguments;
-  /** Executed tensor steps `start..start+count` (answered with a TraceSlice, core/protocol/trace.ts; also sent as a `tensorTrace` event when the program ends). */
+  /**
+   * Executed tensor steps `start..start+count` (answered with a TraceSlice, core/protocol/trace.ts;
+   * also sent as a `tensorTrace` event when the program ends).
+   */
   tensorTrace: { start?: number; count?: number };
   /** The stops so far (from `from`), with the pages each changed. */
   memoryStops: { from?: number; count?: number };

@@ -239,7 +239,8 @@ export class DebugTarget {
       this.traceLines++;
       const w = s.written ? ` → ${s.written.space}[${s.written.lo}..${s.written.hi}]` : '';
       this.output(
-        `[tensor #${s.step}] pid ${s.process} ${baseName(s.file)}:${s.line} ${s.kind} ${s.elements} el${w}  ${s.text}\n${this.traceLines === MAX_TRACE_LINES ? '[tensor] (further statements are not printed; the tensorTrace request lists them all)\n' : ''}`,
+        `[tensor #${s.step}] pid ${s.process} ${baseName(s.file)}:${s.line} ${s.kind} ${s.elements} el${w}  ` +
+          `${s.text}\n${this.traceLines === MAX_TRACE_LINES ? '[tensor] (further statements are not printed; the tensorTrace request lists them all)\n' : ''}`,
         'console',
       );
     }

@@ -57,7 +57,8 @@ const out = option('FUZZ_OUT', join(tmpdir(), `tensor-lens-fuzz-${new Date().toI
 
 for (const k of kinds) if (!KINDS.includes(k)) throw new Error(`unknown kind ${k} (known: ${KINDS.join(', ')})`);
 console.log(
-  `fuzz: kinds ${kinds.join(', ')}; up to ${runs} inputs or ${timeS} s per kind; seed ${seed0}; per-call limit ${limitMs} ms; hang after ${hangMs} ms; ${parallel} at once`,
+  `fuzz: kinds ${kinds.join(', ')}; up to ${runs} inputs or ${timeS} s per kind; seed ${seed0}; per-call limit ${limitMs} ms; hang after ` +
+    `${hangMs} ms; ${parallel} at once`,
 );
 
 const t0 = Date.now();
@@ -74,7 +75,8 @@ function record(f, hang) {
   const file = join(out, `${String(++saved).padStart(3, '0')}-${f.kind}${hang ? '-hang' : ''}.json`);
   writeFileSync(file, JSON.stringify(f, null, 1));
   console.log(
-    `\n!! ${hang ? 'HANG' : 'FAILURE'} [${f.kind}] ${f.violations[0].where}: ${f.violations[0].problem.split('\n').slice(0, 4).join(' | ')}\n   input ${f.input.path} (${f.input.text.length} chars) saved to ${file}`,
+    `\n!! ${hang ? 'HANG' : 'FAILURE'} [${f.kind}] ${f.violations[0].where}: ${f.violations[0].problem.split('\n').slice(0, 4).join(' | ')}\n   ` +
+      `input ${f.input.path} (${f.input.text.length} chars) saved to ${file}`,
   );
 }
 
@@ -97,7 +99,8 @@ async function lane() {
     });
     reports.push(r);
     console.log(
-      `  ${q.kind}: done, ${r.tried} inputs in ${(r.ms / 1000).toFixed(1)} s, ${r.failures.length} failing, ${r.hangs.length} hangs (seeds ${r.seeds.join(', ')})`,
+      `  ${q.kind}: done, ${r.tried} inputs in ${(r.ms / 1000).toFixed(1)} s, ${r.failures.length} failing, ${r.hangs.length} hangs ` +
+        `(seeds ${r.seeds.join(', ')})`,
     );
   }
 }

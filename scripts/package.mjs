@@ -61,7 +61,8 @@ const missing = required.filter((f) => !files.includes(f));
 const size = statSync(OUT).size;
 const unpacked = entries.reduce((s, e) => s + e.size, 0);
 console.log(
-  `[package] ${OUT}: ${(size / 1024).toFixed(0)} KiB (${(unpacked / 1024).toFixed(0)} KiB unpacked), ${files.length} files, in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+  `[package] ${OUT}: ${(size / 1024).toFixed(0)} KiB (${(unpacked / 1024).toFixed(0)} KiB unpacked), ${files.length} files, ` +
+    `in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
 );
 const biggest = entries
   .filter((e) => e.name.startsWith('extension/'))

@@ -120,7 +120,8 @@ export async function activateWith(context: vscode.ExtensionContext, factory: Cl
       }
       if (!vscode.workspace.isTrusted) {
         void vscode.window.showWarningMessage(
-          'Tensor Lens: running a program needs a trusted workspace (a run reads the files its run configuration names and writes its dumps). Checking and hovers work in Restricted Mode.',
+          'Tensor Lens: running a program needs a trusted workspace (a run reads the files its run configuration names and writes its dumps). ' +
+            'Checking and hovers work in Restricted Mode.',
         );
         return undefined;
       }
@@ -151,7 +152,8 @@ export async function activateWith(context: vscode.ExtensionContext, factory: Cl
       lastRunName = name ?? '';
       const s = result.summary;
       output.appendLine(
-        `[run] ${name} ${result.entry}: ${s.statements} tensor statements, ${s.steps} steps, ${s.bytesMoved} bytes moved, ${s.laneOps} lane-ops, ${s.timeMs} ms${result.warnings?.length ? `, ${result.warnings.length} warning${result.warnings.length === 1 ? '' : 's'}` : ''}`,
+        `[run] ${name} ${result.entry}: ${s.statements} tensor statements, ${s.steps} steps, ${s.bytesMoved} bytes moved, ${s.laneOps} ` +
+          `lane-ops, ${s.timeMs} ms${result.warnings?.length ? `, ${result.warnings.length} warning${result.warnings.length === 1 ? '' : 's'}` : ''}`,
       );
       if (result.output) output.appendLine(result.output.replace(/\n$/, ''));
       for (const w of result.warnings ?? []) output.appendLine(`  ${warningText(w, vscode.Uri.parse(w.uri).fsPath)}`);

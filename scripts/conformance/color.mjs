@@ -61,7 +61,10 @@ export function nodeArgs({ srcfmt, srcSpace, dstSpace, destFormat }) {
 }
 
 export function describe(c) {
-  return `${FMT_NAMES[c.srcfmt]} ${c.srcSpace} -> ${c.dstSpace === 'MonochromeSingleChannel' ? 'single-channel mono' : `${FMT_NAMES[c.dstfmt]} ${ORDER_NAMES[c.dstorder]}`}`;
+  return (
+    `${FMT_NAMES[c.srcfmt]} ${c.srcSpace} ` +
+    `-> ${c.dstSpace === 'MonochromeSingleChannel' ? 'single-channel mono' : `${FMT_NAMES[c.dstfmt]} ${ORDER_NAMES[c.dstorder]}`}`
+  );
 }
 
 // The driver's check, in our own terms (the same expectations as test.cpp's test_color):
@@ -176,7 +179,8 @@ export function jobs({ sw }) {
         const total = 57 * 9;
         const checked = done ? Number(done[1]) : undefined;
         const describeFail = ([w, h, crop, n, idx, e, a, max]) =>
-          `${w}x${h} crop ${crop}: ${n} of ${(c.dstfmt === SINGLE ? 1 : 3) * (w - crop) * (h - crop)} bytes differ, lowest at ${idx}: expected ${e}, got ${a}; max abs diff ${max}`;
+          `${w}x${h} crop ${crop}: ${n} of ${(c.dstfmt === SINGLE ? 1 : 3) * (w - crop) * (h - crop)} bytes differ, lowest at ${idx}: expected ` +
+          `${e}, got ${a}; max abs diff ${max}`;
         if (!done || error) {
           const ran = fails.length ? `; before it: ${fails.length} combinations differ, first ${describeFail(fails[0])}` : '';
           return [{ name, pass: false, count: total, passedCount: 0, detail: `${error ?? 'the driver did not finish'}${ran}` }];
@@ -190,7 +194,9 @@ export function jobs({ sw }) {
             pass: false,
             count: checked,
             passedCount: checked - fails.length,
-            detail: `${checked - fails.length}/${checked} combinations identical, ${fails.length} differ (max abs diff ${max}); first: ${describeFail(fails[0])}`,
+            detail:
+              `${checked - fails.length}/${checked} combinations identical, ${fails.length} differ (max abs diff ${max}); ` +
+              `first: ${describeFail(fails[0])}`,
           },
         ];
       },

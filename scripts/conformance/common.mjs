@@ -98,7 +98,9 @@ export function checkFrom(name, expected, actual, { shape, tolerance = 0, what }
   return {
     name,
     pass: false,
-    detail: `${label}${c.failing} of ${c.n} elements differ${tol}; first at ${c.first} ${coords(c.first, shape)}: expected ${c.firstExpected}, got ${c.firstActual}; max abs diff ${c.maxAbs}`,
+    detail:
+      `${label}${c.failing} of ${c.n} elements differ${tol}; first at ${c.first} ${coords(c.first, shape)}: expected ${c.firstExpected}, ` +
+      `got ${c.firstActual}; max abs diff ${c.maxAbs}`,
   };
 }
 

@@ -78,7 +78,8 @@ ${calls}
 `;
   const names = cs.map(
     (c) =>
-      `test_yuyv_to_bgr ${srcW}x${srcH} crop ${c.crop} (${c.dstW}x${c.dstH} at ${c.xOff},${c.yOff}) ${c.order === COLOR_BGR ? 'bgr' : 'rgb'} ${c.fmt === FMT_SPLIT ? 'split' : 'interleave'}`,
+      `test_yuyv_to_bgr ${srcW}x${srcH} crop ${c.crop} (${c.dstW}x${c.dstH} at ${c.xOff},${c.yOff}) ` +
+      `${c.order === COLOR_BGR ? 'bgr' : 'rgb'} ${c.fmt === FMT_SPLIT ? 'split' : 'interleave'}`,
   );
   const outs = cs.map((_c, k) => path.join(tmp, `yuyv_out${k}.bin`));
   return [

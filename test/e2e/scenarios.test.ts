@@ -220,7 +220,8 @@ scenario("2. run: a progress notification, then the memory inspector with the ru
   // first, then describes the selection: both name the address)
   await poll('the inspector at outbuf', async () => {
     const boxes = (await f.evaluate(
-      `[...document.querySelectorAll('.tl-deco.tl-cur:not([hidden]), .tl-deco.tl-sel:not([hidden])')].map((d) => [d.classList.contains('tl-cur'), Number(d.dataset.lo)])`,
+      "[...document.querySelectorAll('.tl-deco.tl-cur:not([hidden]), .tl-deco.tl-sel:not([hidden])')].map((d) => [d.classList.contains('tl-cur'), " +
+        'Number(d.dataset.lo)])',
     )) as [boolean, number][];
     return boxes.some(([cur, lo]) => cur && lo === outbuf) && boxes.some(([cur, lo]) => !cur && lo === outbuf);
   });
@@ -331,7 +332,8 @@ scenario('3. layout spec: inlay hints with bytes and pages, probes answered like
   assert.match((await f.textContent('#lm-title')) ?? '', /^blk: bfloat16\[128, 128\]/);
   // the canvas really has a picture: many distinct colours
   const colours = (await f.evaluate(
-    `(() => { const c = document.getElementById('lm-canvas'); const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; const s = new Set(); for (let i = 0; i < d.length; i += 4 * 97) s.add(d[i] + ',' + d[i + 1] + ',' + d[i + 2]); return s.size; })()`,
+    "(() => { const c = document.getElementById('lm-canvas'); const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; const s = " +
+      "new Set(); for (let i = 0; i < d.length; i += 4 * 97) s.add(d[i] + ',' + d[i + 1] + ',' + d[i + 2]); return s.size; })()",
   )) as number;
   assert.ok(colours >= 5, `only ${colours} colours on the layout map`);
   // locate a coordinate: the map answers like the CLI
@@ -378,16 +380,21 @@ scenario('4. .csfbin: the sparse tensor viewer shows the header the CLI reads', 
   assert.equal(r1[2], fiber1[2]);
   // nothing of the fiber table is drawn over the hex view beside it (the editor is narrower than the
   // table's columns): every cell's visible box (clipped by its ancestors) stays inside the table pane
-  const spill = (await f.evaluate(`(() => {
-    const pane = document.querySelector('.csf-tablepane').getBoundingClientRect();
-    const out = [];
-    for (const el of document.querySelectorAll('.csf-tablepane .csf-row > span')) {
-      let right = el.getBoundingClientRect().right;
-      for (let a = el.parentElement; a; a = a.parentElement) if (getComputedStyle(a).overflowX !== 'visible') right = Math.min(right, a.getBoundingClientRect().right);
-      if (el.textContent.trim() && right > pane.right + 1) out.push(el.textContent.trim());
-    }
-    return [...new Set(out)];
-  })()`)) as string[];
+  const spill = (await f.evaluate(
+    [
+      '(() => {',
+      "    const pane = document.querySelector('.csf-tablepane').getBoundingClientRect();",
+      '    const out = [];',
+      "    for (const el of document.querySelectorAll('.csf-tablepane .csf-row > span')) {",
+      '      let right = el.getBoundingClientRect().right;',
+      "      for (let a = el.parentElement; a; a = a.parentElement) if (getComputedStyle(a).overflowX !== 'visible') right = " +
+        'Math.min(right, a.getBoundingClientRect().right);',
+      '      if (el.textContent.trim() && right > pane.right + 1) out.push(el.textContent.trim());',
+      '    }',
+      '    return [...new Set(out)];',
+      '  })()',
+    ].join('\n'),
+  )) as string[];
   assert.deepEqual(spill, [], 'fiber table cells drawn over the hex view');
   await w.screenshot('4-csfbin-viewer');
   // scrolled sideways (a horizontal wheel), the value column comes into view under its header
@@ -399,16 +406,20 @@ scenario('4. .csfbin: the sparse tensor viewer shows the header the CLI reads', 
     'the value column under its header',
     async () => {
       const [head, cell, pane] = (await f.evaluate(
-        `[document.querySelector('.csf-tablepane .csf-thead .c-val'), document.querySelector('#csf-table .csf-entryrow:not([hidden]) .c-val'), document.querySelector('.csf-tablepane')].map((e) => e.getBoundingClientRect().toJSON())`,
+        "[document.querySelector('.csf-tablepane .csf-thead .c-val'), document.querySelector('#csf-table .csf-entryrow:not([hidden]) .c-val'), " +
+          "document.querySelector('.csf-tablepane')].map((e) => e.getBoundingClientRect().toJSON())",
       )) as DOMRect[];
       return Math.abs(head.left - cell.left) < 1 && cell.right <= pane.right + 1 && head.right <= pane.right + 1;
     },
     10_000,
-  ).catch(async (e) =>
-    assert.fail(
-      `${(e as Error).message}: ${JSON.stringify(await f.evaluate(`[document.querySelector('.csf-tablepane .csf-thead .c-val'), document.querySelector('#csf-table .csf-entryrow:not([hidden]) .c-val'), document.querySelector('.csf-tablepane'), document.querySelector('#csf-table')].map((e) => [e.getBoundingClientRect().left, e.getBoundingClientRect().right, e.scrollLeft, e.scrollWidth, e.clientWidth])`))}`,
-    ),
-  );
+  ).catch(async (e) => {
+    const boxes = await f.evaluate(
+      "[document.querySelector('.csf-tablepane .csf-thead .c-val'), document.querySelector('#csf-table .csf-entryrow:not([hidden]) .c-val'), " +
+        "document.querySelector('.csf-tablepane'), document.querySelector('#csf-table')].map((e) => [e.getBoundingClientRect().left, " +
+        'e.getBoundingClientRect().right, e.scrollLeft, e.scrollWidth, e.clientWidth])',
+    );
+    assert.fail(`${(e as Error).message}: ${JSON.stringify(boxes)}`);
+  });
 });
 
 scenario('5. debug: a breakpoint in test.m (F9, F5), locals and globals in Variables, step over a > statement, stop', { timeout: 120_000 }, async () => {

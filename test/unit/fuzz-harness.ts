@@ -392,7 +392,8 @@ export const soupArb = (maxStatements = 12): fc.Arbitrary<string> =>
     )
     .map(
       ([stmts, head, inFn]) =>
-        `${head}${inFn ? 'void f(int p) {\n   int from = 0, to = 7;\n' : ''}${stmts.map(([s, end]) => `   > ${s.join('')}${end ? ';' : ''}`).join('\n')}\n${inFn ? '}\n' : ''}`,
+        `${head}${inFn ? 'void f(int p) {\n   int from = 0, to = 7;\n' : ''}` +
+        `${stmts.map(([s, end]) => `   > ${s.join('')}${end ? ';' : ''}`).join('\n')}\n${inFn ? '}\n' : ''}`,
     );
 
 /** An input for the tensor-program checks: a text analysed at a path of the example tree, optionally with a mutated `.p`. */
@@ -1111,7 +1112,9 @@ export async function checkCsf(input: CsfInput, opts: CheckOptions = {}): Promis
   if (all && vc && !sameValidation(all, vc))
     c.violations.push({
       where: 'validateCsfChunks',
-      problem: `chunks split at ${cuts.join(', ')} validate differently from the whole file:\nwhole  ${JSON.stringify(all.issues.map(issueKey))}\nchunks ${JSON.stringify(vc.issues.map(issueKey))}`,
+      problem:
+        `chunks split at ${cuts.join(', ')} validate differently from the whole file:\nwhole  ${JSON.stringify(all.issues.map(issueKey))}\n` +
+        `chunks ${JSON.stringify(vc.issues.map(issueKey))}`,
     });
   // the lazy reader
   for (const allowTrailing of [false, true]) {

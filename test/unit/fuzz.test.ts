@@ -26,7 +26,8 @@ function verdict(r: FuzzReport): void {
   const parts: string[] = [];
   if (r.counterexample)
     parts.push(
-      `counterexample (seed ${r.counterexample.seed}, path ${r.counterexample.path}):\n  input ${describeInput(r.counterexample.input)}\n${formatViolations(r.counterexample.violations)}`,
+      `counterexample (seed ${r.counterexample.seed}, path ${r.counterexample.path}):\n  input ` +
+        `${describeInput(r.counterexample.input)}\n${formatViolations(r.counterexample.violations)}`,
     );
   for (const h of r.hangs) parts.push(`hang/crash (seed ${h.seed}):\n  input ${describeInput(h.input)}\n${formatViolations(h.violations)}`);
   if (r.error) parts.push(`error: ${r.error}`);
@@ -91,15 +92,30 @@ describe('edge cases through every feature function', () => {
     '10,000 nested ( ) in a statement': `void f(void) {\n   > DTYPE(INT16)MEM(p,${'('.repeat(10_000)}8${')'.repeat(10_000)})[0] <= INT16(0);\n}\n`,
     '10,000 unclosed ( in a statement': `void f(void) {\n   > DTYPE(INT16)MEM(p,${'('.repeat(10_000)}8[0] <= INT16(0);\n}\n`,
     '10,000 nested { } in C': `void f(void) {${'{'.repeat(10_000)}\n   > BARRIER;\n${'}'.repeat(10_000)}}\n`,
-    '10,000 nested ( ) in a C initializer': `int x = ${'('.repeat(10_000)}1${')'.repeat(10_000)};\nvoid f(int p) {\n   > DTYPE(INT16)MEM(p)[0:x] <= INT16(0);\n}\n`,
+    '10,000 nested ( ) in a C initializer':
+      `int x = ${'('.repeat(10_000)}1${')'.repeat(10_000)};\n` + 'void f(int p) {\n   > DTYPE(INT16)MEM(p)[0:x] <= INT16(0);\n}\n',
     'CRLF line ends': test.text.replace(/\n/g, '\r\n'),
     'CR line ends': test.text.replace(/\n/g, '\r'),
     'CRLF line ends with #define': '#define N 4\r\n#define M (N*2)\r\nvoid f(int p) {\r\n   > DTYPE(INT16)MEM(p,M)[0:N-1] <= INT16(0);\r\n}\r\n',
     'BOM and NUL bytes': '\ufeff' + test.text.replace(/;/g, ';\0'),
     'lone surrogates': test.text.replace(/_A/g, '_\ud800A'),
     'every line a continuation': test.text.replace(/\n/g, '\\\n'),
-    'object-prototype names as identifiers and macros': `#define constructor 4\nvoid f(int p) {\n   int __proto__ = 3;\n   > DTYPE(INT16)MEM(p,toString,hasOwnProperty)[0:constructor][0:__proto__] <= DTYPE(INT16)PCORE(valueOf)[0].THREAD[prototype].test::_A[0:7];\n   > EXE_LOCKSTEP(constructor::__proto__,NUM_PCORE);\n   > $constructor := DTYPE(INT16)MEM(p)[0:7];\n   > $__proto__ <= $constructor;\n}\n`,
-    'huge and odd numbers': `void f(int p) {\n   > DTYPE(INT16)MEM(p,99999999999999999999,0x7fffffff)[0:1e9][-2147483648/-1:1<<40] <= INT16(1/0);\n   > DTYPE(INT16)PCORE(2147483647)[0:2147483646].THREAD[0:99999999].test::_A[0:0xffffffff] <= INT16(0);\n   > FOR(I=0:2147483647) DTYPE(INT16)MEM(p)[I] <= INT16(0);\n}\n`,
+    'object-prototype names as identifiers and macros':
+      '#define constructor 4\n' +
+      'void f(int p) {\n' +
+      '   int __proto__ = 3;\n' +
+      '   > DTYPE(INT16)MEM(p,toString,hasOwnProperty)[0:constructor][0:__proto__] <= ' +
+      'DTYPE(INT16)PCORE(valueOf)[0].THREAD[prototype].test::_A[0:7];\n' +
+      '   > EXE_LOCKSTEP(constructor::__proto__,NUM_PCORE);\n' +
+      '   > $constructor := DTYPE(INT16)MEM(p)[0:7];\n' +
+      '   > $__proto__ <= $constructor;\n' +
+      '}\n',
+    'huge and odd numbers':
+      'void f(int p) {\n' +
+      '   > DTYPE(INT16)MEM(p,99999999999999999999,0x7fffffff)[0:1e9][-2147483648/-1:1<<40] <= INT16(1/0);\n' +
+      '   > DTYPE(INT16)PCORE(2147483647)[0:2147483646].THREAD[0:99999999].test::_A[0:0xffffffff] <= INT16(0);\n' +
+      '   > FOR(I=0:2147483647) DTYPE(INT16)MEM(p)[I] <= INT16(0);\n' +
+      '}\n',
   };
   const pcoreCases: Record<string, string | [string, string]> = {
     'PCORE: empty': '',
@@ -144,7 +160,10 @@ describe('edge cases through every feature function', () => {
 /** Runs `code` (CommonJS, tsx registered, `core` = absolute path of core/) in a worker; resolves its result, or 'timeout'. */
 function inWorker(code: string, timeoutMs: number): Promise<{ result?: unknown; timeout?: boolean; error?: string }> {
   const core = `${__dirname}/../../core`;
-  const src = `require(${JSON.stringify(require.resolve('tsx/cjs/api'))}).register(); const core = ${JSON.stringify(core)}; const { parentPort } = require('node:worker_threads'); (async () => { ${code} })().then((r) => parentPort.postMessage({ result: r }), (e) => parentPort.postMessage({ error: String(e && e.stack || e) }));`;
+  const src =
+    `require(${JSON.stringify(require.resolve('tsx/cjs/api'))}).register(); const core = ${JSON.stringify(core)}; const { parentPort } = ` +
+    `require('node:worker_threads'); (async () => { ${code} })().then((r) => parentPort.postMessage({ result: r }), (e) => parentPort.postMessage({ ` +
+    'error: String(e && e.stack || e) }));';
   return new Promise((resolve) => {
     const w = new Worker(src, { eval: true });
     let start: ReturnType<typeof setTimeout> | undefined;
@@ -178,7 +197,14 @@ describe('bugs found by fuzzing, fixed', { concurrency: true }, () => {
     // fuzz input (tlayout): hover on `__proto__` returned Object.prototype as its markdown; `spyre(constructor=` threw in
     // completion, `tt(layout=constructor)` was accepted as a layout and hover on a term named `__proto__` threw
     const text =
-      'target toString\ntarget wormhole_b0(__proto__=1)\ntensor t: float16[4] = spyre(constructor=1, __proto__=2)\ntensor u: constructor[4] = tt(layout=constructor, buffer=__proto__)\ntensor v: float16[4] = __proto__()\ntensor w: float16[4] = tt(layout=\nprobe t[valueOf]\n4constructor\n';
+      'target toString\n' +
+      'target wormhole_b0(__proto__=1)\n' +
+      'tensor t: float16[4] = spyre(constructor=1, __proto__=2)\n' +
+      'tensor u: constructor[4] = tt(layout=constructor, buffer=__proto__)\n' +
+      'tensor v: float16[4] = __proto__()\n' +
+      'tensor w: float16[4] = tt(layout=\n' +
+      'probe t[valueOf]\n' +
+      '4constructor\n';
     const at = Array.from({ length: text.length + 1 }, (_, i) => i / (text.length + 1));
     const [o] = runTasks([{ type: 'case', kind: 'tlayout', limitMs: LIMIT_MS, input: { path: '/w/layouts/x.tlayout', text, at } }], { hangMs: HANG_MS });
     const r = await o;
@@ -250,8 +276,11 @@ describe('bugs found by fuzzing, fixed', { concurrency: true }, () => {
 
   it('unclosed nested calls `F(F(F(…` at top level are analysed in linear time', async () => {
     const r = await inWorker(
-      `const { analyzeTprog } = require(core + '/tprog/analyze'); const text = 'F('.repeat(20000) + '\\nvoid f(void) {\\n > BARRIER;\\n}\\n';
-       analyzeTprog('void g(void) {}', { file: '/w.m' }); parentPort.postMessage({ ready: true }); const t0 = performance.now(); analyzeTprog(text, { file: '/x.m' }); return performance.now() - t0;`,
+      [
+        "const { analyzeTprog } = require(core + '/tprog/analyze'); const text = 'F('.repeat(20000) + '\\nvoid f(void) {\\n > BARRIER;\\n}\\n';",
+        "       analyzeTprog('void g(void) {}', { file: '/w.m' }); parentPort.postMessage({ ready: true }); const t0 = performance.now(); " +
+          "analyzeTprog(text, { file: '/x.m' }); return performance.now() - t0;",
+      ].join('\n'),
       LIMIT_MS,
     );
     assert.ok(!r.timeout, `analysis of 40 KB of unclosed F( took more than ${LIMIT_MS} ms`);

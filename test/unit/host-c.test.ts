@@ -180,7 +180,8 @@ describe('host C: preprocessor', () => {
 describe('host C: printf family', () => {
   test('formats integers, strings, characters and floats', async () => {
     const r = await run(
-      'int main(void) { printf("%d %u %x %X %o %c %s|%5d|%-4d|%04d|%+d|%%|%.2f|%e|%g\\n", -5, -1, 255, 255, 8, 65, "hi", 42, 7, 9, 3, 3.14159, 12345.678, 0.0001); return 0; }',
+      'int main(void) { printf("%d %u %x %X %o %c %s|%5d|%-4d|%04d|%+d|%%|%.2f|%e|%g\\n", -5, -1, 255, 255, 8, 65, "hi", 42, 7, 9, 3, 3.14159, ' +
+        '12345.678, 0.0001); return 0; }',
     );
     assert.equal(r.f.printed, '-5 4294967295 ff FF 10 A hi|   42|7   |0009|+3|%|3.14|1.234568e+04|0.0001\n');
   });

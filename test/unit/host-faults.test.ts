@@ -183,7 +183,17 @@ describe('host C: faults carry file:line:col and the C call stack', () => {
 
   test('a fault on hart 1 reports hart 1 call stack', async () => {
     const src =
-      'static void h(void *p, int pid) {\n  ztaTaskYield();\n  if (pid == 1) {\n    int z = 0;\n    z = pid / z;\n  }\n}\nint main(void) {\n  ztaDualHartExecute(h, 0);\n  return 0;\n}';
+      'static void h(void *p, int pid) {\n' +
+      '  ztaTaskYield();\n' +
+      '  if (pid == 1) {\n' +
+      '    int z = 0;\n' +
+      '    z = pid / z;\n' +
+      '  }\n' +
+      '}\n' +
+      'int main(void) {\n' +
+      '  ztaDualHartExecute(h, 0);\n' +
+      '  return 0;\n' +
+      '}';
     await fails(src, { kind: 'fault', message: /division by zero/, line: 5, stack: ['h (t.m:5:9)', 'main (t.m:9:3)'] });
   });
 

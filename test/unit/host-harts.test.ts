@@ -220,7 +220,9 @@ int main(void) {
       'ztalib.h': '#define ztaTaskYield() {ZTAM_GREG(0,9,0)=0;_taskYield();}\nvoid ztaDualHartExecute(void(*func)(void *,int),void *pparm);\n',
     };
     const src =
-      '#include "ztalib.h"\nstatic void h(void *p, int pid) { mark(pid); ztaTaskYield(); mark(pid + 10); _taskYield(); mark(pid + 20); }\nint main(void) { ztaDualHartExecute(h, 0); return 0; }';
+      '#include "ztalib.h"\n' +
+      'static void h(void *p, int pid) { mark(pid); ztaTaskYield(); mark(pid + 10); _taskYield(); mark(pid + 20); }\n' +
+      'int main(void) { ztaDualHartExecute(h, 0); return 0; }';
     const { f } = await run(src, 'main', [], { builtins: { mark: 0 } }, { headers });
     assert.deepEqual(
       f.builtinCalls.map((c) => c.args[0]),
@@ -241,7 +243,17 @@ int main(void) {
 describe('host C: frames for a debugger', () => {
   test('the scope given to services lists the active frames and their locals', async () => {
     const src =
-      'static void inner(int a) {\n  int16_t buf[2];\n  buf[1] = a;\n  int b = a * 2;\n  > EXE_LOCKSTEP(x::y, 8);\n}\nint main(void) {\n  int k = 21;\n  inner(k);\n  return 0;\n}';
+      'static void inner(int a) {\n' +
+      '  int16_t buf[2];\n' +
+      '  buf[1] = a;\n' +
+      '  int b = a * 2;\n' +
+      '  > EXE_LOCKSTEP(x::y, 8);\n' +
+      '}\n' +
+      'int main(void) {\n' +
+      '  int k = 21;\n' +
+      '  inner(k);\n' +
+      '  return 0;\n' +
+      '}';
     let views: { fn: string; line?: number; locals: { name: string; type: string; value?: number; address?: number }[] }[] = [];
     const { f } = await run('#include <stdint.h>\n' + src, 'main', [], {
       onTensor: (_u, scope) => {

@@ -128,19 +128,22 @@ describe('host C: globals, pointers and memory', () => {
   });
 
   test('memset, memcpy, memcmp, strlen, strcpy, malloc', async () => {
-    const src = `
-      #include <string.h>
-      #include <stdint.h>
-      static uint8_t a[16], b[16];
-      int main(void) {
-        memset(a, 0xAB, 8);
-        memcpy(b + 4, a, 4);
-        char name[8];
-        strcpy(name, "ztachip");
-        int *m = (int *)malloc(4 * sizeof(int));
-        m[3] = 77;
-        return (a[7] == 0xAB) + (a[8] == 0) * 10 + (b[4] == 0xAB && b[3] == 0) * 100 + (memcmp(a, b + 4, 4) == 0) * 1000 + (int)strlen(name) * 10000 + (m[3] == 77) * 100000;
-      }`;
+    const src = [
+      '',
+      '      #include <string.h>',
+      '      #include <stdint.h>',
+      '      static uint8_t a[16], b[16];',
+      '      int main(void) {',
+      '        memset(a, 0xAB, 8);',
+      '        memcpy(b + 4, a, 4);',
+      '        char name[8];',
+      '        strcpy(name, "ztachip");',
+      '        int *m = (int *)malloc(4 * sizeof(int));',
+      '        m[3] = 77;',
+      '        return (a[7] == 0xAB) + (a[8] == 0) * 10 + (b[4] == 0xAB && b[3] == 0) * 100 + (memcmp(a, b + 4, 4) == 0) * 1000 + ' +
+        '(int)strlen(name) * 10000 + (m[3] == 77) * 100000;',
+      '      }',
+    ].join('\n');
     assert.equal((await run(src)).value, 1 + 10 + 100 + 1000 + 70000 + 100000);
   });
 

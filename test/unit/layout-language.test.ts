@@ -66,7 +66,15 @@ test('lexer: numbers with units, hex, dims, comments and strings', () => {
 
 test('parser: statements, exact ranges, multi-line pasted calls', () => {
   const text =
-    'target wormhole_b0\ntensor blk: bfloat16[128, 128] = ttnn.create_sharded_memory_config(\n    shape=(64, 64),\n    core_grid=ttnn.CoreGrid(y=2, x=2),\n    strategy=ttnn.ShardStrategy.BLOCK,\n    use_height_and_width_as_shard_shape=True,\n) at 0x1000 + 2*16\nprobe blk[1, 2]\nprobe address 4096 core (1,0)\n';
+    'target wormhole_b0\n' +
+    'tensor blk: bfloat16[128, 128] = ttnn.create_sharded_memory_config(\n' +
+    '    shape=(64, 64),\n' +
+    '    core_grid=ttnn.CoreGrid(y=2, x=2),\n' +
+    '    strategy=ttnn.ShardStrategy.BLOCK,\n' +
+    '    use_height_and_width_as_shard_shape=True,\n' +
+    ') at 0x1000 + 2*16\n' +
+    'probe blk[1, 2]\n' +
+    'probe address 4096 core (1,0)\n';
   const f = parseLayout(text);
   assert.deepEqual(f.errors, []);
   assert.deepEqual(
@@ -152,16 +160,23 @@ test('checker: the seeds exactly (Spyre dim_map, TT 64×64 interleaved and 2×2 
 });
 
 test('checker: pasted forms map exactly like the native ones', () => {
-  const a = an(`target blackhole
-tensor n: float16[1024, 256] = spyre()
-tensor p: float16[1024, 256] = SpyreTensorLayout(device_size=[4, 1024, 64], stride_map=[64, 256, 1], device_dtype=DataFormats.SEN169_FP16)
-tensor d: float16[1024, 256] = spyre(device_size=[4, 1024, 64], dim_map=[1, 0, 1], stride_map=[64, 256, 1]) at 0x100000
-tensor t1: bfloat16[256, 64] = tt(memory=height_sharded, shard=[64, 64], grid=(0,0)-(3,0)) at 0x10000
-tensor t2: bfloat16[256, 64] = ttnn.TILE_LAYOUT ttnn.create_sharded_memory_config(shape=[256, 64], core_grid=ttnn.CoreGrid(y=1, x=4), strategy=ttnn.ShardStrategy.HEIGHT) at 0x20000
-tensor t3: bfloat16[256, 64] = ttnn.MemoryConfig(ttnn.TensorMemoryLayout.HEIGHT_SHARDED, ttnn.BufferType.L1, ttnn.ShardSpec(ttnn.CoreRangeSet({ttnn.CoreRange(ttnn.CoreCoord(0, 0), ttnn.CoreCoord(3, 0))}), [64, 64], ttnn.ShardOrientation.ROW_MAJOR)) at 0x30000
-tensor t4: bfloat16[64, 64] = ttnn.Tile((16, 32)) ttnn.L1_MEMORY_CONFIG at 0x40000
-tensor s1: float32[4, 5] = torch.as_strided(x, (4, 5), (1, 4), 0)
-`);
+  const a = an(
+    [
+      'target blackhole',
+      'tensor n: float16[1024, 256] = spyre()',
+      'tensor p: float16[1024, 256] = SpyreTensorLayout(device_size=[4, 1024, 64], stride_map=[64, 256, 1], device_dtype=DataFormats.SEN169_FP16)',
+      'tensor d: float16[1024, 256] = spyre(device_size=[4, 1024, 64], dim_map=[1, 0, 1], stride_map=[64, 256, 1]) at 0x100000',
+      'tensor t1: bfloat16[256, 64] = tt(memory=height_sharded, shard=[64, 64], grid=(0,0)-(3,0)) at 0x10000',
+      'tensor t2: bfloat16[256, 64] = ttnn.TILE_LAYOUT ttnn.create_sharded_memory_config(shape=[256, 64], core_grid=ttnn.CoreGrid(y=1, ' +
+        'x=4), strategy=ttnn.ShardStrategy.HEIGHT) at 0x20000',
+      'tensor t3: bfloat16[256, 64] = ttnn.MemoryConfig(ttnn.TensorMemoryLayout.HEIGHT_SHARDED, ttnn.BufferType.L1, ' +
+        'ttnn.ShardSpec(ttnn.CoreRangeSet({ttnn.CoreRange(ttnn.CoreCoord(0, 0), ttnn.CoreCoord(3, 0))}), [64, 64], ' +
+        'ttnn.ShardOrientation.ROW_MAJOR)) at 0x30000',
+      'tensor t4: bfloat16[64, 64] = ttnn.Tile((16, 32)) ttnn.L1_MEMORY_CONFIG at 0x40000',
+      'tensor s1: float32[4, 5] = torch.as_strided(x, (4, 5), (1, 4), 0)',
+      '',
+    ].join('\n'),
+  );
   assert.deepEqual(errors(a), []);
   const m = (n: string) => a.tensors.find((t) => t.name === n)!.model!;
   for (const c of [
@@ -192,24 +207,34 @@ tensor s1: float32[4, 5] = torch.as_strided(x, (4, 5), (1, 4), 0)
 
 test('checker: create_sharded_memory_config quirks — derived shards, COL_MAJOR swap, CoreRangeSet', () => {
   const derive = an(
-    'target wormhole_b0\ntensor x: bfloat16[256, 128] = ttnn.create_sharded_memory_config(shape=(256, 128), core_grid=ttnn.CoreGrid(y=2, x=4), strategy=ttnn.ShardStrategy.BLOCK)',
+    'target wormhole_b0\n' +
+      'tensor x: bfloat16[256, 128] = ttnn.create_sharded_memory_config(shape=(256, 128), core_grid=ttnn.CoreGrid(y=2, x=4), ' +
+      'strategy=ttnn.ShardStrategy.BLOCK)',
   );
   assert.deepEqual((derive.tensors[0].model as TTLayout).spec.shard, [128, 32]);
   const col = an(
-    'target wormhole_b0\ntensor x: bfloat16[256, 128] = ttnn.create_sharded_memory_config(shape=(256, 128), core_grid=ttnn.CoreGrid(y=2, x=4), strategy=ttnn.ShardStrategy.BLOCK, orientation=ttnn.ShardOrientation.COL_MAJOR)',
+    'target wormhole_b0\n' +
+      'tensor x: bfloat16[256, 128] = ttnn.create_sharded_memory_config(shape=(256, 128), core_grid=ttnn.CoreGrid(y=2, x=4), ' +
+      'strategy=ttnn.ShardStrategy.BLOCK, orientation=ttnn.ShardOrientation.COL_MAJOR)',
   );
   assert.deepEqual((col.tensors[0].model as TTLayout).spec.shard, [64, 64], 'COL_MAJOR: (H/x, W/y)');
   const swap = an(
-    'target wormhole_b0\ntensor x: bfloat16[64, 128] = ttnn.create_sharded_memory_config(shape=(64, 32), core_grid=ttnn.CoreGrid(y=2, x=2), strategy=ttnn.ShardStrategy.BLOCK, orientation=ttnn.ShardOrientation.COL_MAJOR, use_height_and_width_as_shard_shape=True)',
+    'target wormhole_b0\n' +
+      'tensor x: bfloat16[64, 128] = ttnn.create_sharded_memory_config(shape=(64, 32), core_grid=ttnn.CoreGrid(y=2, x=2), ' +
+      'strategy=ttnn.ShardStrategy.BLOCK, orientation=ttnn.ShardOrientation.COL_MAJOR, use_height_and_width_as_shard_shape=True)',
   );
   assert.equal(one(swap, 'TT013').severity, 'warning');
   assert.deepEqual((swap.tensors[0].model as TTLayout).spec.shard, [32, 64]);
   const nd = an(
-    'target wormhole_b0\ntensor x: bfloat16[96, 64] = ttnn.create_sharded_memory_config(shape=(96, 64), core_grid=ttnn.CoreGrid(y=1, x=7), strategy=ttnn.ShardStrategy.HEIGHT)',
+    'target wormhole_b0\n' +
+      'tensor x: bfloat16[96, 64] = ttnn.create_sharded_memory_config(shape=(96, 64), core_grid=ttnn.CoreGrid(y=1, x=7), ' +
+      'strategy=ttnn.ShardStrategy.HEIGHT)',
   );
   assert.match(one(nd, 'TT020').message, /Invalid sharding core_grid/);
   const set = an(
-    'target wormhole_b0\ntensor x: bfloat16[64, 64] = ttnn.create_sharded_memory_config(shape=(64, 64), core_grid=ttnn.CoreRangeSet({ttnn.CoreRange((0, 0), (1, 0))}), strategy=ttnn.ShardStrategy.HEIGHT)',
+    'target wormhole_b0\n' +
+      'tensor x: bfloat16[64, 64] = ttnn.create_sharded_memory_config(shape=(64, 64), core_grid=ttnn.CoreRangeSet({ttnn.CoreRange((0, 0), (1, ' +
+      '0))}), strategy=ttnn.ShardStrategy.HEIGHT)',
   );
   assert.match(one(set, 'TT020').message, /use_height_and_width_as_shard_shape/);
 });
@@ -291,7 +316,10 @@ test('checker: file-level rules — duplicates, overlapping placements, out of m
   assert.ok(!codes(an(applyFix(ov, o))).includes('TL008'));
   // sharded tensors on disjoint cores do not overlap; on shared cores they do
   const cores = an(
-    'target wormhole_b0\ntensor a: bfloat16[64, 64] = tt(memory=block_sharded, shard=[32, 32], grid=(0,0)-(1,1))\ntensor b: bfloat16[64, 64] = tt(memory=block_sharded, shard=[32, 32], grid=(2,0)-(3,1))\ntensor c: bfloat16[64, 64] = tt(memory=block_sharded, shard=[32, 32], grid=(1,1)-(2,2))',
+    'target wormhole_b0\n' +
+      'tensor a: bfloat16[64, 64] = tt(memory=block_sharded, shard=[32, 32], grid=(0,0)-(1,1))\n' +
+      'tensor b: bfloat16[64, 64] = tt(memory=block_sharded, shard=[32, 32], grid=(2,0)-(3,1))\n' +
+      'tensor c: bfloat16[64, 64] = tt(memory=block_sharded, shard=[32, 32], grid=(1,1)-(2,2))',
   );
   const ov2 = one(cores, 'TL008');
   assert.match(ov2.message, /'c' .* overlaps 'a' .* on core \(1,1\)/);
@@ -299,7 +327,9 @@ test('checker: file-level rules — duplicates, overlapping placements, out of m
   assert.ok(
     codes(
       an(
-        'target wormhole_b0\ntensor a: bfloat16[64, 64] = tt(buffer=l1)\ntensor b: bfloat16[64, 64] = tt(memory=height_sharded, shard=[32, 64], grid=(5,5)-(6,5))',
+        'target wormhole_b0\n' +
+          'tensor a: bfloat16[64, 64] = tt(buffer=l1)\n' +
+          'tensor b: bfloat16[64, 64] = tt(memory=height_sharded, shard=[32, 64], grid=(5,5)-(6,5))',
       ),
     ).includes('TL008'),
   );
@@ -319,7 +349,14 @@ test('checker: probes — named coordinates, units, search, bad probes', () => {
   const p = a.probes.find((x) => x.tensor?.name === 'blk' && x.kind === 'inverse')!;
   assert.deepEqual([p.unit, p.inverse?.coord], [1, [32, 96]]);
   const bad = an(
-    'target wormhole_b0\ntensor w: bfloat16[64, 64] = tt()\nprobe w address 770\nprobe w address 770 core (0, 0)\nprobe w address 770 bank 12\nprobe w[1]\nprobe w[1, x]\nprobe address 0x99999999 bank 1',
+    'target wormhole_b0\n' +
+      'tensor w: bfloat16[64, 64] = tt()\n' +
+      'probe w address 770\n' +
+      'probe w address 770 core (0, 0)\n' +
+      'probe w address 770 bank 12\n' +
+      'probe w[1]\n' +
+      'probe w[1, x]\n' +
+      'probe address 0x99999999 bank 1',
   );
   const msgs = bad.diagnostics.filter((d) => d.code === 'TL010').map((d) => d.message);
   assert.match(msgs[0], /spread over 12 banks: say which, e.g. 'address 770 bank 0'/);
@@ -436,7 +473,14 @@ test('features: symbols, semantic tokens, formatting', () => {
     assert.ok(toks[i].line > toks[i - 1].line || toks[i].char >= toks[i - 1].char + toks[i - 1].length, 'sorted, no overlap');
   // formatting: canonical spacing, idempotent, leaves broken statements alone
   const messy =
-    '\n\n  tensor  w :bfloat16[ 64,64 ]=tt( layout = tile,grid=( 0 , 0 )-( 1 , 1 ) )   at 0x10+ 4   \n\n\n# note\nprobe w [1,2]\ntensor bad: float16[4 = spyre( )\n';
+    '\n' +
+    '\n' +
+    '  tensor  w :bfloat16[ 64,64 ]=tt( layout = tile,grid=( 0 , 0 )-( 1 , 1 ) )   at 0x10+ 4   \n' +
+    '\n' +
+    '\n' +
+    '# note\n' +
+    'probe w [1,2]\n' +
+    'tensor bad: float16[4 = spyre( )\n';
   const m = an(messy);
   const out = applyEdits(messy, formatLayout(m), m.lines);
   assert.equal(out, 'tensor w: bfloat16[64, 64] = tt(layout=tile, grid=(0,0)-(1,1)) at 0x10 + 4\n\n# note\nprobe w[1, 2]\ntensor bad: float16[4 = spyre( )\n');

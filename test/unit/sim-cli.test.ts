@@ -53,7 +53,12 @@ test('--load of a raw file and --dump to a file; text output', async () => {
   const prog = join(dir, 'cp.m');
   writeFileSync(
     prog,
-    '#include <stdint.h>\nstatic uint8_t a[4];\nstatic uint8_t b[4];\nvoid kernel_cp(void) {\n   > DTYPE(UINT8)MEM((uint32_t)&b[0])[0:3] <= DTYPE(UINT8)MEM((uint32_t)&a[0])[0:3];\n}\n',
+    '#include <stdint.h>\n' +
+      'static uint8_t a[4];\n' +
+      'static uint8_t b[4];\n' +
+      'void kernel_cp(void) {\n' +
+      '   > DTYPE(UINT8)MEM((uint32_t)&b[0])[0:3] <= DTYPE(UINT8)MEM((uint32_t)&a[0])[0:3];\n' +
+      '}\n',
   );
   writeFileSync(join(dir, 'in.bin'), new Uint8Array([9, 8, 7, 6]));
   const r = await cli(prog, '--load', `a=${join(dir, 'in.bin')}`, '--dump', `MEM:b:4:u8=${join(dir, 'out.bin')}`, '--dump', 'MEM:b+1:2:u8');
@@ -115,7 +120,15 @@ test('without --json or --trace the steps are not kept: a run longer than the re
   // 210,000 transfers: more than DEFAULT_MAX_TRACE_STEPS (200,000), which stops a run that records them
   writeFileSync(
     prog,
-    '#include <stdint.h>\nstatic int16_t buf[16];\nvoid kernel_long(void) {\n   uint32_t p = (uint32_t)&buf[0];\n   int i;\n   for (i = 0; i < 210000; i++) {\n      > DTYPE(INT16)MEM(p)[0:3] <= DTYPE(INT16)MEM(p)[4:7];\n   }\n}\n',
+    '#include <stdint.h>\n' +
+      'static int16_t buf[16];\n' +
+      'void kernel_long(void) {\n' +
+      '   uint32_t p = (uint32_t)&buf[0];\n' +
+      '   int i;\n' +
+      '   for (i = 0; i < 210000; i++) {\n' +
+      '      > DTYPE(INT16)MEM(p)[0:3] <= DTYPE(INT16)MEM(p)[4:7];\n' +
+      '   }\n' +
+      '}\n',
   );
   const r = await cli(prog);
   assert.equal(r.code, 0, r.err);

@@ -97,7 +97,16 @@ describe('hostile programs: bounded time and memory, located errors', () => {
     );
     await fails(
       'recyield',
-      'static int r(int n) {\n   ztaTaskYield();\n   return r(n + 1) + 1;\n}\nstatic void h(void *p, int pid) {\n   r(pid);\n}\nvoid kernel_x(void) {\n   ztaDualHartExecute(h, 0);\n}\n',
+      'static int r(int n) {\n' +
+        '   ztaTaskYield();\n' +
+        '   return r(n + 1) + 1;\n' +
+        '}\n' +
+        'static void h(void *p, int pid) {\n' +
+        '   r(pid);\n' +
+        '}\n' +
+        'void kernel_x(void) {\n' +
+        '   ztaDualHartExecute(h, 0);\n' +
+        '}\n',
       { kind: 'fault', message: /^stack overflow/, line: 3, fn: 'r' },
     );
   });
@@ -113,7 +122,11 @@ describe('hostile programs: bounded time and memory, located errors', () => {
 
   test('a FOR over 2^31 elements is refused by the budget before it runs', async () => {
     const text =
-      '#include <stdint.h>\nstatic int16_t b[16];\nvoid kernel_x(void) {\n   > FOR(I=0:2147483647) DTYPE(INT16)MEM((uint32_t)&b[0])[I] <= DTYPE(INT16)MEM((uint32_t)&b[0])[0];\n}\n';
+      '#include <stdint.h>\n' +
+      'static int16_t b[16];\n' +
+      'void kernel_x(void) {\n' +
+      '   > FOR(I=0:2147483647) DTYPE(INT16)MEM((uint32_t)&b[0])[I] <= DTYPE(INT16)MEM((uint32_t)&b[0])[0];\n' +
+      '}\n';
     const r = await fails('for31', text, {
       kind: 'budget',
       message: /step budget exhausted .*this transfer moves 2147483648 elements/,
@@ -128,7 +141,11 @@ describe('hostile programs: bounded time and memory, located errors', () => {
   test('more elements than the engine handles, and bytes outside MEM, are refused with the location', async () => {
     await fails(
       'dims32',
-      '#include <stdint.h>\nstatic uint8_t b[16];\nvoid kernel_x(void) {\n   > DTYPE(UINT8)MEM((uint32_t)&b[0],4,4)[0:65535][0:65535] <= DTYPE(UINT8)MEM((uint32_t)&b[0],4,4)[0:65535][0:65535];\n}\n',
+      '#include <stdint.h>\n' +
+        'static uint8_t b[16];\n' +
+        'void kernel_x(void) {\n' +
+        '   > DTYPE(UINT8)MEM((uint32_t)&b[0],4,4)[0:65535][0:65535] <= DTYPE(UINT8)MEM((uint32_t)&b[0],4,4)[0:65535][0:65535];\n' +
+        '}\n',
       {
         kind: 'fault',
         message: /4294967296 elements is more than the engine's 2\^31 element limit/,
@@ -139,7 +156,11 @@ describe('hostile programs: bounded time and memory, located errors', () => {
     );
     await fails(
       'outside',
-      '#include <stdint.h>\nstatic int16_t b[16];\nvoid kernel_x(void) {\n   > DTYPE(INT16)MEM((uint32_t)&b[0],2147483647)[0:2147483646] <= DTYPE(INT16)MEM((uint32_t)&b[0],2147483647)[0:2147483646];\n}\n',
+      '#include <stdint.h>\n' +
+        'static int16_t b[16];\n' +
+        'void kernel_x(void) {\n' +
+        '   > DTYPE(INT16)MEM((uint32_t)&b[0],2147483647)[0:2147483646] <= DTYPE(INT16)MEM((uint32_t)&b[0],2147483647)[0:2147483646];\n' +
+        '}\n',
       {
         kind: 'fault',
         message: /outside MEM/,
@@ -186,13 +207,25 @@ describe('hostile programs: bounded time and memory, located errors', () => {
 
   test('a > statement in an endless loop stops at the budget', async () => {
     const text =
-      '#include <stdint.h>\nstatic int16_t b[16];\nvoid kernel_x(void) {\n   for (;;) {\n      > DTYPE(INT16)MEM((uint32_t)&b[0])[0:7] <= DTYPE(INT16)MEM((uint32_t)&b[8])[0:7];\n   }\n}\n';
+      '#include <stdint.h>\n' +
+      'static int16_t b[16];\n' +
+      'void kernel_x(void) {\n' +
+      '   for (;;) {\n' +
+      '      > DTYPE(INT16)MEM((uint32_t)&b[0])[0:7] <= DTYPE(INT16)MEM((uint32_t)&b[8])[0:7];\n' +
+      '   }\n' +
+      '}\n';
     await fails('stmtloop', text, { kind: 'budget', message: /^step budget exhausted/, line: 5, fn: 'kernel_x' }, { stepBudget: 100_000 });
   });
 
   test('... and at the trace limit when the budget is large', async () => {
     const text =
-      '#include <stdint.h>\nstatic int16_t b[16];\nvoid kernel_x(void) {\n   for (;;) {\n      > DTYPE(INT16)MEM((uint32_t)&b[0])[0:7] <= DTYPE(INT16)MEM((uint32_t)&b[8])[0:7];\n   }\n}\n';
+      '#include <stdint.h>\n' +
+      'static int16_t b[16];\n' +
+      'void kernel_x(void) {\n' +
+      '   for (;;) {\n' +
+      '      > DTYPE(INT16)MEM((uint32_t)&b[0])[0:7] <= DTYPE(INT16)MEM((uint32_t)&b[8])[0:7];\n' +
+      '   }\n' +
+      '}\n';
     const r = await fails(
       'stmtcap',
       text,
@@ -205,7 +238,12 @@ describe('hostile programs: bounded time and memory, located errors', () => {
   test('... and at the memory-history limit when each step changes memory', async () => {
     // every step writes a different value over 64 KiB: 16 pages saved per step
     const text =
-      '#include <stdint.h>\nvoid kernel_x(void) {\n   for (int i = 0; ; i++) {\n      > DTYPE(INT16)MEM(0x100000)[0:32767] <= PAD(i) DTYPE(INT16)MEM(0x100000,1)[5:32772];\n   }\n}\n';
+      '#include <stdint.h>\n' +
+      'void kernel_x(void) {\n' +
+      '   for (int i = 0; ; i++) {\n' +
+      '      > DTYPE(INT16)MEM(0x100000)[0:32767] <= PAD(i) DTYPE(INT16)MEM(0x100000,1)[5:32772];\n' +
+      '   }\n' +
+      '}\n';
     const r = await fails(
       'histcap',
       text,
@@ -244,7 +282,8 @@ describe('hostile programs: bounded time and memory, located errors', () => {
     const ok = await run(
       program(
         'nest_ok',
-        `static int f(int a) { return a + 1; }\nstatic int r;\nvoid kernel_x(void) {\n   r = ${'f('.repeat(300)}1${')'.repeat(300)} + ${'('.repeat(500)}2${')'.repeat(500)};\n}\n`,
+        `static int f(int a) { return a + 1; }\nstatic int r;\nvoid kernel_x(void) {\n   r = ${'f('.repeat(300)}1${')'.repeat(300)} ` +
+          `+ ${'('.repeat(500)}2${')'.repeat(500)};\n}\n`,
       ),
       { dumps: [parseDump('MEM:r:1:i32')] },
     );
@@ -317,7 +356,13 @@ describe('hostile programs: bounded time and memory, located errors', () => {
 
   test('cancellation during a > statement loop (set from the progress callback)', async () => {
     const text =
-      '#include <stdint.h>\nstatic int16_t b[16];\nvoid kernel_x(void) {\n   for (;;) {\n      > DTYPE(INT16)MEM((uint32_t)&b[0])[0:7] <= DTYPE(INT16)MEM((uint32_t)&b[8])[0:7];\n   }\n}\n';
+      '#include <stdint.h>\n' +
+      'static int16_t b[16];\n' +
+      'void kernel_x(void) {\n' +
+      '   for (;;) {\n' +
+      '      > DTYPE(INT16)MEM((uint32_t)&b[0])[0:7] <= DTYPE(INT16)MEM((uint32_t)&b[8])[0:7];\n' +
+      '   }\n' +
+      '}\n';
     const budget = { steps: 1e15, cancelled: false };
     const { r } = await run(program('cancel2', text), { budget, onProgress: (n) => n >= 1000 && (budget.cancelled = true) });
     assert.equal(r.error?.kind, 'cancelled', JSON.stringify(r.error));

@@ -44,7 +44,10 @@ test('a negative destination index in MEM: writes skipped, warned at the destina
   assert.deepEqual([w.line, w.column], [7, 6]);
   assert.match(
     w.message,
-    /^dimension 0 of the MEM destination: index -1\.\.2 is outside 0\.\.3; the simulator skips those writes, but ztachip's hardware does not check the lower bound of a destination: it writes before the tensor$/,
+    new RegExp(
+      '^dimension 0 of the MEM destination: index -1\\.\\.2 is outside 0\\.\\.3; the simulator skips those writes, ' +
+        "but ztachip's hardware does not check the lower bound of a destination: it writes before the tensor$",
+    ),
   );
 });
 
@@ -72,7 +75,10 @@ test('clips the hardware makes too (upper bound of a destination, lower bound of
   const ok = await run('   > DTYPE(INT16)MEM((uint32_t)&buf[0],4,4)[2:5][0:3] <= DTYPE(INT16)MEM((uint32_t)&src[0],4,4)[-1:2][0:3];');
   assert.deepEqual(ok.warnings, []);
   const loop = await run(
-    '   for (int k = 0; k < 3; k++) {\n   int lo = src[0] - 2;\n   > DTYPE(INT16)MEM((uint32_t)&buf[8],4,4)[lo:lo+3][0:3] <= DTYPE(INT16)MEM((uint32_t)&src[0])[0:15];\n   }',
+    '   for (int k = 0; k < 3; k++) {\n' +
+      '   int lo = src[0] - 2;\n' +
+      '   > DTYPE(INT16)MEM((uint32_t)&buf[8],4,4)[lo:lo+3][0:3] <= DTYPE(INT16)MEM((uint32_t)&src[0])[0:15];\n' +
+      '   }',
   );
   assert.equal(loop.warnings.length, 1);
   assert.equal(loop.warnings[0].count, 3);

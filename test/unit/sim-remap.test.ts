@@ -42,7 +42,9 @@ const inputs = [-1, -2, -32, -33, -2048, -1000, 0, 1, 31, 32, 1000, 2047];
 test('REMAP on a PCORE destination maps negative words through the upper half of the table (-1 reads entry 127)', () => {
   const a = analyze(
     prog(
-      `> SPU <= DTYPE(INT16)MEM(lut,1024)[:];\n> REMAP(2) DTYPE(INT16)PCORE(8)[0][0].t::a[0:1][:] <= DTYPE(INT16)MEM(p)[0:11];\n> DTYPE(INT16)MEM(q)[0:11] <= DTYPE(INT16)PCORE(8)[0][0].t::a[0:1][:];`,
+      '> SPU <= DTYPE(INT16)MEM(lut,1024)[:];\n' +
+        '> REMAP(2) DTYPE(INT16)PCORE(8)[0][0].t::a[0:1][:] <= DTYPE(INT16)MEM(p)[0:11];\n' +
+        '> DTYPE(INT16)MEM(q)[0:11] <= DTYPE(INT16)PCORE(8)[0][0].t::a[0:1][:];',
     ),
     P,
     'ztachip',
@@ -65,7 +67,9 @@ test('REMAP on a PCORE destination maps negative words through the upper half of
 test('REMAP on a PCORE source maps negative words the same way', () => {
   const a = analyze(
     prog(
-      `> SPU <= DTYPE(INT16)MEM(lut,1024)[:];\n> DTYPE(INT16)PCORE(8)[0][0].t::a[0:1][:] <= DTYPE(INT16)MEM(p)[0:11];\n> DTYPE(INT16)MEM(q)[0:11] <= REMAP(2) DTYPE(INT16)PCORE(8)[0][0].t::a[0:1][:];`,
+      '> SPU <= DTYPE(INT16)MEM(lut,1024)[:];\n' +
+        '> DTYPE(INT16)PCORE(8)[0][0].t::a[0:1][:] <= DTYPE(INT16)MEM(p)[0:11];\n' +
+        '> DTYPE(INT16)MEM(q)[0:11] <= REMAP(2) DTYPE(INT16)PCORE(8)[0][0].t::a[0:1][:];',
     ),
     P,
     'ztachip',
@@ -86,7 +90,9 @@ test('REMAP on a PCORE source maps negative words the same way', () => {
 test('REMAP with a negative stream number is off (the real kernels pass -1 to disable it)', () => {
   const a = analyze(
     prog(
-      `> SPU <= DTYPE(INT16)MEM(lut,1024)[:];\n> REMAP(-1) DTYPE(INT16)PCORE(8)[0][0].t::a[0:1][:] <= DTYPE(INT16)MEM(p)[0:11];\n> DTYPE(INT16)MEM(q)[0:11] <= DTYPE(INT16)PCORE(8)[0][0].t::a[0:1][:];`,
+      '> SPU <= DTYPE(INT16)MEM(lut,1024)[:];\n' +
+        '> REMAP(-1) DTYPE(INT16)PCORE(8)[0][0].t::a[0:1][:] <= DTYPE(INT16)MEM(p)[0:11];\n' +
+        '> DTYPE(INT16)MEM(q)[0:11] <= DTYPE(INT16)PCORE(8)[0][0].t::a[0:1][:];',
     ),
     P,
     'ztachip',

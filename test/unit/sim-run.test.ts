@@ -62,7 +62,13 @@ test('PCORE dumps read private words of a process page', async () => {
 test('a run-time fault reports file:line:col and the C call stack', async () => {
   const dir = tempProgram({
     'bad.m':
-      '#include <stdint.h>\nstatic void copy(uint32_t p) {\n   > DTYPE(INT16)MEM(p)[0:7] <= DTYPE(INT16)MEM(0x7fffffff)[0:7];\n}\nvoid kernel_bad(void) {\n   copy(0x1000);\n}\n',
+      '#include <stdint.h>\n' +
+      'static void copy(uint32_t p) {\n' +
+      '   > DTYPE(INT16)MEM(p)[0:7] <= DTYPE(INT16)MEM(0x7fffffff)[0:7];\n' +
+      '}\n' +
+      'void kernel_bad(void) {\n' +
+      '   copy(0x1000);\n' +
+      '}\n',
   });
   const r = await runProgram({ project: project(), file: join(dir, 'bad.m'), loadWasm: nodeLoadWasm });
   assert.ok(r.error);
@@ -81,7 +87,12 @@ test('a run-time fault reports file:line:col and the C call stack', async () => 
 test('a transfer fault is reported at the term at fault, with the address as the C program holds it', async () => {
   // the source address is a uint32_t past 0x7fffffff: 0x1000 + 0x7fffff00 = 0x80000f00 (not a negative number)
   const src =
-    '#include <stdint.h>\nvoid kernel_src(void) {\n   uint32_t p = 0x1000;\n   uint32_t bad = p + 0x7fffff00;\n   > DTYPE(INT16)MEM(p)[0:7] <= DTYPE(INT16)MEM(bad)[0:7];\n}\n';
+    '#include <stdint.h>\n' +
+    'void kernel_src(void) {\n' +
+    '   uint32_t p = 0x1000;\n' +
+    '   uint32_t bad = p + 0x7fffff00;\n' +
+    '   > DTYPE(INT16)MEM(p)[0:7] <= DTYPE(INT16)MEM(bad)[0:7];\n' +
+    '}\n';
   const dst = '#include <stdint.h>\nvoid kernel_dst(void) {\n   > DTYPE(INT16)MEM(0x3fffff8)[0:7] <=\n   >    DTYPE(INT16)MEM(0x1000)[0:7];\n}\n';
   const dir = tempProgram({ 'src.m': src, 'dst.m': dst });
   const a = await runProgram({ project: project(), file: join(dir, 'src.m'), loadWasm: nodeLoadWasm });
@@ -100,7 +111,14 @@ test('a transfer fault is reported at the term at fault, with the address as the
 test('the summary of a run that stops with an error counts what ran before it', async () => {
   // two 8-element INT16 copies (16 bytes each), then a destination past the end of MEM
   const text =
-    '#include <stdint.h>\nstatic int16_t buf[64];\nvoid kernel_main(void) {\n   uint32_t p = (uint32_t)&buf[0];\n   > DTYPE(INT16)MEM(p)[0:7] <= DTYPE(INT16)MEM(p)[8:15];\n   > DTYPE(INT16)MEM(p)[16:23] <= DTYPE(INT16)MEM(p)[8:15];\n   > DTYPE(INT16)MEM(0x3fffff8)[0:7] <= DTYPE(INT16)MEM(p)[8:15];\n}\n';
+    '#include <stdint.h>\n' +
+    'static int16_t buf[64];\n' +
+    'void kernel_main(void) {\n' +
+    '   uint32_t p = (uint32_t)&buf[0];\n' +
+    '   > DTYPE(INT16)MEM(p)[0:7] <= DTYPE(INT16)MEM(p)[8:15];\n' +
+    '   > DTYPE(INT16)MEM(p)[16:23] <= DTYPE(INT16)MEM(p)[8:15];\n' +
+    '   > DTYPE(INT16)MEM(0x3fffff8)[0:7] <= DTYPE(INT16)MEM(p)[8:15];\n' +
+    '}\n';
   const r = await runProgram({ project: project(), file: join(tempProgram({ 'partial.m': text }), 'partial.m'), loadWasm: nodeLoadWasm });
   assert.ok(r.error);
   assert.equal(r.error.line, 7);
@@ -134,7 +152,12 @@ test('a program with check errors does not run', async () => {
 test('--load fills a C global before the run', async () => {
   const dir = tempProgram({
     'ld.m':
-      '#include <stdint.h>\nstatic int16_t src[8];\nstatic int16_t dst[8];\nvoid kernel_ld(void) {\n   > DTYPE(INT16)MEM((uint32_t)&dst[0])[0:7] <= DTYPE(INT16)MEM((uint32_t)&src[0])[0:7];\n}\n',
+      '#include <stdint.h>\n' +
+      'static int16_t src[8];\n' +
+      'static int16_t dst[8];\n' +
+      'void kernel_ld(void) {\n' +
+      '   > DTYPE(INT16)MEM((uint32_t)&dst[0])[0:7] <= DTYPE(INT16)MEM((uint32_t)&src[0])[0:7];\n' +
+      '}\n',
   });
   const bytes = new Uint8Array(new Int16Array([5, -6, 7, -8, 9, -10, 11, -12]).buffer);
   const r = await runProgram({

@@ -64,7 +64,9 @@ test('INT16 → 12-bit keeps the sign bit and the low 11 bits; back to MEM sign-
 test('UINT8 zero-extends, INT8 sign-extends, PCORE → 8-bit keeps the low byte', () => {
   const a = analyze(
     prog(
-      '> DTYPE(UINT8)PCORE(8)[0][0].t::a[0][:] <= DTYPE(UINT8)MEM(p)[0:7];\n> DTYPE(INT8)PCORE(8)[0][1].t::a[0][:] <= DTYPE(INT8)MEM(p)[0:7];\n> DTYPE(UINT8)MEM(q)[0:7] <= DTYPE(UINT8)PCORE(8)[0][1].t::a[0][:];',
+      '> DTYPE(UINT8)PCORE(8)[0][0].t::a[0][:] <= DTYPE(UINT8)MEM(p)[0:7];\n' +
+        '> DTYPE(INT8)PCORE(8)[0][1].t::a[0][:] <= DTYPE(INT8)MEM(p)[0:7];\n' +
+        '> DTYPE(UINT8)MEM(q)[0:7] <= DTYPE(UINT8)PCORE(8)[0][1].t::a[0][:];',
     ),
     P,
     'ztachip',

@@ -239,7 +239,8 @@ test('variables and functions declared in an included header are C names; an unk
     '/w/k.h': '#ifndef K_H\n#define K_H\nextern uint32_t g_len;\nint row_of(int x);\n#endif\n',
     '/w/k.p': P,
     '/w/k.m': prog(
-      '   >DTYPE(INT16)PCORE(8)[:][0].k::a[:] <= DTYPE(INT16)MEM(p,g_len)[row_of(n):row_of(n)+7];\n   >DTYPE(INT16)PCORE(8)[:][0].k::a[:] <= DTYPE(INT16)MEM(p,g_lem)[0:7];',
+      '   >DTYPE(INT16)PCORE(8)[:][0].k::a[:] <= DTYPE(INT16)MEM(p,g_len)[row_of(n):row_of(n)+7];\n' +
+        '   >DTYPE(INT16)PCORE(8)[:][0].k::a[:] <= DTYPE(INT16)MEM(p,g_lem)[0:7];',
       '#include "k.h"',
     ),
   };

@@ -90,7 +90,8 @@ async function webHostAndBrowserEntry(): Promise<void> {
   ok(ext, `extension ${EXTENSION_ID} is not loaded (extensionDevelopmentPath must be the repository)`);
   const nodeProcess = typeof process !== 'undefined' && !!(process as { versions?: { node?: string } }).versions?.node;
   log(
-    `  VS Code ${vscode.version}, uiKind ${vscode.UIKind[vscode.env.uiKind]}, appHost ${vscode.env.appHost}, Node process in this host: ${nodeProcess}, extension at ${ext.extensionUri.toString()}`,
+    `  VS Code ${vscode.version}, uiKind ${vscode.UIKind[vscode.env.uiKind]}, appHost ${vscode.env.appHost}, Node process in this ` +
+      `host: ${nodeProcess}, extension at ${ext.extensionUri.toString()}`,
   );
   equal(vscode.UIKind[vscode.env.uiKind], 'Web', 'vscode.env.uiKind');
   ok(!nodeProcess, 'this extension host has a Node `process`: it is not the web worker extension host');

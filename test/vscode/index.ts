@@ -34,7 +34,8 @@ function locateExtension(): void {
 async function activates(): Promise<void> {
   const ext = vscode.extensions.getExtension<TensorLensApi>(EXTENSION_ID)!;
   log(
-    `  VS Code ${vscode.version}, extension at ${file('.').toString()}, workspace ${vscode.workspace.workspaceFolders?.map((f) => f.uri.toString()).join(', ') ?? '(none)'}`,
+    `  VS Code ${vscode.version}, extension at ${file('.').toString()}, ` +
+      `workspace ${vscode.workspace.workspaceFolders?.map((f) => f.uri.toString()).join(', ') ?? '(none)'}`,
   );
   api = await ext.activate();
   assert.ok(api && api.ready, 'activate() must return { client, ready }');

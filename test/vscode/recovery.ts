@@ -67,7 +67,12 @@ async function hoverWorks(what: string): Promise<void> {
 }
 
 const PROGRAM =
-  '#include <stdint.h>\nstatic uint8_t buf[64];\nvoid k(void) {\n   uint32_t p = (uint32_t)&buf[0];\n   > DTYPE(UINT8)MEM(p)[0:7] <= DTYPE(UINT8)MEM(p)[8:15];\n}\n';
+  '#include <stdint.h>\n' +
+  'static uint8_t buf[64];\n' +
+  'void k(void) {\n' +
+  '   uint32_t p = (uint32_t)&buf[0];\n' +
+  '   > DTYPE(UINT8)MEM(p)[0:7] <= DTYPE(UINT8)MEM(p)[8:15];\n' +
+  '}\n';
 
 /** Removes the source's DTYPE in `doc` and waits for the server's "missing DTYPE" error. */
 async function diagnosticsWork(doc: vscode.TextDocument, what: string): Promise<void> {

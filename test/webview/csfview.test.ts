@@ -67,13 +67,16 @@ interface TableRow {
 
 async function tableRows(page: Page): Promise<TableRow[]> {
   return (await page.evaluate(
-    `[...document.querySelectorAll('#csf-table .csf-row:not([hidden])')].map((r) => ({ row: Number(r.dataset.row), cls: r.className, cells: [...r.children].map((c) => c.textContent.trim()) }))`,
+    "[...document.querySelectorAll('#csf-table .csf-row:not([hidden])')].map((r) => ({ row: Number(r.dataset.row), cls: r.className, cells: " +
+      '[...r.children].map((c) => c.textContent.trim()) }))',
   )) as TableRow[];
 }
 
 async function hexRows(page: Page): Promise<{ off: string; bytes: string[]; hl: number[] }[]> {
   return (await page.evaluate(
-    `[...document.querySelectorAll('#csf-hex .csf-hexrow:not([hidden])')].map((r) => ({ off: r.children[0].textContent, bytes: [...r.querySelectorAll('.h-b')].map((c) => c.textContent).filter((t) => t !== ''), hl: [...r.querySelectorAll('.h-b.csf-hl')].map((c) => Number(c.dataset.o)) }))`,
+    "[...document.querySelectorAll('#csf-hex .csf-hexrow:not([hidden])')].map((r) => ({ off: r.children[0].textContent, bytes: " +
+      "[...r.querySelectorAll('.h-b')].map((c) => c.textContent).filter((t) => t !== ''), hl: [...r.querySelectorAll('.h-b.csf-hl')].map((c) => " +
+      'Number(c.dataset.o)) }))',
   )) as { off: string; bytes: string[]; hl: number[] }[];
 }
 

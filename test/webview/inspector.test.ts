@@ -194,7 +194,8 @@ test('stepping: bytes each step changed and read, old values on hover, changes s
   await settle(page);
   // hover a changed byte: old value
   const box = await page.evaluate(
-    `(() => { const d = window.tensorLens.inspector.decos.find((x) => x.cls === 'tl-chg' && x.sec === 'b'); const vp = document.querySelector('.tl-viewport').getBoundingClientRect(); return { x: vp.left + d.x + 6, y: vp.top + d.y + 10 }; })()`,
+    "(() => { const d = window.tensorLens.inspector.decos.find((x) => x.cls === 'tl-chg' && x.sec === 'b'); const vp = " +
+      "document.querySelector('.tl-viewport').getBoundingClientRect(); return { x: vp.left + d.x + 6, y: vp.top + d.y + 10 }; })()",
   );
   const { x, y } = box as { x: number; y: number };
   await page.mouse.move(x, y);
@@ -236,7 +237,10 @@ test('overlays: coloured, labelled, hover shows tensor coordinate and last write
   assert.deepEqual((await row(page, '0001000')).typed, ['0', '2.5', '1', '1.5']);
   // hover byte A+9 (A[0][2], byte 1)
   const pt = (await page.evaluate(
-    `(() => { const vp = document.querySelector('.tl-viewport').getBoundingClientRect(); const ins = window.tensorLens.inspector; const g = ins.geo; const row = [...document.querySelectorAll('.tl-viewport .tl-row')].find((r) => r.firstChild.textContent === '0001000'); const rr = row.getBoundingClientRect(); const j = 9; return { x: vp.left + g.hexX + (j * (g.bc + 1) + Math.floor(j / 8) + 0.8) * g.cw, y: rr.top + rr.height / 2 }; })()`,
+    "(() => { const vp = document.querySelector('.tl-viewport').getBoundingClientRect(); const ins = window.tensorLens.inspector; const g = " +
+      "ins.geo; const row = [...document.querySelectorAll('.tl-viewport .tl-row')].find((r) => r.firstChild.textContent === '0001000'); const rr = " +
+      'row.getBoundingClientRect(); const j = 9; return { x: vp.left + g.hexX + (j * (g.bc + 1) + Math.floor(j / 8) + 0.8) * g.cw, y: rr.top + ' +
+      'rr.height / 2 }; })()',
   )) as { x: number; y: number };
   await page.mouse.move(pt.x, pt.y);
   await until(page, `document.getElementById('tl-tip').textContent.includes('last written')`);
@@ -254,7 +258,8 @@ test('overlays: coloured, labelled, hover shows tensor coordinate and last write
   await page.selectOption('#tl-overlay', { label: 'C [2×2] @0x4000' });
   await settle(page);
   const hv = await page.evaluate(
-    `window.harness.host.handle({ type: 'request', id: 99999, method: 'hover', params: { space: 'MEM', offset: 0x4000 + 8, step: 3 } }).then(() => window.harness.received.find((m) => m.id === 99999).result)`,
+    "window.harness.host.handle({ type: 'request', id: 99999, method: 'hover', params: { space: 'MEM', offset: 0x4000 + 8, step: 3 } }).then(() " +
+      '=> window.harness.received.find((m) => m.id === 99999).result)',
   );
   assert.deepEqual((hv as any).overlays, [{ id: 'C', name: 'C' }]);
   await page.close();
@@ -299,7 +304,8 @@ test('virtual scrolling: the end of a 64 MiB memory, by keyboard and by scrollba
   assert.ok(info.cachePages * 4096 <= 16 * 1024 * 1024, `cache holds ${info.cachePages} pages`);
   // every read was an ArrayBuffer of at most 64 KiB
   const reads = (await page.evaluate(
-    `window.harness.received.filter((m) => m.type === 'response' && m.result && m.result.bytes).map((m) => [Object.prototype.toString.call(m.result.bytes), m.result.bytes.byteLength])`,
+    "window.harness.received.filter((m) => m.type === 'response' && m.result && m.result.bytes).map((m) => " +
+      '[Object.prototype.toString.call(m.result.bytes), m.result.bytes.byteLength])',
   )) as [string, number][];
   assert.ok(reads.length > 10);
   for (const [tag, n] of reads) {
@@ -505,7 +511,8 @@ test('strict CSP: only the nonce script runs; no inline script, style attribute 
   assert.match(meta, /script-src 'nonce-[\w-]+'/);
   assert.doesNotMatch(meta, /unsafe-inline|unsafe-eval|https?:\/\/(?!127\.0\.0\.1)/);
   const ran = await page.evaluate(
-    `(() => { window.__inline = 0; const s = document.createElement('script'); s.textContent = 'window.__inline = 1'; document.body.append(s); return new Promise((r) => setTimeout(() => r(window.__inline), 50)); })()`,
+    "(() => { window.__inline = 0; const s = document.createElement('script'); s.textContent = 'window.__inline = 1'; document.body.append(s); " +
+      'return new Promise((r) => setTimeout(() => r(window.__inline), 50)); })()',
   );
   assert.equal(ran, 0);
   const v = await csp();
@@ -565,7 +572,10 @@ test('overlays the extension builds from the trace: term names, element coordina
   // hover A+9: the i16 element 4 of the term's range (byte 1), last written by step 0; click reveals the statement
   await goTo(page, '0x1000');
   const pt = (await page.evaluate(
-    `(() => { const vp = document.querySelector('.tl-viewport').getBoundingClientRect(); const g = window.tensorLens.inspector.geo; const row = [...document.querySelectorAll('.tl-viewport .tl-row')].find((r) => r.firstChild.textContent === '0001000'); const rr = row.getBoundingClientRect(); const j = 9; return { x: vp.left + g.hexX + (j * (g.bc + 1) + Math.floor(j / 8) + 0.8) * g.cw, y: rr.top + rr.height / 2 }; })()`,
+    "(() => { const vp = document.querySelector('.tl-viewport').getBoundingClientRect(); const g = window.tensorLens.inspector.geo; const row = " +
+      "[...document.querySelectorAll('.tl-viewport .tl-row')].find((r) => r.firstChild.textContent === '0001000'); const rr = " +
+      'row.getBoundingClientRect(); const j = 9; return { x: vp.left + g.hexX + (j * (g.bc + 1) + Math.floor(j / 8) + 0.8) * g.cw, y: rr.top + ' +
+      'rr.height / 2 }; })()',
   )) as { x: number; y: number };
   await page.mouse.move(pt.x, pt.y);
   await until(page, `document.getElementById('tl-tip').textContent.includes('last written')`);

@@ -23,7 +23,8 @@ type RGB = [number, number, number];
 /** Canvas pixel (CSS px) as RGB. */
 async function pixel(page: Page, px: number, py: number): Promise<RGB> {
   return (await page.evaluate(
-    `(() => { const c = document.getElementById('lm-canvas'); const d = window.devicePixelRatio || 1; const p = c.getContext('2d').getImageData(Math.round(${px} * d), Math.round(${py} * d), 1, 1).data; return [p[0], p[1], p[2]]; })()`,
+    "(() => { const c = document.getElementById('lm-canvas'); const d = window.devicePixelRatio || 1; const p = " +
+      `c.getContext('2d').getImageData(Math.round(${px} * d), Math.round(${py} * d), 1, 1).data; return [p[0], p[1], p[2]]; })()`,
   )) as RGB;
 }
 
@@ -34,7 +35,9 @@ async function at(page: Page, x: number, y: number, ir?: number, ic?: number): P
 
 async function map(page: Page): Promise<any> {
   return page.evaluate(
-    `(() => { const m = window.tensorLens.layoutMap.map; return { cols: m.cols, rows: m.rows, panels: m.panels, kinds: [...new Uint8Array(m.raster.kinds)], keys: [...new Float32Array(m.raster.keys)], inner: m.inner, regions: m.regions.map((r) => ({ kind: r.kind, label: r.label, x: r.x, y: r.y, w: r.w, h: r.h })) }; })()`,
+    '(() => { const m = window.tensorLens.layoutMap.map; return { cols: m.cols, rows: m.rows, panels: m.panels, kinds: [...new ' +
+      'Uint8Array(m.raster.kinds)], keys: [...new Float32Array(m.raster.keys)], inner: m.inner, regions: m.regions.map((r) => ({ kind: r.kind, ' +
+      'label: r.label, x: r.x, y: r.y, w: r.w, h: r.h })) }; })()',
   );
 }
 

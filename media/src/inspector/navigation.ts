@@ -197,7 +197,8 @@ export class Navigation {
     m.hl = { lo: r.lo, hi: r.hi, label: `${which} by step ${step}` };
     this.goToOffset(r.lo, r.hi - r.lo, true);
     view.say(
-      `Step ${step} ${which === 'read' ? 'read' : 'wrote'} ${t.count} ${info.unitBytes > 1 ? 'words' : 'bytes'} of ${info.label} in ${m.fmtAddr(r.lo)}–${m.fmtAddr(r.hi - 1)}`,
+      `Step ${step} ${which === 'read' ? 'read' : 'wrote'} ${t.count} ${info.unitBytes > 1 ? 'words' : 'bytes'} of ${info.label} ` +
+        `in ${m.fmtAddr(r.lo)}–${m.fmtAddr(r.hi - 1)}`,
     );
   }
 

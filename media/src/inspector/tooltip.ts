@@ -141,7 +141,8 @@ export class Tooltip {
       for (const o of hi.overlays) lines.push(`${o.name}${o.coord ? ` [${o.coord.join(', ')}]` : ''}${o.byteInElement ? ` byte ${o.byteInElement}` : ''}`);
       if (hi.lastWrite)
         lines.push(
-          `${hi.lastWrite.exact ? 'last written' : 'last written (range)'} by step ${hi.lastWrite.step}: ${hi.lastWrite.loc.file.split(/[\\/]/).pop()}:${hi.lastWrite.loc.line} ${hi.lastWrite.text.slice(0, 100)}`,
+          `${hi.lastWrite.exact ? 'last written' : 'last written (range)'} by step ` +
+            `${hi.lastWrite.step}: ${hi.lastWrite.loc.file.split(/[\\/]/).pop()}:${hi.lastWrite.loc.line} ${hi.lastWrite.text.slice(0, 100)}`,
         );
       else lines.push('not written by any step so far');
     } else if (ovs.length) for (const o of ovs) lines.push(o.name);

@@ -178,7 +178,8 @@ export function legendItems(m: LayoutMap, kinds: Uint8Array, pal: Palette): HTML
       h(
         'div',
         { class: 'lm-legitem lm-note', role: 'listitem' },
-        `zoom in to see the ${m.inner.rows}×${m.inner.cols} elements of each ${m.inner.name}${m.inner.blocks?.length ? ` (${m.inner.blocks.length} ${m.inner.blocks[0].label.replace(/\s*\d+$/, '')}s)` : ''}`,
+        `zoom in to see the ${m.inner.rows}×${m.inner.cols} elements of each ` +
+          `${m.inner.name}${m.inner.blocks?.length ? ` (${m.inner.blocks.length} ${m.inner.blocks[0].label.replace(/\s*\d+$/, '')}s)` : ''}`,
       ),
     );
   return items;
