@@ -398,15 +398,13 @@ export class Variables {
     if (!this.view.hasPcore) return [];
     const fmt = (w: number) => (hex ? '0x' + (w & 0xfff).toString(16).padStart(3, '0') : String(w));
     if (r.k === 'pcore') {
-      return this.view
-        .pcoreMembers()
-        .map((mem) => ({
-          name: mem.fullName,
-          value: `${mem.type} [${mem.len}] ${mem.storage}, word ${mem.offset}`,
-          type: mem.type,
-          variablesReference: this.handle({ k: 'pmem', hid: r.hid, m: mem }),
-          indexedVariables: LIMITS.numPcore,
-        }));
+      return this.view.pcoreMembers().map((mem) => ({
+        name: mem.fullName,
+        value: `${mem.type} [${mem.len}] ${mem.storage}, word ${mem.offset}`,
+        type: mem.type,
+        variablesReference: this.handle({ k: 'pmem', hid: r.hid, m: mem }),
+        indexedVariables: LIMITS.numPcore,
+      }));
     }
     const mem = r.m;
     const shared = mem.storage === 'shared';
