@@ -372,7 +372,14 @@ class Preprocessor {
     if (main) this.includes.push({ path, system, start: tok.start, end: tok.end, resolved });
   }
 
-  /** Fully macro-expands a token list. */
+  /**
+   * Fully macro-expands a token list. Expansion is PCORE's own, not core/cpp's: it recovers from every
+   * mistake with a diagnostic, marks each produced token with the outermost macro and the invocation's
+   * range (hover, go to definition), bounds argument pre-expansion depth and the tokens produced, keeps
+   * both tokens of an invalid `##` with a warning, and gives arguments only the macro's own name as hide
+   * set; the host differs on each (see its `expand` section). Argument splitting and arity are shared
+   * (core/cpp/macros.ts).
+   */
   expand(input: readonly Token[], sink: DiagnosticSink | null, depth: number): Token[] {
     const macros = this.macros;
     if (macros.size === 0) return input.slice();

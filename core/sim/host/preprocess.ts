@@ -543,6 +543,13 @@ export class Preprocessor {
   }
 
   // -------------------------------------------------------------- expansion
+  //
+  // Expansion is the host's own, not core/cpp's: it pulls tokens from the file stack as it goes
+  // (directives between a macro's name and its `(` are honoured), its tokens keep the source file and
+  // offset the tree-sitter location map needs, a mistake stops the compile, and its results differ
+  // from PCORE's where a program may see them: arguments inherit the invocation's hide set, an invalid
+  // `##` gives one token, GNU `, ## __VA_ARGS__`, `__LINE__`/`__FILE__`, a limit on invocations.
+  // Argument splitting and arity are shared (core/cpp/macros.ts).
 
   /** Next fully expanded token of the file stream. */
   next(): Token | undefined {
