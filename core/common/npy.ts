@@ -197,7 +197,8 @@ export function readNpyHeader(bytes: Uint8Array): { ok: true; header: NpyHeader 
       'bad-magic',
       0,
       Math.min(6, bytes.length),
-      `expected the .npy magic 93 4e 55 4d 50 59 ("\\x93NUMPY") followed by a version and a header length, found ${bytes.length < 10 ? `${bytes.length} bytes` : found}`,
+      `expected the .npy magic 93 4e 55 4d 50 59 ("\\x93NUMPY") followed by a version and a header length, ` +
+        `found ${bytes.length < 10 ? `${bytes.length} bytes` : found}`,
     );
   }
   const major = bytes[6];

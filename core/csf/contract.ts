@@ -144,7 +144,8 @@ export function planContraction(
   if (p === 1 && q === 1)
     return err(
       'csf.contract-scalar-result',
-      `contracting two order-1 tensors (shapes ${formatShape(aShape)} and ${formatShape(bShape)}) gives a scalar (order 0), which a .csfbin file cannot hold; the simulator fails on it too`,
+      `contracting two order-1 tensors (shapes ${formatShape(aShape)} and ${formatShape(bShape)}) gives a scalar (order 0), which a .csfbin file cannot ` +
+        'hold; the simulator fails on it too',
     );
   const shape = [...aShape.slice(0, p - 1), ...bShape.slice(0, q - 1)];
   const maxOrder = opts.maxOrder ?? DEFAULT_MAX_ORDER;
@@ -164,12 +165,14 @@ export function planContraction(
   if (metaUsed + metaC > metaCap)
     return err(
       'csf.meta-capacity',
-      `the result (shape ${formatShape(shape)}, ${plural(fibers, 'fiber')}) needs ${metaC} metadata words after the ${metaUsed} taken by the operands, ${metaUsed + metaC} in all, but the metadata memory holds ${metaCap} words`,
+      `the result (shape ${formatShape(shape)}, ${plural(fibers, 'fiber')}) needs ${metaC} metadata words after the ${metaUsed} taken by the ` +
+        `operands, ${metaUsed + metaC} in all, but the metadata memory holds ${metaCap} words`,
     );
   if (mainUsed + elements > mainCap)
     return err(
       'csf.main-capacity',
-      `the dense result (shape ${formatShape(shape)}) needs ${elements} main-memory entries after the ${mainUsed} taken by the operands, ${mainUsed + elements} in all, but the main memory holds ${mainCap} entries`,
+      `the dense result (shape ${formatShape(shape)}) needs ${elements} main-memory entries after the ${mainUsed} taken by the ` +
+        `operands, ${mainUsed + elements} in all, but the main memory holds ${mainCap} entries`,
     );
   if (elements > MAX_RESULT_ELEMENTS)
     return err(
@@ -181,7 +184,9 @@ export function planContraction(
     warnings.push({
       code: 'csf.contract-order1-operand',
       severity: 'warning',
-      message: `the ${p === 1 ? 'lhs' : 'rhs'} has order 1: the unmodified CROSS-mini simulator crashes on such a pair (SystemC E300, no result file); this is the result it computes with its log printer fixed`,
+      message:
+        `the ${p === 1 ? 'lhs' : 'rhs'} has order 1: the unmodified CROSS-mini simulator crashes on such a pair (SystemC E300, no result file); this ` +
+        'is the result it computes with its log printer fixed',
     });
   return { ok: true, shape, fibers, elements, warnings };
 }

@@ -98,13 +98,18 @@ export class AcceleratorMemory {
       return {
         code: 'csf.meta-capacity',
         severity: 'error',
-        message: `${what} needs ${plural(metaWords, 'metadata word')} at ${this.metaTop}..${this.metaTop + metaWords - 1}, but the metadata memory holds ${this.metaCapacity} words (${plural(this.metaCapacity - this.metaTop, 'word')} free)`,
+        message:
+          `${what} needs ${plural(metaWords, 'metadata word')} at ${this.metaTop}..${this.metaTop + metaWords - 1}, but the metadata memory ` +
+          `holds ${this.metaCapacity} words (${plural(this.metaCapacity - this.metaTop, 'word')} free)`,
       };
     if (this.mainTop + mainEntries > this.mainCapacity)
       return {
         code: 'csf.main-capacity',
         severity: 'error',
-        message: `${what} needs ${plural(mainEntries, 'main-memory entry', 'main-memory entries')} at ${this.mainTop}..${this.mainTop + mainEntries - 1}, but the main memory holds ${this.mainCapacity} entries (${this.mainCapacity - this.mainTop} free)`,
+        message:
+          `${what} needs ${plural(mainEntries, 'main-memory entry', 'main-memory entries')} at ` +
+          `${this.mainTop}..${this.mainTop + mainEntries - 1}, but the main memory holds ${this.mainCapacity} entries ` +
+          `(${this.mainCapacity - this.mainTop} free)`,
       };
     if (this.mainTop + mainEntries > U32_MAX)
       return {

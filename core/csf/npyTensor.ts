@@ -49,7 +49,8 @@ export function readNpy(bytes: Uint8Array): Result<NpyFloat32> {
       'npy.size-mismatch',
       dataStart,
       have,
-      `shape ${formatShape(shape)} needs ${4 * count} bytes of float32 data from offset ${dataStart}, found ${have}${have > 4 * count ? ' (trailing bytes)' : ''}`,
+      `shape ${formatShape(shape)} needs ${4 * count} bytes of float32 data from ` +
+        `offset ${dataStart}, found ${have}${have > 4 * count ? ' (trailing bytes)' : ''}`,
     );
   // the array owns its buffer (callers may keep it after the file's bytes are gone, or use `data.buffer`)
   const view = npyData(bytes, 'f4', dataStart, count) as Float32Array;

@@ -317,7 +317,9 @@ export class CsfValidator {
             severity: 'error',
             offset: 4,
             length: 4 * this.order,
-            message: `the number of fibers Π shape[0..${this.order - 2}] of shape ${formatShape(this.shape)} must be at most 4294967294 (so that the pointer count F+1 fits a u32), found ${elementCount(this.shape.slice(0, -1))}`,
+            message:
+              `the number of fibers Π shape[0..${this.order - 2}] of shape ${formatShape(this.shape)} must be at most 4294967294 (so that the ` +
+              `pointer count F+1 fits a u32), found ${elementCount(this.shape.slice(0, -1))}`,
           });
         this.fibers = f;
         this.last = this.shape[this.order - 1];
@@ -351,7 +353,9 @@ export class CsfValidator {
             severity: 'error',
             offset: this.pointersOffset - 4,
             length: 4,
-            message: `expected the pointer count P = F + 1 = ${want} (${plural(this.fibers, 'fiber')} of shape ${formatShape(this.shape)} plus the end pointer) after ${plural(this.nnz, 'entry', 'entries')}, found ${w}`,
+            message:
+              `expected the pointer count P = F + 1 = ${want} (${plural(this.fibers, 'fiber')} of shape ${formatShape(this.shape)} plus the end ` +
+              `pointer) after ${plural(this.nnz, 'entry', 'entries')}, found ${w}`,
           });
         if (this.checkEntries || this.opts.keepPointers) this.ptrs = new U32List(w, 1024);
         this.phase = Phase.Ptrs;
@@ -418,7 +422,9 @@ export class CsfValidator {
           severity: 'error',
           offset: at,
           length: total - at,
-          message: `nnz = ${this.nnz} needs ${need} bytes from offset ${at} (${plural(this.nnz, 'entry', 'entries')} of 8 bytes, then the 4-byte pointer count), found ${plural(total - at, 'byte')} (${ends})`,
+          message:
+            `nnz = ${this.nnz} needs ${need} bytes from offset ${at} (${plural(this.nnz, 'entry', 'entries')} of 8 bytes, then the 4-byte pointer ` +
+            `count), found ${plural(total - at, 'byte')} (${ends})`,
         };
       }
       case Phase.Ptrs: {
@@ -555,7 +561,9 @@ export class CsfValidator {
           severity: this.opts.dropEmptySentinel ? 'warning' : 'error',
           offset: eo + 8 * e,
           length: 8,
-          message: `${this.where(ptrs, e)} has index 0xFFFFFFFF, the simulator's marker of an unwritten slot: expected a real index below ${this.last}${this.opts.dropEmptySentinel ? ' (the entry is dropped)' : ''}`,
+          message:
+            `${this.where(ptrs, e)} has index 0xFFFFFFFF, the simulator's marker of an unwritten slot: expected a real index ` +
+            `below ${this.last}${this.opts.dropEmptySentinel ? ' (the entry is dropped)' : ''}`,
         },
       });
     for (let k = 0; k < this.outOfRange.length; k += 2) {
@@ -588,7 +596,8 @@ export class CsfValidator {
                 severity: 'error',
                 offset: eo + 8 * e,
                 length: 4,
-                message: `${this.where(ptrs, e)} repeats index ${idx}: expected an index greater than ${prev}, as indices within a fiber must strictly increase`,
+                message:
+                  `${this.where(ptrs, e)} repeats index ${idx}: expected an index greater than ${prev}, as indices within a fiber must strictly ` + 'increase',
               }
             : {
                 code: 'csf.unsorted-index',
@@ -596,7 +605,9 @@ export class CsfValidator {
                 severity: 'error',
                 offset: eo + 8 * e,
                 length: 4,
-                message: `${this.where(ptrs, e)} has index ${idx} after index ${prev}: expected an index greater than ${prev}, as indices within a fiber must strictly increase`,
+                message:
+                  `${this.where(ptrs, e)} has index ${idx} after index ${prev}: expected an index greater than ${prev}, as indices within a fiber ` +
+                  'must strictly increase',
               },
       });
     }

@@ -121,7 +121,8 @@ export class CsfView {
         'V6',
         headerLen,
         size - headerLen,
-        `nnz = ${nnz} needs ${8 * nnz + 4} bytes from offset ${headerLen} (${plural(nnz, 'entry', 'entries')} of 8 bytes, then the 4-byte pointer count), found ${plural(size - headerLen, 'byte')}`,
+        `nnz = ${nnz} needs ${8 * nnz + 4} bytes from offset ${headerLen} (${plural(nnz, 'entry', 'entries')} of 8 bytes, then the 4-byte pointer count), ` +
+          `found ${plural(size - headerLen, 'byte')}`,
       );
     const P = u32(await this.source.read(this.pointersOffset - 4, 4), 0);
     if (P !== F + 1)
@@ -130,7 +131,8 @@ export class CsfView {
         'V7',
         this.pointersOffset - 4,
         4,
-        `expected the pointer count P = F + 1 = ${F + 1} (${plural(F, 'fiber')} of shape ${formatShape(shape)} plus the end pointer) after ${plural(nnz, 'entry', 'entries')}, found ${P}`,
+        `expected the pointer count P = F + 1 = ${F + 1} (${plural(F, 'fiber')} of shape ${formatShape(shape)} plus the end pointer) ` +
+          `after ${plural(nnz, 'entry', 'entries')}, found ${P}`,
       );
     if (size < this.pointersOffset + 4 * P)
       return issue(

@@ -52,8 +52,11 @@ export function splitTransfer(text: string): TermSplit | undefined {
   return undefined;
 }
 
-const PREFIX =
-  /^(?:>\s*|CONCURRENT\b\s*|LATEST\b\s*|(?:DTYPE|REMAP|FOR|SCATTER|PROC)\s*\([^()]*(?:\([^()]*\)[^()]*)*\)\s*|\(\s*(?:unsigned\s+|signed\s+)?(?:char|short|int|int8|int16|uint8|half|float)\s*\)\s*)/i;
+const PREFIX = new RegExp(
+  String.raw`^(?:>\s*|CONCURRENT\b\s*|LATEST\b\s*|(?:DTYPE|REMAP|FOR|SCATTER|PROC)\s*\([^()]*(?:\([^()]*\)[^()]*)*\)\s*|` +
+    String.raw`\(\s*(?:unsigned\s+|signed\s+)?(?:char|short|int|int8|int16|uint8|half|float)\s*\)\s*)`,
+  'i',
+);
 
 /** A term's display name: its text without the prefixes (`DTYPE(..)`, `FOR(..)`, casts, `CONCURRENT`). */
 export function termName(term: string): string {
@@ -224,7 +227,9 @@ export function traceOverlays(trace: readonly TraceStep[], globals: readonly Run
       type,
       elemBytes,
       color: colorOf(name),
-      detail: `${role} by step ${s.step} (${at})${dense ? `, ${elements} elements` : `, ${t.count} of ${t.hi - t.lo + 1} ${unit > 1 ? 'words' : 'bytes'} in this range`}`,
+      detail:
+        `${role} by ` +
+        `step ${s.step} (${at})${dense ? `, ${elements} elements` : `, ${t.count} of ${t.hi - t.lo + 1} ${unit > 1 ? 'words' : 'bytes'} in this range`}`,
       decl: { file: s.file, line: Math.max(1, s.line), column: Math.max(1, s.column) },
     };
     // a dense range is a vector of its elements (hover gives the element index); a sparse PCORE range

@@ -156,7 +156,9 @@ export const TARGETS: Record<string, { family: TargetInfo['family']; doc: string
   blackhole: { family: 'tt', doc: TT_ARCHS.blackhole.note },
   custom: {
     family: 'tt',
-    doc: 'a Tenstorrent-style target with your own banks and alignments; starts from wormhole_b0 values: custom(dram_banks=…, dram_alignment=…, l1_alignment=…, grid=8x8, …)',
+    doc:
+      'a Tenstorrent-style target with your own banks and alignments; starts from wormhole_b0 values: custom(dram_banks=…, dram_alignment=…, ' +
+      'l1_alignment=…, grid=8x8, …)',
   },
   spyre: { family: 'spyre', doc: 'IBM Spyre: 128-byte sticks; spyre(memory=128GiB) sets the device memory checked for out-of-memory' },
   npu: { family: 'npu', doc: 'NPU Core Memory of 16-byte cells: npu(cell=16, capacity=…) sets the cell size and capacity' },
@@ -305,7 +307,8 @@ class Checker {
             'error',
             'TL003',
             positional.length
-              ? `${lastPart(call.callee)}() takes at most ${positional.length} positional argument${positional.length > 1 ? 's' : ''} (${positional.join(', ')}); name the others`
+              ? `${lastPart(call.callee)}() takes at most ${positional.length} positional ` +
+                  `argument${positional.length > 1 ? 's' : ''} (${positional.join(', ')}); name the others`
               : `${lastPart(call.callee)}() takes keyword arguments: ${known.join(', ')}`,
           );
           continue;
@@ -353,7 +356,8 @@ class Checker {
           s.span,
           'error',
           'TL007',
-          `a second ${t.family === 'tt' ? 'Tenstorrent' : t.family} target: '${dup.name}' is already set on line ${this.lines.position(dup.stmt.span.start).line + 1}`,
+          `a second ${t.family === 'tt' ? 'Tenstorrent' : t.family} target: '${dup.name}' is already set on ` +
+            `line ${this.lines.position(dup.stmt.span.start).line + 1}`,
         );
         continue;
       }
@@ -457,7 +461,8 @@ class Checker {
           term.span,
           'error',
           'TL002',
-          `unknown layout '${nameV?.text ?? 'value'}'${guess ? ` (did you mean '${guess}'?)` : ''}: a layout is spyre(…), tt(…), cells(…), strided(…), fibers(…) or a pasted SpyreTensorLayout(…) / ttnn.… form`,
+          `unknown layout '${nameV?.text ?? 'value'}'${guess ? ` (did you mean '${guess}'?)` : ''}: a layout is spyre(…), tt(…), cells(…), ` +
+            'strided(…), fibers(…) or a pasted SpyreTensorLayout(…) / ttnn.… form',
           guess && nameV ? [{ title: `Change to '${guess}'`, edits: [this.edit(nameV.span, guess)], preferred: true }] : undefined,
         );
         info.problem = 'unknown layout';
@@ -984,7 +989,8 @@ class Checker {
                 term.span,
                 'error',
                 'TT020',
-                `Invalid sharding core_grid: ${st.memory.replace('_SHARDED', '')} over ${x}×${y} cores splits the ${H}×${W} tensor into ${H}/${dh} × ${W}/${dw}, which is not whole (use create_sharded_memory_config_ or a shard shape)`,
+                `Invalid sharding core_grid: ${st.memory.replace('_SHARDED', '')} over ${x}×${y} cores splits the ${H}×${W} tensor ` +
+                  `into ${H}/${dh} × ${W}/${dw}, which is not whole (use create_sharded_memory_config_ or a shard shape)`,
               );
               bad = true;
             } else {
@@ -1189,7 +1195,12 @@ class Checker {
           s.address.value.span,
           'information',
           'TL010',
-          `no tensor holds ${hex(address)}${s.address.unit ? '' : this.tensors.some((t) => t.model && t.model.unitCount() > 1 && t.model.kind !== 'sparse') ? ' (banked tensors need bank N or core (x,y))' : ''}`,
+          `no tensor holds ${hex(address)}` +
+            (s.address.unit
+              ? ''
+              : this.tensors.some((t) => t.model && t.model.unitCount() > 1 && t.model.kind !== 'sparse')
+                ? ' (banked tensors need bank N or core (x,y))'
+                : ''),
         );
       return;
     }
@@ -1203,7 +1214,8 @@ class Checker {
         s.tensor.span,
         'error',
         'TL010',
-        `no tensor named '${s.tensor.text}'${guess ? ` (did you mean '${guess}'?)` : this.tensors.length ? `; tensors: ${this.tensors.map((x) => x.name).join(', ')}` : ''}`,
+        `no tensor named '${s.tensor.text}'` +
+          (guess ? ` (did you mean '${guess}'?)` : this.tensors.length ? `; tensors: ${this.tensors.map((x) => x.name).join(', ')}` : ''),
         guess ? [{ title: `Change to '${guess}'`, edits: [this.edit(s.tensor.span, guess)], preferred: true }] : undefined,
       );
       return;
@@ -1291,7 +1303,11 @@ class Checker {
           ? `'${t.name}' has a single address space: drop '${u.keyword.text}'`
           : m.kind === 'sparse'
             ? `'${t.name}' has main and meta memories`
-            : `'${t.name}' uses ${m.unitKind === 'core' ? `cores ${Array.from({ length: Math.min(4, m.unitCount()) }, (_, i) => m.unitLabel(i).replace('core ', '')).join(', ')}${m.unitCount() > 4 ? ', …' : ''}` : `${m.unitLabel(0).replace(/ \d+$/, '')}s 0..${m.unitCount() - 1}`}`;
+            : `'${t.name}' uses ` +
+              (m.unitKind === 'core'
+                ? `cores ${Array.from({ length: Math.min(4, m.unitCount()) }, (_, i) => m.unitLabel(i).replace('core ', '')).join(', ')}` +
+                  (m.unitCount() > 4 ? ', …' : '')
+                : `${m.unitLabel(0).replace(/ \d+$/, '')}s 0..${m.unitCount() - 1}`);
       this.diag(u.value?.span ?? u.keyword.span, 'error', 'TL010', `no such ${u.keyword.text}: ${what}`);
     }
     return idx;
@@ -1360,7 +1376,8 @@ class Checker {
           span,
           'error',
           'TL009',
-          `out of memory: '${a.t.name}' ends at ${hex(a.p.end)} but ${a.p.what} has ${hex(a.p.capacity)} bytes (${a.t.summary?.bytes.toLocaleString('en-US')} B from ${hex(a.p.start)})`,
+          `out of memory: '${a.t.name}' ends ` +
+            `at ${hex(a.p.end)} but ${a.p.what} has ${hex(a.p.capacity)} bytes (${a.t.summary?.bytes.toLocaleString('en-US')} B from ${hex(a.p.start)})`,
         );
       }
       if (a.p.space === 'host') continue;
@@ -1388,7 +1405,8 @@ class Checker {
           span,
           'warning',
           'TL008',
-          `'${a.t.name}' (${hex(a.p.start)}..${hex(a.p.end - 1)}) overlaps '${b.t.name}' (${hex(b.p.start)}..${hex(b.p.end - 1)}) in ${SPACE_NAMES[a.p.space] ?? a.p.space}${where}`,
+          `'${a.t.name}' (${hex(a.p.start)}..${hex(a.p.end - 1)}) overlaps '${b.t.name}' (${hex(b.p.start)}..${hex(b.p.end - 1)}) in ` +
+            `${SPACE_NAMES[a.p.space] ?? a.p.space}${where}`,
           fix ? [{ title: `Move '${a.t.name}' to ${hex(free)}`, edits: [fix], preferred: true }] : undefined,
         );
         break;

@@ -439,7 +439,8 @@ class Analyzer {
         outerStart(init),
         outerEnd(init),
         'pcore.initializer',
-        'Invalid or unsupported variable auto-initialization: an initializer must be a number (or a `{...}` list of numbers); assign other values in a statement',
+        'Invalid or unsupported variable auto-initialization: an initializer must be a number (or a `{...}` list of numbers); assign other values in a ' +
+          'statement',
       );
     }
   }
@@ -1099,7 +1100,8 @@ class Analyzer {
           e.start,
           e.end,
           'pcore.call-args',
-          `\`${f.fullName}\` expects ${f.params.length} argument${f.params.length === 1 ? '' : 's'}, but ${e.args.length} ${e.args.length === 1 ? 'was' : 'were'} given`,
+          `\`${f.fullName}\` ` +
+            `expects ${f.params.length} argument${f.params.length === 1 ? '' : 's'}, but ${e.args.length} ${e.args.length === 1 ? 'was' : 'were'} given`,
         );
       }
       for (const a of e.args) this.visitExpr(a, ctx, count);
@@ -1193,7 +1195,8 @@ class Analyzer {
           v.node?.nameStart ?? 0,
           v.node?.nameEnd ?? 0,
           'pcore.out-of-memory',
-          `out of memory for pcore memory space: class \`${c.name}\` needs ${NUM_THREAD_PER_CORE}×${round8(P)} private + ${round8(S)} shared = ${t} words per PCORE (limit ${PCORE_PHYSICAL_WORDS})`,
+          `out of memory for pcore memory space: class \`${c.name}\` needs ${NUM_THREAD_PER_CORE}×${round8(P)} private + ${round8(S)} shared = ${t} words ` +
+            `per PCORE (limit ${PCORE_PHYSICAL_WORDS})`,
         );
       }
     };
@@ -1252,7 +1255,8 @@ class Analyzer {
             v.node?.nameStart ?? 0,
             v.node?.nameEnd ?? 0,
             'pcore.out-of-memory',
-            `out of memory for accumulator space: class \`${c.name}\` needs ${acc} accumulator lanes (${acc / 8} vectors; limit ${MAX_ACCUMULATOR_LANES} lanes = ${MAX_ACCUMULATOR_LANES / 8} vint32 per thread)`,
+            `out of memory for accumulator space: class \`${c.name}\` needs ${acc} accumulator lanes (${acc / 8} vectors; ` +
+              `limit ${MAX_ACCUMULATOR_LANES} lanes = ${MAX_ACCUMULATOR_LANES / 8} vint32 per thread)`,
           );
         }
       } else if (v.storage === 'integer') {
@@ -1329,7 +1333,8 @@ class Analyzer {
           fnNode.nameStart,
           fnNode.nameEnd,
           'pcore.out-of-memory',
-          `out of memory for pcore memory space: \`${k.fullName}\` needs ${NUM_THREAD_PER_CORE}×${round8(Pk)} private + ${round8(S)} shared = ${t} words per PCORE (limit ${PCORE_PHYSICAL_WORDS})`,
+          `out of memory for pcore memory space: \`${k.fullName}\` needs ${NUM_THREAD_PER_CORE}×${round8(Pk)} private + ${round8(S)} shared = ${t} words ` +
+            `per PCORE (limit ${PCORE_PHYSICAL_WORDS})`,
         );
         continue;
       }
@@ -1341,7 +1346,9 @@ class Analyzer {
             fnNode.nameStart,
             fnNode.nameEnd,
             'pcore.memory-estimate',
-            `\`${k.fullName}\` may run out of pcore memory: with its local variables (${k.localWordsEstimate} words, before the compiler's packing) it needs up to ${NUM_THREAD_PER_CORE}×${round8(withLocals)} + ${round8(S)} = ${t2} words (limit ${PCORE_PHYSICAL_WORDS}, ${MAX_PRIVATE_WORDS} private words per thread)`,
+            `\`${k.fullName}\` may run out of pcore memory: with its local variables (${k.localWordsEstimate} words, before the compiler's packing) it ` +
+              `needs up to ${NUM_THREAD_PER_CORE}×${round8(withLocals)} + ${round8(S)} = ${t2} words ` +
+              `(limit ${PCORE_PHYSICAL_WORDS}, ${MAX_PRIVATE_WORDS} private words per thread)`,
           );
         }
       }

@@ -432,7 +432,10 @@ export type PcoreStorage = 'private' | 'shared' | 'accumulator' | 'integer' | 'p
 /** Fields shared by class variables, parameters and locals. */
 export interface PcoreVarInfo {
   name: string;
-  /** Canonical type name (`int16`, `vint16`, `int32`, `vint32`, `int`, `unsigned int`, `float2`, `float4`, `float16`) or the text written for an invalid type. */
+  /**
+   * Canonical type name (`int16`, `vint16`, `int32`, `vint32`, `int`, `unsigned int`, `float2`, `float4`, `float16`) or the text written for an
+   * invalid type.
+   */
   type: string;
   pointer: boolean;
   storage: PcoreStorage;

@@ -10,8 +10,11 @@ export interface Detection {
 }
 
 /** A line whose first non-blank character is `>` and that looks like a tensor statement. */
-const TENSOR_LINE =
-  /^[ \t]*>[ \t]*(\$\w+\s*(:=|<=)|[^\n]*<=|(EXE_LOCKSTEP|EXE|BARRIER|CALLBACK|PRINT|LOG_ON|LOG_OFF|NOP|VAR|DTYPE|FOR|CONCURRENT|PCORE|MEM|DDR|SCRATCH|SPU|PROG)\b)/im;
+const TENSOR_LINE = new RegExp(
+  String.raw`^[ \t]*>[ \t]*(\$\w+\s*(:=|<=)|[^\n]*<=|` +
+    String.raw`(EXE_LOCKSTEP|EXE|BARRIER|CALLBACK|PRINT|LOG_ON|LOG_OFF|NOP|VAR|DTYPE|FOR|CONCURRENT|PCORE|MEM|DDR|SCRATCH|SPU|PROG)\b)`,
+  'im',
+);
 const PCORE_SIGNS = /(_kernel_\s+void\s+\w+::\w+|^\s*(_share\s+)?v?int(16|32)\s+\w+::\w+)/m;
 
 export function detectLanguage(path: string, text: string, exists: (p: string) => boolean): Detection {

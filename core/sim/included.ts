@@ -54,7 +54,8 @@ export class IncludedPrograms {
     }
     if (own !== this.pcoreFile) {
       throw new SimError(
-        `not simulated: ${file} runs kernels of ${own}, but this run's PCORE program is ${this.pcoreFile} (one PCORE program per run: run the kernel file's entry, or give --pcore)`,
+        `not simulated: ${file} runs kernels of ${own}, but this run's PCORE program is ${this.pcoreFile} (one PCORE program per run: run the kernel file's ` +
+          'entry, or give --pcore)',
         { file, line: 1, column: 1 },
         [],
         'not-simulated',

@@ -164,7 +164,10 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
   };
   const maxTrace = o.maxTraceSteps ?? DEFAULT_MAX_TRACE_STEPS;
   const maxHistory = o.maxHistoryBytes ?? DEFAULT_MAX_HISTORY_BYTES;
-  /** After each tensor step: the trace and memory history stay within their limits (the host code that ran the step gives the error its location and C stack). */
+  /**
+   * After each tensor step: the trace and memory history stay within their limits (the host code that ran the step gives the error its location
+   * and C stack).
+   */
   const limit = () => {
     if (trace.length >= maxTrace)
       throw new SimError(`stopped after ${trace.length} tensor steps, the most a run records (does the program loop forever?)`, undefined, [], 'budget');
@@ -172,7 +175,8 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
     for (const h of histories.values()) kept += h.bytesKept;
     if (kept > maxHistory)
       throw new SimError(
-        `stopped after ${trace.length} tensor steps: the memory history of the run holds more than ${Math.round(maxHistory / 2 ** 20)} MiB (does the program loop forever?)`,
+        `stopped after ${trace.length} tensor steps: the memory history of the run holds more than ${Math.round(maxHistory / 2 ** 20)} MiB (does the ` +
+          'program loop forever?)',
         undefined,
         [],
         'budget',

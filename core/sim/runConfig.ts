@@ -48,7 +48,8 @@ const DUMP = {
     where: {
       type: 'string',
       description:
-        'Byte address or C global+bytes (MEM/SCRATCH); word address pcore*4096+thread*256+offset, pcore.thread.class::var or pcore.class::var with optional +words (PCORE).',
+        'Byte address or C global+bytes (MEM/SCRATCH); word address pcore*4096+thread*256+offset, pcore.thread.class::var or pcore.class::var with optional ' +
+        '+words (PCORE).',
     },
     count: { type: 'integer', minimum: 1, description: 'Number of elements.' },
     dtype: { enum: DTYPES },
@@ -76,7 +77,8 @@ const PROPERTIES = {
     schema: { type: 'string' },
     file: 'C function to run. Default: main, else the only kernel_* function, else the only function nobody calls.',
     launch:
-      "C function to run. Default: the entry of the program's tensorlens.run.json configuration, else main, else the only kernel_* function, else the only function never called.",
+      "C function to run. Default: the entry of the program's tensorlens.run.json configuration, else main, else the only kernel_* function, else the only " +
+      'function never called.',
   },
   args: {
     schema: { type: 'array', items: { type: 'integer' } },
@@ -88,14 +90,16 @@ const PROPERTIES = {
     schema: { type: 'array', items: LOAD },
     file: 'MEM regions to preload before the run.',
     launch:
-      'MEM regions preloaded before the run, as in tensorlens.run.json: { where, file } (WHERE is an address or a C global with an optional +bytes; FILE is raw bytes or .npy), or the command-line text WHERE=FILE.',
+      'MEM regions preloaded before the run, as in tensorlens.run.json: { where, file } (WHERE is an address or a C global with an optional +bytes; FILE is ' +
+      'raw bytes or .npy), or the command-line text WHERE=FILE.',
     text: true,
   },
   dump: {
     schema: { type: 'array', items: DUMP },
     file: 'Regions written back (or printed) after the run.',
     launch:
-      'Regions printed to the Debug Console or written to a file when the program ends, as in tensorlens.run.json: { space, where, count, dtype, file? }, or the command-line text SPACE:WHERE:COUNT:DTYPE[=FILE].',
+      'Regions printed to the Debug Console or written to a file when the program ends, as in tensorlens.run.json: { space, where, count, dtype, file? }, ' +
+      'or the command-line text SPACE:WHERE:COUNT:DTYPE[=FILE].',
     text: true,
   },
   memBytes: {
@@ -180,7 +184,8 @@ export function runConfigFileSchema(): JsonSchema & Record<string, unknown> {
     $schema: 'http://json-schema.org/draft-07/schema#',
     title: 'Tensor Lens run configurations',
     description:
-      'How "Tensor Lens: Run Program" runs tensor programs of this folder on the simulator. Put this file (tensorlens.run.json) in the program\'s folder or any folder above it.',
+      'How "Tensor Lens: Run Program" runs tensor programs of this folder on the simulator. Put this file (tensorlens.run.json) in the program\'s folder or ' +
+      'any folder above it.',
     type: 'object',
     additionalProperties: false,
     properties: {

@@ -31,7 +31,8 @@ export function checkDocument(a: TprogAnalysis): void {
         severity: 'error',
         code: 'tprog.glued-names',
         message:
-          'Tokens merged across `>` lines: consecutive `>` lines are joined with no separator, so these two names become one. End the first line with a space-free separator or move the name.',
+          'Tokens merged across `>` lines: consecutive `>` lines are joined with no separator, so these two names become one. End the first line with a ' +
+          'space-free separator or move the name.',
       });
     else
       out.push({
@@ -140,7 +141,8 @@ class VarTable {
         span,
         'error',
         'tprog.too-many-vars',
-        `Invalid MCORE variable: ${name} would need tensor-variable slot ${i + 1}, but a process has only ${LIMITS.maxTensorVars} live \`:=\` variables (close a scope or reuse a name)`,
+        `Invalid MCORE variable: ${name} would need tensor-variable slot ${i + 1}, but a process has only ${LIMITS.maxTensorVars} live \`:=\` variables ` +
+          '(close a scope or reuse a name)',
       );
     let alive = 0;
     for (const e of this.entries) if (e) alive++;
@@ -246,7 +248,8 @@ function checkExe(a: TprogAnalysis, info: StmtInfo, emit: Emit, ev: (t: string) 
         k.span,
         'error',
         'tprog.exe-one-arg',
-        `One argument is taken as a prebuilt command word, not a kernel: \`EXE_LOCKSTEP(${k.text})\` does not run ${k.text} (the generated C does not compile). Give the PCORE count: \`EXE_LOCKSTEP(${k.text}, NUM_PCORE)\``,
+        `One argument is taken as a prebuilt command word, not a kernel: \`EXE_LOCKSTEP(${k.text})\` does not run ${k.text} (the generated C does not ` +
+          `compile). Give the PCORE count: \`EXE_LOCKSTEP(${k.text}, NUM_PCORE)\``,
         [{ title: `Run on all PCOREs: EXE_LOCKSTEP(${k.text}, NUM_PCORE)`, span: k.span, newText: `${k.text},NUM_PCORE` }],
       );
     }
@@ -267,7 +270,8 @@ function checkExe(a: TprogAnalysis, info: StmtInfo, emit: Emit, ev: (t: string) 
           k.span,
           'error',
           'tprog.unknown-kernel',
-          `Undefined function name: ${k.text} is not a kernel of ${baseName(a.pcore.file)}${a.pcore.classNames().includes(cls) ? '' : ` (no class \`${cls}\`)`}${near.length ? `; did you mean ${near[0]}?` : ''}`,
+          `Undefined function name: ${k.text} is not a kernel of ${baseName(a.pcore.file)}` +
+            `${a.pcore.classNames().includes(cls) ? '' : ` (no class \`${cls}\`)`}${near.length ? `; did you mean ${near[0]}?` : ''}`,
           near.slice(0, 3).map((n) => ({ title: `Change to ${n}`, span: k.span, newText: n })),
         );
       }
@@ -356,7 +360,8 @@ function checkTransfer(a: TprogAnalysis, info: StmtInfo, emit: Emit, vars: VarTa
           s.opSpan!,
           'warning',
           'tprog.count-mismatch',
-          `The source has ${ns} elements but the destination only ${nd}: the last ${ns - nd} source elements are not transferred (the destination count is the transfer length)`,
+          `The source has ${ns} elements but the destination only ${nd}: the last ${ns - nd} source elements are not transferred (the destination count is ` +
+            'the transfer length)',
         );
     }
   }
@@ -552,7 +557,8 @@ function checkTermInner(
       t.spaceSpan!,
       'error',
       'tprog.unknown-space',
-      `Unrecognized memory space \`${t.space}\`: expected PCORE, MEM, SCRATCH, SPU, PROG, INT16(v), INT8(v) or a $variable${fixes.length ? `; did you mean ${near[0]}?` : ''}`,
+      `Unrecognized memory space \`${t.space}\`: expected PCORE, MEM, SCRATCH, SPU, PROG, INT16(v), INT8(v) or a ` +
+        `$variable${fixes.length ? `; did you mean ${near[0]}?` : ''}`,
       fixes,
     );
     return undefined;
@@ -667,7 +673,8 @@ function checkLinear(a: TprogAnalysis, t: Term, d: Descriptor, role: Role, emit:
       t.indices[Math.min(ni, nd)]?.span ?? t.spec.span,
       'error',
       'tprog.index-count',
-      `${ref}: ${t.space}(${items.map((i) => i.expr.text + (i.group ? '(...)' : '')).join(',')}) has ${nd} dimension${nd === 1 ? '' : 's'} but ${ni} ind${ni === 1 ? 'ex' : 'ices'}`,
+      `${ref}: ${t.space}(${items.map((i) => i.expr.text + (i.group ? '(...)' : '')).join(',')}) ` +
+        `has ${nd} dimension${nd === 1 ? '' : 's'} but ${ni} ind${ni === 1 ? 'ex' : 'ices'}`,
     );
   } else if (ni === 0 && !hasDims) {
     emit(t.span, 'error', 'tprog.index-count', `${ref}: give an index range, e.g. \`${t.space}(${items[0].expr.text})[0:n-1]\``);
@@ -747,7 +754,8 @@ function checkPcore(a: TprogAnalysis, ti: TermInfo, role: Role, emit: Emit, ev: 
           t.member.name.span,
           'error',
           'tprog.unknown-member',
-          `${r.reason === 'no-function' ? 'Undefined function name' : 'Undefined function parameter'}: ${r.message}${near.length ? `; did you mean ${near[0]}?` : ''}`,
+          `${r.reason === 'no-function' ? 'Undefined function name' : 'Undefined function parameter'}: ` +
+            `${r.message}${near.length ? `; did you mean ${near[0]}?` : ''}`,
           near.slice(0, 3).map((n) => ({ title: `Change to ${n}`, span: t.member!.name.span, newText: n })),
         );
       }
@@ -758,7 +766,11 @@ function checkPcore(a: TprogAnalysis, ti: TermInfo, role: Role, emit: Emit, ev: 
       t.member.name.span,
       'error',
       'tprog.not-storage',
-      `${m.fullName} is ${m.global ? 'a `_global int` parameter (a register: assign it with `' + m.fullName + ' <= INT16(v)`)' : `a ${m.type}${m.storage === 'accumulator' ? ' accumulator' : m.storage === 'pointer' ? ' pointer' : ' integer register'}`}, not PCORE memory: the compiler silently addresses word 0 instead`,
+      `${m.fullName} is ` +
+        (m.global
+          ? 'a `_global int` parameter (a register: assign it with `' + m.fullName + ' <= INT16(v)`)'
+          : `a ${m.type}${m.storage === 'accumulator' ? ' accumulator' : m.storage === 'pointer' ? ' pointer' : ' integer register'}`) +
+        ', not PCORE memory: the compiler silently addresses word 0 instead',
     );
   }
   const shared = d.shared;
@@ -769,10 +781,12 @@ function checkPcore(a: TprogAnalysis, ti: TermInfo, role: Role, emit: Emit, ev: 
     const expectedMain = pdims + (shared || t.thread ? 0 : 1);
     if (t.indices.length !== expectedMain) {
       const msg = shared
-        ? `Invalid range for PCORE memory space: the shared variable ${mname} needs ${pdims} PCORE ind${pdims === 1 ? 'ex' : 'ices'} and no thread index (found ${t.indices.length})`
+        ? `Invalid range for PCORE memory space: the shared variable ${mname} needs ${pdims} PCORE ind${pdims === 1 ? 'ex' : 'ices'} and no thread index ` +
+          `(found ${t.indices.length})`
         : t.thread
           ? `Invalid range for PCORE memory space: ${pdims} PCORE ind${pdims === 1 ? 'ex' : 'ices'} expected before .THREAD (found ${t.indices.length})`
-          : `Invalid range for PCORE memory space: the private variable ${mname} needs ${pdims} PCORE ind${pdims === 1 ? 'ex' : 'ices'} and a thread index (found ${t.indices.length}); write \`[p][t]\` or \`.THREAD[t]\``;
+          : `Invalid range for PCORE memory space: the private variable ${mname} needs ${pdims} PCORE ind${pdims === 1 ? 'ex' : 'ices'} and a thread index ` +
+            `(found ${t.indices.length}); write \`[p][t]\` or \`.THREAD[t]\``;
       emit(t.indices[expectedMain]?.span ?? t.spaceSpan!, 'error', 'tprog.pcore-index-count', msg);
     }
     if (t.thread) {
@@ -805,7 +819,10 @@ function checkPcore(a: TprogAnalysis, ti: TermInfo, role: Role, emit: Emit, ev: 
         t.member.span,
         'error',
         'tprog.member-index-count',
-        `Invalid parameter reference: ${mname}${castItems ? '(' + castItems.map((c) => c.expr.text).join(',') + ')' : ''} has ${want} dimension${want === 1 ? '' : 's'}${m && !castItems ? ` (${m.type}${m.shape.length ? ' [' + m.shape.join('][') + ']' : ''})` : ''} but ${midx.length} ind${midx.length === 1 ? 'ex is' : 'ices are'} given`,
+        `Invalid parameter reference: ${mname}${castItems ? '(' + castItems.map((c) => c.expr.text).join(',') + ')' : ''} ` +
+          `has ${want} dimension${want === 1 ? '' : 's'}` +
+          `${m && !castItems ? ` (${m.type}${m.shape.length ? ' [' + m.shape.join('][') + ']' : ''})` : ''} ` +
+          `but ${midx.length} ind${midx.length === 1 ? 'ex is' : 'ices are'} given`,
       );
   }
   for (const i of midx) {

@@ -54,7 +54,8 @@ export function checkForPrefixes(t: Term, allIdx: Index[], emit: Emit): void {
         p.forName!.span,
         'error',
         'tprog.for-duplicate',
-        `FOR name ${name} is declared twice in this term: every \`[${name}]\` takes the first FOR(${name}=${forRangeText(earlier)}), ${consequence}. Give this FOR its own name, e.g. \`FOR(${name}2=${range})\`, and write \`[${name}2]\` at the index it should reorder`,
+        `FOR name ${name} is declared twice in this term: every \`[${name}]\` takes the first FOR(${name}=${forRangeText(earlier)}), ${consequence}. Give ` +
+          `this FOR its own name, e.g. \`FOR(${name}2=${range})\`, and write \`[${name}2]\` at the index it should reorder`,
       );
       continue;
     }
@@ -64,14 +65,17 @@ export function checkForPrefixes(t: Term, allIdx: Index[], emit: Emit): void {
           p.span,
           'error',
           'tprog.for-unused',
-          `FOR(${name}=${range}) is not used by any index of this term, and ${ABORT}: a FOR takes a loop register even when no index follows it. Write \`[${name}]\` at the index it should reorder, or remove the FOR`,
+          `FOR(${name}=${range}) is not used by any index of this term, and ${ABORT}: a FOR takes a loop register even when no index follows it. Write ` +
+            `\`[${name}]\` at the index it should reorder, or remove the FOR`,
         );
       else
         emit(
           p.span,
           'warning',
           'tprog.for-unused',
-          `FOR(${name}=${range}) is not used by any index of this term; the ztachip compiler ignores it here because every index follows an earlier FOR (it aborts on an unused FOR when an index does not follow a FOR or a later FOR is used). Remove it, or write \`[${name}]\` at the index it should reorder`,
+          `FOR(${name}=${range}) is not used by any index of this term; the ztachip compiler ignores it here because every index follows an earlier FOR (it ` +
+            `aborts on an unused FOR when an index does not follow a FOR or a later FOR is used). Remove it, or write \`[${name}]\` at the index it should ` +
+            'reorder',
         );
     } else if (uses[q] > 1) {
       const second = allIdx.filter((i) => i.kind === 'for' && i.forName === name)[1];

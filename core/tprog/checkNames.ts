@@ -38,7 +38,8 @@ function checkCText(a: TprogAnalysis, info: StmtInfo, c: CText | undefined, emit
       { start: c.span.end - 1, end: c.span.end },
       'error',
       'tprog.dangling-operator',
-      `Syntax error: \`${c.text}\` ends with \`${op}\`, an operator without its right operand; the compiler copies it into the generated C, which then does not compile. Complete the expression or remove the \`${op}\``,
+      `Syntax error: \`${c.text}\` ends with \`${op}\`, an operator without its right operand; the compiler copies it into the generated C, which then does ` +
+        `not compile. Complete the expression or remove the \`${op}\``,
     );
   }
   eachCName(s, c.span.start, c.span.end, (start, end) => {
@@ -57,14 +58,16 @@ function checkCText(a: TprogAnalysis, info: StmtInfo, c: CText | undefined, emit
         span,
         severity,
         UNKNOWN_NAME,
-        `\`${id}\` here is not the FOR index ${id}: only an index written exactly \`[${id}]\` takes the FOR's range, and there is no C variable ${id} (${why}). Write \`[${id}]\` alone, or compute the value into a C variable`,
+        `\`${id}\` here is not the FOR index ${id}: only an index written exactly \`[${id}]\` takes the FOR's range, and there is no C ` +
+          `variable ${id} (${why}). Write \`[${id}]\` alone, or compute the value into a C variable`,
       );
     else
       emit(
         span,
         severity,
         UNKNOWN_NAME,
-        `\`${id}\` is neither a FOR name of this term nor a C variable, macro or function declared here (${why}). Declare it in C, fix the spelling, or write the FOR that defines it on this term`,
+        `\`${id}\` is neither a FOR name of this term nor a C variable, macro or function declared here (${why}). Declare it in C, fix the spelling, or ` +
+          'write the FOR that defines it on this term',
       );
   });
 }
@@ -78,7 +81,8 @@ function emptyItem(info: StmtInfo, at: number, emit: Emit): void {
     { start: c, end: c + 1 },
     'error',
     'tprog.empty-item',
-    'Empty dimension: nothing follows this `,`; the compiler copies the empty item into the generated C, which then does not compile. Write the dimension or remove the `,`',
+    'Empty dimension: nothing follows this `,`; the compiler copies the empty item into the generated C, which then does not compile. Write the dimension ' +
+      'or remove the `,`',
   );
 }
 

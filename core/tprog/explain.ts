@@ -27,7 +27,9 @@ export function termSummary(ti: TermInfo): string[] {
   const typeName = d.dtype ?? d.dtypeText;
   if (d.space === 'CONST') {
     out.push(
-      `**constant** ${d.dtypeText}(${t.constValue?.text ?? ''})${d.constValue !== undefined && String(d.constValue) !== t.constValue?.text ? ` = ${d.constValue}` : ''} — every destination element receives this value`,
+      `**constant** ${d.dtypeText}(${t.constValue?.text ?? ''})` +
+        `${d.constValue !== undefined && String(d.constValue) !== t.constValue?.text ? ` = ${d.constValue}` : ''}` +
+        ' — every destination element receives this value',
     );
     return out;
   }
@@ -43,19 +45,22 @@ export function termSummary(ti: TermInfo): string[] {
   } else if (d.space === 'PCORE') {
     const m = ti.member;
     out.push(
-      `**PCORE** ${d.shared ? 'shared' : 'private'} memory — ${d.pcoreShape ? `PCORE array ${d.pcoreShape.join('×')}` : 'PCORE array ?'}${d.shared ? '' : `, threads ${d.threadShape?.join('×') ?? '?'}`}`,
+      `**PCORE** ${d.shared ? 'shared' : 'private'} memory — ` +
+        `${d.pcoreShape ? `PCORE array ${d.pcoreShape.join('×')}` : 'PCORE array ?'}${d.shared ? '' : `, threads ${d.threadShape?.join('×') ?? '?'}`}`,
     );
     if (m) out.push(`variable: ${m.summary}`);
     else if (t.member)
       out.push(
-        `variable: \`${t.member.name.text}\`${t.member.name.text === 'root.constant' ? ' (whole shared space, 4096 words)' : ' (not found in the PCORE program)'}`,
+        `variable: \`${t.member.name.text}\`` +
+          `${t.member.name.text === 'root.constant' ? ' (whole shared space, 4096 words)' : ' (not found in the PCORE program)'}`,
       );
     if (d.memberShape) out.push(`variable shape: ${d.memberShape.join('×')}${t.member?.spec ? ' (cast)' : ''}`);
   } else if (d.space === 'SPU') out.push('**SPU** stream-processor lookup tables (REMAP), 256 words per table');
   else if (d.space === 'PROG') out.push('**PROG** PCORE program code (4 words per entry)');
   if (d.levels.length) {
     out.push(
-      `iteration (outermost first): ${d.levels.map((l) => `${l.label}${l.forName ? ` (FOR ${l.forName})` : ''} ${levelRange(l)}${l.wildcard ? ' (broadcast *)' : ''}`).join(', ')}`,
+      'iteration (outermost first): ' +
+        d.levels.map((l) => `${l.label}${l.forName ? ` (FOR ${l.forName})` : ''} ${levelRange(l)}${l.wildcard ? ' (broadcast *)' : ''}`).join(', '),
     );
   }
   const total = d.total;

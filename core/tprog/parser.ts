@@ -147,7 +147,9 @@ class BufferParser {
           span: { start: i, end: i + 1 },
           code: 'tprog.syntax',
           severity: 'error',
-          message: `Syntax error: a \`;\` inside \`${open} ${close}\` does not end the statement; the compiler copies it into the generated C, which then does not compile. Remove it (or close the \`${open}\` before it)`,
+          message:
+            `Syntax error: a \`;\` inside \`${open} ${close}\` does not end the statement; the compiler copies it into the generated C, which then ` +
+            `does not compile. Remove it (or close the \`${open}\` before it)`,
         });
     }
     throw new Fail({ start, end: this.s.length }, 'tprog.unbalanced', `Syntax error: \`${open}\` is never closed`);
@@ -169,7 +171,9 @@ class BufferParser {
           span: { start: i, end: i + 1 },
           code: 'tprog.unbalanced',
           severity: 'error',
-          message: `Unbalanced brackets: this \`${otherClose}\` has no matching \`${otherOpen}\` before it (${tail}). Remove it or add the missing \`${otherOpen}\``,
+          message:
+            `Unbalanced brackets: this \`${otherClose}\` has no matching \`${otherOpen}\` before it (${tail}). Remove it or add the ` +
+            `missing \`${otherOpen}\``,
         });
         return;
       }
@@ -182,7 +186,9 @@ class BufferParser {
           span: { start: i, end: i + 1 },
           code: 'tprog.unbalanced',
           severity: 'error',
-          message: `Unbalanced brackets: this \`${otherOpen}\` is not closed before the \`${end}\` that ends the group (${tail}). Add its \`${otherClose}\` or remove it`,
+          message:
+            `Unbalanced brackets: this \`${otherOpen}\` is not closed before the \`${end}\` that ends the group (${tail}). Add its \`${otherClose}\` ` +
+            'or remove it',
         });
         return;
       }

@@ -72,7 +72,8 @@ const LAYOUT_TERMS: CompletionEntry[] = [
     label: 'ttnn.create_sharded_memory_config()',
     kind: 'function',
     insertText:
-      'ttnn.create_sharded_memory_config(shape=${1:(32, 32)}, core_grid=ttnn.CoreGrid(y=${2:2}, x=${3:2}), strategy=ttnn.ShardStrategy.${4:BLOCK}, use_height_and_width_as_shard_shape=True)',
+      'ttnn.create_sharded_memory_config(shape=${1:(32, 32)}, core_grid=ttnn.CoreGrid(y=${2:2}, x=${3:2}), strategy=ttnn.ShardStrategy.${4:BLOCK}, ' +
+      'use_height_and_width_as_shard_shape=True)',
     snippet: true,
     documentation: CALL_DOCS.create_sharded_memory_config,
   },

@@ -30,7 +30,9 @@ export function inverseMarkdown(name: string, r: InverseResult): string {
   const where = r.unit ? ` in ${r.unit.label}` : '';
   let head: string;
   if (r.kind === 'element')
-    head = `\`${hex(r.address)}\`${where} → **${name}${list(r.coord ?? [])}**${r.byteInElement ? `, byte ${r.byteInElement} of the element (little-endian: byte 0 is the least significant)` : ''}`;
+    head =
+      `\`${hex(r.address)}\`${where} → **${name}${list(r.coord ?? [])}**` +
+      (r.byteInElement ? `, byte ${r.byteInElement} of the element (little-endian: byte 0 is the least significant)` : '');
   else if (r.kind === 'replica') head = `\`${hex(r.address)}\`${where} → a broadcast copy of **${name}${list(r.coord ?? [])}**`;
   else if (r.kind === 'outside') head = `\`${hex(r.address)}\`${where} is outside **${name}**`;
   else head = `\`${hex(r.address)}\`${where} in **${name}** is **${r.kind}**`;
@@ -38,7 +40,10 @@ export function inverseMarkdown(name: string, r: InverseResult): string {
 }
 
 export function tensorMarkdown(t: TensorInfo): string {
-  const head = `**tensor ${t.name}**: ${t.dtype ?? '?'}${list(t.shape?.map((s, i) => (t.dimNames[i] ? `${t.dimNames[i]}=${s}` : String(s))) ?? [])}${t.family ? ` — ${t.family} layout` : ''}`;
+  const head =
+    `**tensor ${t.name}**: ${t.dtype ?? '?'}` +
+    list(t.shape?.map((s, i) => (t.dimNames[i] ? `${t.dimNames[i]}=${s}` : String(s))) ?? []) +
+    (t.family ? ` — ${t.family} layout` : '');
   if (!t.summary) return `${head}\n\n_${t.problem ?? 'no layout'}_`;
   const br = Object.entries(t.summary.breakdown)
     .filter(([, v]) => v > 0)
@@ -88,7 +93,9 @@ export function hover(a: LayoutAnalysis, offset: number): HoverResult | undefine
       const m = t.model;
       const end = m.base + (t.summary?.units?.bytesPerUnit ?? t.summary?.bytes ?? 0);
       return {
-        markdown: `\`${t.name}\` starts at \`${hex(m.base)}\` (${m.base.toLocaleString('en-US')}) and ends before \`${hex(end)}\`${t.summary?.units ? ` in each ${t.summary.units.kind}` : ''}`,
+        markdown:
+          `\`${t.name}\` starts at \`${hex(m.base)}\` (${m.base.toLocaleString('en-US')}) and ends ` +
+          `before \`${hex(end)}\`${t.summary?.units ? ` in each ${t.summary.units.kind}` : ''}`,
         range: range(s.at.value.span),
       };
     }

@@ -6,12 +6,17 @@ import { ELEMENT_ARRANGEMENTS } from '../models/spyre';
 
 export const STATEMENT_DOCS: Record<string, string> = {
   target:
-    '`target NAME` or `target NAME(key=value, …)` — the machine the file describes: `grayskull`, `wormhole_b0`, `blackhole` or `custom(…)` for Tenstorrent layouts, `spyre(memory=…)`, `npu(cell=16, capacity=…)` for 16-byte cells, `host`. One target per family; it applies to the whole file.',
+    '`target NAME` or `target NAME(key=value, …)` — the machine the file describes: `grayskull`, `wormhole_b0`, `blackhole` or `custom(…)` for ' +
+    'Tenstorrent layouts, `spyre(memory=…)`, `npu(cell=16, capacity=…)` for 16-byte cells, `host`. One target per family; it applies to the whole file.',
   tensor:
-    '`tensor NAME: DTYPE[SHAPE] = LAYOUT [at ADDRESS]` — a named tensor with its dtype, logical shape and one layout: `spyre(…)`, `tt(…)`, `cells(…)`, `strided(…)`, `fibers(…)`, or a pasted `SpyreTensorLayout(…)` / `ttnn.…` form. Dims may be named: `int8[A=2, B=4, C=18]`.',
+    '`tensor NAME: DTYPE[SHAPE] = LAYOUT [at ADDRESS]` — a named tensor with its dtype, logical shape and one layout: `spyre(…)`, `tt(…)`, ' +
+    '`cells(…)`, `strided(…)`, `fibers(…)`, or a pasted `SpyreTensorLayout(…)` / `ttnn.…` form. Dims may be named: `int8[A=2, B=4, C=18]`.',
   probe:
-    '`probe NAME[i, j, …]` maps a coordinate to its address with every intermediate step; `probe NAME address A [bank N | core (x,y) | main | meta]` says what the byte at A holds; `probe NAME device[…]` maps a Spyre device coordinate; `probe address A` searches every tensor.',
-  at: '`at ADDRESS` — where the tensor starts: a byte address (Spyre: 128-aligned; TT: the buffer address, the same in every bank or core; cells: a multiple of the cell size). `+` and `*` are allowed: `at 0x1000 + 2*2048`.',
+    '`probe NAME[i, j, …]` maps a coordinate to its address with every intermediate step; `probe NAME address A [bank N | core (x,y) | main | meta]` says ' +
+    'what the byte at A holds; `probe NAME device[…]` maps a Spyre device coordinate; `probe address A` searches every tensor.',
+  at:
+    '`at ADDRESS` — where the tensor starts: a byte address (Spyre: 128-aligned; TT: the buffer address, the same in every bank or core; cells: a ' +
+    'multiple of the cell size). `+` and `*` are allowed: `at 0x1000 + 2*2048`.',
   address: '`address A` — a byte address to map back to a tensor element (or padding).',
   device: '`NAME device[…]` — a Spyre device coordinate (one index per `device_size` entry).',
   bank: '`bank N` — the DRAM or L1 bank of an address (interleaved TT buffers; DRAM-sharded buffers use the bank number).',
@@ -22,18 +27,29 @@ export const STATEMENT_DOCS: Record<string, string> = {
 
 export const CALL_DOCS: Record<string, string> = {
   spyre:
-    '`spyre(…)` — IBM Spyre layout. `spyre()` is the default “generic stick” layout; `spyre(dim_order=[…])` a default layout with another stick dim (trailing −1: sparse); `spyre(device_size=[…], dim_map=[…])` or `spyre(device_size=[…], stride_map=[…])` an explicit one. Device memory is row-major over `device_size`; the last device dim is the 128-byte stick.',
+    '`spyre(…)` — IBM Spyre layout. `spyre()` is the default “generic stick” layout; `spyre(dim_order=[…])` a default layout with another stick ' +
+    'dim (trailing −1: sparse); `spyre(device_size=[…], dim_map=[…])` or `spyre(device_size=[…], stride_map=[…])` an explicit one. Device memory ' +
+    'is row-major over `device_size`; the last device dim is the 128-byte stick.',
   SpyreTensorLayout:
-    '`SpyreTensorLayout(device_size=[…], dim_map=[…] | stride_map=[…], device_dtype=DataFormats.…)` — as torch-spyre prints it; same as `spyre(…)`.',
-  tt: '`tt(layout=tile|row_major, tile=32x32, buffer=dram|l1, memory=interleaved|height_sharded|width_sharded|block_sharded|nd_sharded, shard=[h, w], grid=(x0,y0)-(x1,y1), orientation=row_major|col_major)` — a TT-Metalium buffer. Defaults: TILE 32×32, interleaved in DRAM.',
+    '`SpyreTensorLayout(device_size=[…], dim_map=[…] | stride_map=[…], device_dtype=DataFormats.…)` — as torch-spyre prints it; ' +
+    'same ' +
+    'as ' +
+    '`spyre(…)`.',
+  tt:
+    '`tt(layout=tile|row_major, tile=32x32, buffer=dram|l1, memory=interleaved|height_sharded|width_sharded|block_sharded|nd_sharded, shard=[h, w], ' +
+    'grid=(x0,y0)-(x1,y1), orientation=row_major|col_major)` — a TT-Metalium buffer. Defaults: TILE 32×32, interleaved in DRAM.',
   cells:
-    '`cells(order=[…], cell=16)` — NPU Core Memory of 16-byte cells: dims in storage order (last innermost), each innermost row starts a fresh cell and is zero-padded; values little-endian.',
+    '`cells(order=[…], cell=16)` — NPU Core Memory of 16-byte cells: dims in storage order (last innermost), each innermost row starts a fresh cell and ' +
+    'is zero-padded; values little-endian.',
   strided: '`strided(strides=[…], offset=0, storage=N)` — a PyTorch strided view: address = base + (offset + Σ index·stride) · element size.',
   as_strided: '`torch.as_strided(input, size, stride, storage_offset)` — pasted PyTorch form of `strided(…)`.',
   fibers:
-    '`fibers(ptr=[…], index=[…], main=0, meta=0)` — a fibered (CSR-like) sparse tensor in an accelerator’s main (entries) and metadata (pointers) memories; `file="x.csfbin"` loads one through the host.',
+    '`fibers(ptr=[…], index=[…], main=0, meta=0)` — a fibered (CSR-like) sparse tensor in an accelerator’s main (entries) and metadata (pointers) ' +
+    'memories; `file="x.csfbin"` loads one through the host.',
   create_sharded_memory_config:
-    '`ttnn.create_sharded_memory_config(shape, core_grid, strategy, orientation=ROW_MAJOR, use_height_and_width_as_shard_shape=False)` — L1 sharded config. `shape` is the tensor shape (the shard is derived and must divide exactly) or, with `use_height_and_width_as_shard_shape=True`, the shard shape (swapped with COL_MAJOR).',
+    '`ttnn.create_sharded_memory_config(shape, core_grid, strategy, orientation=ROW_MAJOR, use_height_and_width_as_shard_shape=False)` — L1 sharded ' +
+    'config. `shape` is the tensor shape (the shard is derived and must divide exactly) or, with `use_height_and_width_as_shard_shape=True`, the shard ' +
+    'shape (swapped with COL_MAJOR).',
   MemoryConfig: '`ttnn.MemoryConfig(memory_layout, buffer_type, shard_spec)` — TT-NN memory config.',
   ShardSpec: '`ttnn.ShardSpec(grid, shard_shape, orientation)` — legacy 2-D shard spec.',
   NdShardSpec: '`ttnn.NdShardSpec(shard_shape, grid, orientation)` — ND shard spec; shards go round-robin over the cores.',
@@ -76,7 +92,10 @@ export function dtypeDoc(word: string): string | undefined {
   const t = TT_DTYPES[d];
   if (t)
     lines.push(
-      `TT: ${t.format}, 32×32 tile ${t.blockFloat ? `${(1024 * t.tileBits) / 8 + 64} B (${(1024 * t.tileBits) / 8} B data + 64 B shared exponents); ROW_MAJOR falls back to 4-byte floats` : `${(1024 * t.tileBits) / 8} B; row-major ${t.rmBytes} B per element`}`,
+      `TT: ${t.format}, 32×32 tile ` +
+        (t.blockFloat
+          ? `${(1024 * t.tileBits) / 8 + 64} B (${(1024 * t.tileBits) / 8} B data + 64 B shared exponents); ROW_MAJOR falls back to 4-byte floats`
+          : `${(1024 * t.tileBits) / 8} B; row-major ${t.rmBytes} B per element`),
     );
   const c = CELL_DTYPES[d];
   if (c) lines.push(`16-byte cells: ${16 / c.size} per cell, ${c.encoding}`);

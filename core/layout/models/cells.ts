@@ -51,7 +51,8 @@ export function validateCells(spec: CellSpec): Issue[] {
       issue(
         'CELL002',
         'error',
-        `${spec.dtype} is not a documented Core Memory type${spec.dtype === 'bfloat16' ? ' (bfloat16 is unconfirmed and rejected until it is)' : ''}; supported: int8, int16, float16, float32, int32`,
+        `${spec.dtype} is not a documented Core Memory ` +
+          `type${spec.dtype === 'bfloat16' ? ' (bfloat16 is unconfirmed and rejected until it is)' : ''}; supported: int8, int16, float16, float32, int32`,
         '@dtype',
       ),
     );
@@ -83,7 +84,8 @@ export function validateCells(spec: CellSpec): Issue[] {
         issue(
           'CELL005',
           'error',
-          `order must list each of the ${n} dims once (outermost first), e.g. ${list((spec.names ?? []).every((x) => x) && spec.names?.length === n ? (spec.names as string[]) : spec.shape.map((_, i) => i))}`,
+          `order must list each of the ${n} dims once (outermost first), ` +
+            `e.g. ${list((spec.names ?? []).every((x) => x) && spec.names?.length === n ? (spec.names as string[]) : spec.shape.map((_, i) => i))}`,
           'order',
         ),
       );
@@ -105,7 +107,8 @@ export function validateCells(spec: CellSpec): Issue[] {
       issue(
         'CELL006',
         'warning',
-        `each innermost row of ${m.storageShape[n - 1]} × ${m.size} B uses ${plural(m.R, 'cell')} with ${rowPad} zero bytes: ${percent(s.breakdown.padding, s.bytes)} of the ${bytes(s.bytes)} is padding`,
+        `each innermost row of ${m.storageShape[n - 1]} × ${m.size} B uses ${plural(m.R, 'cell')} with ${rowPad} zero ` +
+          `bytes: ${percent(s.breakdown.padding, s.bytes)} of the ${bytes(s.bytes)} is padding`,
         '@shape',
       ),
     );
@@ -313,7 +316,9 @@ export class CellLayout implements LayoutModel<CellForward> {
         },
         {
           name: 'rows',
-          value: `${num(this.rows)} innermost rows of ${dn} elements → ${plural(this.R, 'cell')} each (${dn * this.size} data + ${this.R * this.cellBytes - dn * this.size} zero bytes)`,
+          value:
+            `${num(this.rows)} innermost rows ` +
+            `of ${dn} elements → ${plural(this.R, 'cell')} each (${dn * this.size} data + ${this.R * this.cellBytes - dn * this.size} zero bytes)`,
         },
         { name: 'cells', value: `${num(this.totalCells)} = ${num(this.rows)} × ${this.R}, ${bytes(total)}` },
         {

@@ -99,7 +99,8 @@ export function validateSparse(spec: SparseSpec): Issue[] {
       issue(
         'CSF002',
         'error',
-        `${p.ptr.length} fiber pointers for ${num(F)} fibers: there must be F+1 = ${num(F + 1)} (one per fiber, row-major over ${list(p.shape.slice(0, -1))}, plus the end)`,
+        `${p.ptr.length} fiber pointers for ${num(F)} fibers: there must be F+1 = ${num(F + 1)} (one per fiber, row-major ` +
+          `over ${list(p.shape.slice(0, -1))}, plus the end)`,
         'ptr',
       ),
     );
@@ -443,7 +444,9 @@ export class SparseLayout implements LayoutModel<SparseForward> {
         },
         {
           name: 'metadata',
-          value: `words ${this.p.metaBase}..${this.p.metaBase + this.metaWords - 1}: order, shape, ${this.F} fiber pointers and the end pointer (${this.metaWords} words)`,
+          value:
+            `words ${this.p.metaBase}..${this.p.metaBase + this.metaWords - 1}: order, shape, ${this.F} fiber pointers and the end ` +
+            `pointer (${this.metaWords} words)`,
         },
       ],
     };

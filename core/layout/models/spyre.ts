@@ -218,7 +218,9 @@ export function validateSpyre(spec: SpyreSpec): Issue[] {
       issue(
         'SPY009',
         'error',
-        `Spyre does not support ${spec.dtype}${spec.dtype === 'uint8' || spec.dtype === 'quint8' ? ' (it maps to SENUINT32, whose stick size is unknown)' : ''}; supported: float16, bfloat16, bool, float32, int32, int64, int8, int16, float8_e4m3fn, float8_e5m2fnuz`,
+        `Spyre does not support ${spec.dtype}` +
+          (spec.dtype === 'uint8' || spec.dtype === 'quint8' ? ' (it maps to SENUINT32, whose stick size is unknown)' : '') +
+          '; supported: float16, bfloat16, bool, float32, int32, int64, int8, int16, float8_e4m3fn, float8_e5m2fnuz',
         '@dtype',
       ),
     );
@@ -258,7 +260,8 @@ export function validateSpyre(spec: SpyreSpec): Issue[] {
         issue(
           'SPY014',
           'information',
-          `element_arrangement ${ea}: the position of an element inside its stick is a hardware permutation; addresses below give the stick and mark the slot as unspecified`,
+          `element_arrangement ${ea}: the position of an element inside its stick is a hardware permutation; addresses below give the stick and mark the ` +
+            'slot as unspecified',
           'element_arrangement',
         ),
       );
@@ -279,7 +282,8 @@ export function validateSpyre(spec: SpyreSpec): Issue[] {
           issue(
             'SPY008',
             'error',
-            `Incompatible host_size and dim_order: dim_order must list the ${r} host dims once each (decreasing stride, stick dim last)${r > 0 ? `, optionally followed by −1 for a sparse layout, e.g. ${list(hs.map((_, i) => i))}` : ''}`,
+            `Incompatible host_size and dim_order: dim_order must list the ${r} host dims once each (decreasing stride, stick dim ` +
+              `last)${r > 0 ? `, optionally followed by −1 for a sparse layout, e.g. ${list(hs.map((_, i) => i))}` : ''}`,
             'dim_order',
             { fixes: [{ title: 'Use the default dim order', field: 'dim_order', newText: list(hs.map((_, i) => i)), preferred: true }] },
           ),
@@ -335,7 +339,8 @@ export function validateSpyre(spec: SpyreSpec): Issue[] {
         issue(
           'SPY002',
           'error',
-          `the last device dim is the stick: device_size[${ds.length - 1}] must be ${eps} (elements of ${spec.dtype} per 128-byte stick), not ${ds[ds.length - 1]}`,
+          `the last device dim is the stick: device_size[${ds.length - 1}] must be ${eps} (elements of ${spec.dtype} per 128-byte stick), ` +
+            `not ${ds[ds.length - 1]}`,
           'device_size',
           {
             index: ds.length - 1,
@@ -355,7 +360,9 @@ export function validateSpyre(spec: SpyreSpec): Issue[] {
       sm.forEach((s, j) => {
         if (!Number.isInteger(s) || s < -1)
           out.push(
-            issue('SPY010', 'error', `stride_map[${j}] is ${s}; entries are −1 (no host dim), 0 (broadcast) or a host stride > 0`, 'stride_map', { index: j }),
+            issue('SPY010', 'error', `stride_map[${j}] is ${s}; entries are −1 (no host dim), 0 (broadcast) or a host stride ` + '> 0', 'stride_map', {
+              index: j,
+            }),
           );
       });
       if (out.some((i) => i.severity === 'error')) return out;
@@ -371,7 +378,8 @@ export function validateSpyre(spec: SpyreSpec): Issue[] {
               issue(
                 'SPY010',
                 'error',
-                `the stride_map reaches ${num(count)} of the ${num(numel)} host elements exactly once; ${num(numel - count)} cannot be stored (capacity too small, or slots alias each other)`,
+                `the stride_map reaches ${num(count)} of the ${num(numel)} host elements exactly once; ${num(numel - count)} cannot be stored (capacity too ` +
+                  'small, or slots alias each other)',
                 'stride_map',
                 { fixes: fixDefault },
               ),
@@ -401,7 +409,8 @@ export function validateSpyre(spec: SpyreSpec): Issue[] {
       issue(
         'SPY011',
         'warning',
-        `the stick dim (host dim ${stickHost}) has size 1: every stick holds one element, like a sparse layout — ${eps}× the memory (${bytes(devBytes)} for ${plural(numel, 'element')})`,
+        `the stick dim (host dim ${stickHost}) has size 1: every stick holds one element, like a sparse layout — ${eps}× the ` +
+          `memory (${bytes(devBytes)} for ${plural(numel, 'element')})`,
         L.kind === 'default' ? '@shape' : '@layout',
       ),
     );
@@ -431,7 +440,8 @@ export function validateSpyre(spec: SpyreSpec): Issue[] {
       issue(
         'SPY012',
         'information',
-        `the stick dim (host dim ${stickHost}, size ${sz}) is padded to ${cdiv(sz, eps) * eps}: ${percent(cdiv(sz, eps) * eps - sz, cdiv(sz, eps) * eps)} of its sticks' slots are padding`,
+        `the stick dim (host dim ${stickHost}, size ${sz}) is padded ` +
+          `to ${cdiv(sz, eps) * eps}: ${percent(cdiv(sz, eps) * eps - sz, cdiv(sz, eps) * eps)} of its sticks' slots are padding`,
         '@layout',
       ),
     );
@@ -442,7 +452,8 @@ export function validateSpyre(spec: SpyreSpec): Issue[] {
       issue(
         'SPY013',
         'information',
-        `allocation is max(device bytes, host bytes) = ${bytes(hostBytes)} (device layout ${bytes(devBytes)}): ${bytes(hostBytes - devBytes)} more than the layout uses`,
+        `allocation is max(device bytes, host bytes) = ${bytes(hostBytes)} (device layout ${bytes(devBytes)}): ${bytes(hostBytes - devBytes)} more than the ` +
+          'layout uses',
         '@layout',
       ),
     );
@@ -508,7 +519,8 @@ function validateDimMap(out: Issue[], spec: SpyreSpec, ds: number[], dm: number[
         issue(
           'SPY005',
           'error',
-          `dim_map has a −1 (synthetic dim) but its last entry is ${dm[n - 1]}: −1 only marks a sparse stick, so the stick dim dim_map[${n - 1}] must be −1`,
+          `dim_map has a −1 (synthetic dim) but its last entry is ${dm[n - 1]}: −1 only marks a sparse stick, so the stick dim dim_map[${n - 1}] must ` +
+            'be −1',
           'dim_map',
           { index: n - 1 },
         ),
@@ -546,7 +558,8 @@ function validateDimMap(out: Issue[], spec: SpyreSpec, ds: number[], dm: number[
         issue(
           'SPY006',
           'error',
-          `host dim ${h} has ${hs[h]} elements but its device dims ${js.map((j) => `${j} (${ds[j]})`).join(' × ')} hold only ${cap}: elements ${cap}..${hs[h] - 1} are unreachable`,
+          `host dim ${h} has ${hs[h]} elements but its device dims ${js.map((j) => `${j} (${ds[j]})`).join(' × ')} hold ` +
+            `only ${cap}: elements ${cap}..${hs[h] - 1} are unreachable`,
           'device_size',
           { index: js[0], fixes: fix },
         ),
@@ -978,7 +991,9 @@ export class SpyreLayout implements LayoutModel<SpyreForward> {
       { name: 'allocation', value: `${bytes(this.allocBytes)} = max(device ${bytes(this.deviceBytes)}, host ${bytes(this.numel * HOST_BYTES[this.dtype])})` },
       {
         name: 'utilisation',
-        value: `${num(data)} of ${num(slotsAll)} slots (${percent(data, slotsAll)})${replica ? `, ${num(replica)} broadcast replicas` : ''}${this.sparse ? ', sparse' : ''}`,
+        value:
+          `${num(data)} of ${num(slotsAll)} slots (${percent(data, slotsAll)})` +
+          `${replica ? `, ${num(replica)} broadcast replicas` : ''}${this.sparse ? ', sparse' : ''}`,
       },
       { name: 'address range', value: `0x${this.base.toString(16)}..0x${(this.base + this.allocBytes - 1).toString(16)}` },
     ];

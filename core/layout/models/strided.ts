@@ -115,7 +115,8 @@ export function validateStrided(spec: StridedSpec): Issue[] {
       issue(
         'PT005',
         'warning',
-        `dims overlap in memory (${spec.shape.some((n, i) => n > 1 && st[i] === 0) ? 'a stride 0 broadcasts' : 'strides interleave'}): several coordinates share an address, so writes through this view race`,
+        `dims overlap in memory (${spec.shape.some((n, i) => n > 1 && st[i] === 0) ? 'a stride 0 broadcasts' : 'strides interleave'}): several coordinates ` +
+          'share an address, so writes through this view race',
         'strides',
       ),
     );
@@ -126,7 +127,8 @@ export function validateStrided(spec: StridedSpec): Issue[] {
       issue(
         'PT006',
         'information',
-        `canonical form (size-1 dims dropped): sizes ${list(c.sizes)}, strides ${list(c.strides)}; coalesced: sizes ${list(co.sizes)}, strides ${list(co.strides)}`,
+        `canonical form (size-1 dims dropped): sizes ${list(c.sizes)}, strides ${list(c.strides)}; coalesced: ` +
+          `sizes ${list(co.sizes)}, strides ${list(co.strides)}`,
         '@shape',
       ),
     );
@@ -323,7 +325,9 @@ export class StridedLayout implements LayoutModel<StridedForward> {
       breakdown: br,
       paddingPercent: 0,
       blocks: { name: 'storage element', count: this.reserved, bytes: this.es },
-      short: `${bytes(total)} storage · ${this.isContiguous() ? 'contiguous' : br.gap ? `${percent(br.gap, total)} gaps` : 'permuted, no gaps'}${this.overlapping ? ' · overlapping' : ''}`,
+      short:
+        `${bytes(total)} storage · ` +
+        `${this.isContiguous() ? 'contiguous' : br.gap ? `${percent(br.gap, total)} gaps` : 'permuted, no gaps'}${this.overlapping ? ' · overlapping' : ''}`,
       facts: [
         { name: 'sizes', value: list(this.shape) },
         { name: 'strides', value: `${list(this.strides)} elements${this.isContiguous() ? ' (contiguous)' : ''}` },
@@ -332,7 +336,9 @@ export class StridedLayout implements LayoutModel<StridedForward> {
         { name: 'coalesced', value: `sizes ${list(co.sizes)}, strides ${list(co.strides)}` },
         {
           name: 'storage',
-          value: `${num(this.reserved)} elements × ${this.es} B = ${bytes(total)}; the view touches ${num(distinct)} of them${this.overlapping ? ' (dims overlap)' : ''}`,
+          value:
+            `${num(this.reserved)} elements × ${this.es} B = ${bytes(total)}; the view touches ${num(distinct)} of ` +
+            `them${this.overlapping ? ' (dims overlap)' : ''}`,
         },
         { name: 'address', value: `${hex(this.base)}..${hex(this.base + total - 1)}` },
       ],

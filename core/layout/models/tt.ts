@@ -182,7 +182,8 @@ export function structuralTT(spec: TTSpec): Issue[] {
           issue(
             'TT003',
             'error',
-            `TILE alignment ${list(a)}: the innermost entry must be a multiple of the tile width ${tW} and the second-innermost a multiple of the tile height ${tH}`,
+            `TILE alignment ${list(a)}: the innermost entry must be a multiple of the tile width ${tW} and the second-innermost a multiple of the tile ` +
+              `height ${tH}`,
             'alignment',
             { fixes: [{ title: `Use ${list([tH, tW])}`, field: 'alignment', newText: list([tH, tW]), preferred: true }] },
           ),
@@ -252,7 +253,8 @@ export function structuralTT(spec: TTSpec): Issue[] {
       issue(
         'TT025',
         'error',
-        `${spec.memory} sharding takes a 2-D shard [height, width] of the folded 2-D tensor; this has ${shard.length} entries (use nd_sharded for an N-D shard)`,
+        `${spec.memory} sharding takes a 2-D shard [height, width] of the folded 2-D tensor; this has ${shard.length} entries (use nd_sharded for an N-D ` +
+          'shard)',
         'shard',
       ),
     );
@@ -346,7 +348,8 @@ export function structuralTT(spec: TTSpec): Issue[] {
           issue(
             'TT007',
             'error',
-            `BLOCK ${rm ? 'ROW_MAJOR' : 'COL_MAJOR'}: ${nRow} shard rows × ${nCol} shard columns need a grid of ${needX} (x) × ${needY} (y) cores${rm ? '' : ' (COL_MAJOR puts shard rows along x)'}, but ${rangeText(r)} is ${gx}×${gy}`,
+            `BLOCK ${rm ? 'ROW_MAJOR' : 'COL_MAJOR'}: ${nRow} shard rows × ${nCol} shard columns need a grid of ${needX} (x) × ${needY} (y) ` +
+              `cores${rm ? '' : ' (COL_MAJOR puts shard rows along x)'}, but ${rangeText(r)} is ${gx}×${gy}`,
             'grid',
             {
               fixes: fit.x1 < bound.x && fit.y1 < bound.y ? [{ title: `Use grid ${rangeText(fit)}`, field: 'grid', newText: rangeText(fit) }] : undefined,
@@ -361,7 +364,8 @@ export function structuralTT(spec: TTSpec): Issue[] {
       issue(
         'TT014',
         'warning',
-        `the grid has ${grid.length} core ranges: the ${spec.orientation ?? 'ROW_MAJOR'} orientation applies inside each range only; ranges are used in the order written`,
+        `the grid has ${grid.length} core ranges: the ${spec.orientation ?? 'ROW_MAJOR'} orientation applies inside each range only; ranges are used in the ` +
+          'order written',
         'grid',
       ),
     );
@@ -771,7 +775,9 @@ export class TTLayout implements LayoutModel<TTForward> {
           address,
           kind: 'outside',
           steps,
-          reason: `the buffer is spread over ${plural(this.units, this.unitKind === 'core' ? 'core' : 'bank')}: say which (${this.unitKind === 'core' ? 'core (x,y)' : 'bank N'})`,
+          reason:
+            `the buffer is spread over ${plural(this.units, this.unitKind === 'core' ? 'core' : 'bank')}: say ` +
+            `which (${this.unitKind === 'core' ? 'core (x,y)' : 'bank N'})`,
         };
       unit = 0;
     }
@@ -1141,21 +1147,27 @@ export class TTLayout implements LayoutModel<TTForward> {
       {
         name: 'layout',
         value: geo.g
-          ? `TILE ${geo.g.tH}×${geo.g.tW}, ${geo.g.faces} face${geo.g.faces > 1 ? 's' : ''} of ${geo.g.fH}×${geo.g.fW}${geo.g.transpose ? ', transposed' : ''}`
+          ? `TILE ${geo.g.tH}×${geo.g.tW}, ${geo.g.faces} face${geo.g.faces > 1 ? 's' : ''} of ` +
+            `${geo.g.fH}×${geo.g.fW}${geo.g.transpose ? ', transposed' : ''}`
           : 'ROW_MAJOR',
       },
       { name: 'logical → padded', value: `${list(this.shape)} → ${list(this.shape.length === 1 ? [geo.padded[1]] : geo.padded)}` },
       { name: 'physical 2-D', value: `${num(geo.physH)} × ${num(geo.physW)}` },
       {
         name: 'pages',
-        value: `${num(this.pages)} = ${num(geo.Hp)} × ${num(geo.Wp)} of ${geo.pageH}×${geo.pageW}, ${geo.pageSize} B each${this.alignedPage !== geo.pageSize ? `, aligned to ${this.alignedPage} B` : ''}${this.expBytes ? ` (${this.expBytes} B shared exponents + ${this.dataSection} B data)` : ''}`,
+        value:
+          `${num(this.pages)} = ${num(geo.Hp)} × ${num(geo.Wp)} of ${geo.pageH}×${geo.pageW}, ${geo.pageSize} B each` +
+          `${this.alignedPage !== geo.pageSize ? `, aligned to ${this.alignedPage} B` : ''}` +
+          `${this.expBytes ? ` (${this.expBytes} B shared exponents + ${this.dataSection} B data)` : ''}`,
       },
     ];
     if (mem === 'INTERLEAVED') {
       facts.push({ name: 'memory', value: `${this.spec.buffer} interleaved over ${plural(this.units, 'bank')} (page p → bank p mod ${this.units})` });
       facts.push({
         name: 'per bank',
-        value: `${plural(this.slotsPerUnit, 'page slot')} = ${bytes(this.bytesPerUnit)}, reserved in every bank${groups ? ` (${groups.map((g) => `${g.from === g.to ? `bank ${g.from}` : `banks ${g.from}–${g.to}`}: ${g.pages}`).join(', ')})` : ''}`,
+        value:
+          `${plural(this.slotsPerUnit, 'page slot')} = ${bytes(this.bytesPerUnit)}, reserved in every ` +
+          `bank${groups ? ` (${groups.map((g) => `${g.from === g.to ? `bank ${g.from}` : `banks ${g.from}–${g.to}`}: ${g.pages}`).join(', ')})` : ''}`,
       });
     } else {
       const orient = this.spec.orientation ?? 'ROW_MAJOR';
@@ -1167,12 +1179,25 @@ export class TTLayout implements LayoutModel<TTForward> {
         name: 'shard',
         value:
           mem === 'ND_SHARDED'
-            ? `${list(this.spec.shard!)} = ${list(this.shardPages)} pages; shard grid ${list(this.gridShape)} = ${num(this.nShards)} shards, ${this.perCore} per ${uname} (round-robin)`
+            ? `${list(this.spec.shard!)} = ${list(this.shardPages)} pages; shard ` +
+              `grid ${list(this.gridShape)} = ${num(this.nShards)} shards, ${this.perCore} per ${uname} (round-robin)`
             : `${list(this.spec.shard!)} = ${this.sh}×${this.sw} pages; ${this.nRow}×${this.nCol} shards`,
       });
       facts.push({
         name: `per ${uname}`,
-        value: `${plural(this.slotsPerUnit, 'page slot')} = ${bytes(this.bytesPerUnit)}, reserved on every ${uname} of the grid${groups ? ` (real pages: ${groups.map((g) => `${g.from === g.to ? this.unitLabel(g.from) : `${this.unitLabel(g.from)}–${this.unitLabel(g.to).replace(/^(core|DRAM bank) /, '')}`}: ${g.pages}`).join(', ')})` : ''}`,
+        value:
+          `${plural(this.slotsPerUnit, 'page slot')} = ${bytes(this.bytesPerUnit)}, reserved on every ${uname} of the grid` +
+          (groups
+            ? ' (real pages: ' +
+              groups
+                .map(
+                  (g) =>
+                    (g.from === g.to ? this.unitLabel(g.from) : `${this.unitLabel(g.from)}–${this.unitLabel(g.to).replace(/^(core|DRAM bank) /, '')}`) +
+                    `: ${g.pages}`,
+                )
+                .join(', ') +
+              ')'
+            : ''),
       });
       if (ss.padding) facts.push({ name: 'edge shards', value: `${plural(ss.padding, 'PADDING page slot')} in partial shards` });
     }
@@ -1244,7 +1269,8 @@ export class TTLayout implements LayoutModel<TTForward> {
         issue(
           'TT015',
           'warning',
-          `${percent(s.breakdown.padding, s.breakdown.padding + s.breakdown.element)} of the page bytes are padding: ${list(this.shape)} is stored as ${num(geo.physH)}×${num(geo.physW)}${geo.g ? ` in ${plural(this.pages, 'tile')}` : ''}`,
+          `${percent(s.breakdown.padding, s.breakdown.padding + s.breakdown.element)} of the page bytes are padding: ${list(this.shape)} is stored ` +
+            `as ${num(geo.physH)}×${num(geo.physW)}${geo.g ? ` in ${plural(this.pages, 'tile')}` : ''}`,
           '@shape',
         ),
       );
@@ -1255,8 +1281,10 @@ export class TTLayout implements LayoutModel<TTForward> {
           'TT016',
           'information',
           this.pages < this.units
-            ? `${plural(this.pages, 'page')} over ${plural(this.units, 'bank')}: banks ${this.pages}–${this.units - 1} get no page but reserve ${bytes(this.bytesPerUnit)} too (lockstep allocation)`
-            : `banks ${full}–${this.units - 1} hold one page fewer than banks 0–${full - 1} but reserve the same ${bytes(this.bytesPerUnit)} (lockstep allocation)`,
+            ? `${plural(this.pages, 'page')} over ${plural(this.units, 'bank')}: banks ${this.pages}–${this.units - 1} get no page but ` +
+                `reserve ${bytes(this.bytesPerUnit)} too (lockstep allocation)`
+            : `banks ${full}–${this.units - 1} hold one page fewer than banks 0–${full - 1} but reserve the same ${bytes(this.bytesPerUnit)} (lockstep ` +
+                'allocation)',
           '@layout',
         ),
       );
@@ -1266,7 +1294,8 @@ export class TTLayout implements LayoutModel<TTForward> {
         issue(
           'TT016',
           'information',
-          `${this.units - (s.units?.used ?? 0)} of the ${plural(this.units, uname)} in the grid get no shard but reserve ${bytes(this.bytesPerUnit)} at the same address (lockstep allocation)`,
+          `${this.units - (s.units?.used ?? 0)} of the ${plural(this.units, uname)} in the grid get no shard but reserve ${bytes(this.bytesPerUnit)} at the ` +
+            'same address (lockstep allocation)',
           'grid',
         ),
       );
@@ -1278,7 +1307,8 @@ export class TTLayout implements LayoutModel<TTForward> {
           issue(
             'TT017',
             'information',
-            `on ${A.name} DRAM bank${off.length > 1 ? 's' : ''} ${off.slice(0, 6).join(', ')}${off.length > 6 ? ', …' : ''} carr${off.length > 1 ? 'y' : 'ies'} a +${bytes(A.dramOffsets[off[0]])} channel offset: the channel address is the bank address plus it`,
+            `on ${A.name} DRAM bank${off.length > 1 ? 's' : ''} ${off.slice(0, 6).join(', ')}${off.length > 6 ? ', …' : ''} ` +
+              `carr${off.length > 1 ? 'y' : 'ies'} a +${bytes(A.dramOffsets[off[0]])} channel offset: the channel address is the bank address plus it`,
             '@layout',
           ),
         );
@@ -1294,7 +1324,8 @@ export class TTLayout implements LayoutModel<TTForward> {
           issue(
             'TT018',
             'warning',
-            `the ${gx}×${gy} grid is larger than the ${nx}×${ny} shard grid: legacy buffers give shard k to the k-th core of the enumerated grid, newer ones (GRID_2D) to core (x0+${rm ? 'C' : 'R'}, y0+${rm ? 'R' : 'C'}); this preview uses GRID_2D`,
+            `the ${gx}×${gy} grid is larger than the ${nx}×${ny} shard grid: legacy buffers give shard k to the k-th core of the enumerated grid, newer ` +
+              `ones (GRID_2D) to core (x0+${rm ? 'C' : 'R'}, y0+${rm ? 'R' : 'C'}); this preview uses GRID_2D`,
             'grid',
             {
               fixes: [

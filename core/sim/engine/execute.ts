@@ -611,7 +611,8 @@ export class TensorExecutor {
     }
     if (op === 1)
       throw new SimError(
-        `not simulated: a tensor transfer started by a raw REG_DP_RUN store (${text}); its descriptor is programmed register by register — write the transfer as a \`>\` statement`,
+        `not simulated: a tensor transfer started by a raw REG_DP_RUN store (${text}); its descriptor is programmed register by register — write the ` +
+          `transfer as a \`>\` statement`,
         at,
         [],
         'not-simulated',

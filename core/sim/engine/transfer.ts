@@ -225,7 +225,8 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
         if (cLo + d < 0 || cHi + d > dLimit)
           throw sideFault(
             'dst',
-            `destination ${faultAddress(cLo + d < 0 ? cLo + d : cHi + d, dIsWord)} is outside ${spaceName(dst, ctx.process)} (size ${dIsWord ? dWords!.length + ' words' : dBytes!.length + ' bytes'})`,
+            `destination ${faultAddress(cLo + d < 0 ? cLo + d : cHi + d, dIsWord)} is ` +
+              `outside ${spaceName(dst, ctx.process)} (size ${dIsWord ? dWords!.length + ' words' : dBytes!.length + ' bytes'})`,
           );
         dHist?.touch(cLo + d, cHi + d + dEl - 1);
       }

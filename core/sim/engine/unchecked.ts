@@ -27,7 +27,10 @@ export function uncheckedClip(desc: Descriptor, role: 'dst' | 'src'): string | u
         : `${l.label} of the ${role === 'dst' ? 'destination' : 'source'}`;
     const range = `${b}${c > 1 ? `..${last}` : ''}`;
     const bounds = l.size === undefined ? 'below 0' : `outside 0..${l.size - 1}`;
-    return `${where}: index ${range} is ${bounds}; the simulator ${role === 'dst' ? 'skips those writes' : 'reads PAD there'}, but ztachip's hardware does not check ${what}`;
+    return (
+      `${where}: index ${range} is ${bounds}; the simulator ${role === 'dst' ? 'skips those writes' : 'reads PAD there'}, but ztachip's hardware does ` +
+      `not check ${what}`
+    );
   }
   return undefined;
 }

@@ -118,7 +118,8 @@ export function installZtalib(c: BuiltinHost): void {
     const at = own && own.k === 'global' ? own.g.addr : undefined;
     if (at === undefined || img !== at)
       rt.fault(
-        `not simulated: ztaInitPcore(0x${(img >>> 0).toString(16)}) loads a PCORE image other than this program's zta_pcore_img (the run's PCORE program is the .p beside the program)`,
+        `not simulated: ztaInitPcore(0x${(img >>> 0).toString(16)}) loads a PCORE image other than this program's zta_pcore_img (the run's PCORE program is ` +
+          'the .p beside the program)',
         loc,
         'not-simulated',
       );

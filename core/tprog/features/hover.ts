@@ -19,7 +19,9 @@ export function hover(a: TprogAnalysis, offset: number): HoverResult | undefined
       if (info.stmt.kind === 'vardef')
         return info.src
           ? {
-              markdown: `**tensor variable definition** — the descriptor below is evaluated now and stored in a slot of this process\n\n${termSummary(info.src).join('  \n')}`,
+              markdown:
+                '**tensor variable definition** — the descriptor below is evaluated now and stored in a slot of this ' +
+                `process\n\n${termSummary(info.src).join('  \n')}`,
               range,
             }
           : undefined;
@@ -46,7 +48,10 @@ export function hover(a: TprogAnalysis, offset: number): HoverResult | undefined
       const defText = def.info.unit.buf.text.slice(def.info.stmt.span.start, def.info.stmt.span.end);
       const sum = def.info.src ? termSummary(def.info.src) : [];
       return {
-        markdown: `tensor variable \`${node.name}\` (slot ${def.slot}) — defined on line ${def.range.start.line + 1}:\n\n${code('> ' + defText + ';')}\n\n${sum.join('  \n')}${def.hasPlaceholder ? '  \n`[$]` is replaced by the index given at each use' : ''}`,
+        markdown:
+          `tensor variable \`${node.name}\` (slot ${def.slot}) — defined on line ${def.range.start.line + 1}:\n\n` +
+          `${code('> ' + defText + ';')}\n\n${sum.join('  \n')}` +
+          `${def.hasPlaceholder ? '  \n`[$]` is replaced by the index given at each use' : ''}`,
         range,
       };
     }
@@ -55,7 +60,8 @@ export function hover(a: TprogAnalysis, offset: number): HoverResult | undefined
       return {
         markdown:
           r && r.ok
-            ? `\`${node.name}\` — ${r.member.summary}${r.member.global ? `; written to host register PARM${r.member.globalSlot ?? 0} and read by the next EXE` : ''}`
+            ? `\`${node.name}\` — ${r.member.summary}` +
+              `${r.member.global ? `; written to host register PARM${r.member.globalSlot ?? 0} and read by the next EXE` : ''}`
             : `\`${node.name}\` kernel parameter`,
         range,
       };
@@ -86,7 +92,10 @@ function hoverIdent(a: TprogAnalysis, name: string, docOffset: number, range: Ra
   const v = resolve(name);
   if (m)
     return {
-      markdown: `\`#define ${name}${m.params ? '(' + m.params.join(',') + ')' : ''} ${m.value}\`${v !== undefined && String(v) !== m.value ? ` = **${v}**` : ''}${m.file && m.file !== a.file ? `  \nfrom ${m.file.split('/').pop()}` : ''}`,
+      markdown:
+        `\`#define ${name}${m.params ? '(' + m.params.join(',') + ')' : ''} ${m.value}\`` +
+        `${v !== undefined && String(v) !== m.value ? ` = **${v}**` : ''}` +
+        `${m.file && m.file !== a.file ? `  \nfrom ${m.file.split('/').pop()}` : ''}`,
       range,
     };
   const cv = a.values.variableAt(name, docOffset);

@@ -23,7 +23,9 @@ export function inlayHints(a: TprogAnalysis, startLine: number, endLine: number)
       out.push({
         position: a.lines.position(end),
         label,
-        tooltip: `${s.kind === 'vardef' ? 'descriptor of' : 'transfer of'} ${n} elements; iteration order outermost first: ${d.levels.map((l) => l.label).join(', ')}`,
+        tooltip:
+          `${s.kind === 'vardef' ? 'descriptor of' : 'transfer of'} ${n} elements; iteration order outermost ` +
+          `first: ${d.levels.map((l) => l.label).join(', ')}`,
       });
     }
   }

@@ -101,7 +101,8 @@ export abstract class CompilerBase {
     }
     return this.raise(
       node.start,
-      `address out of range: private ${what} at word ${rel} of thread ${M.tid} (PCORE word ${M.tid * THREAD_WORDS + rel}) is outside the PCORE's ${PCORE_WORDS}-word space`,
+      `address out of range: private ${what} at word ${rel} of thread ${M.tid} (PCORE word ${M.tid * THREAD_WORDS + rel}) is outside the ` +
+        `PCORE's ${PCORE_WORDS}-word space`,
       'fault',
     );
   }
