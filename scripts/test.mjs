@@ -16,6 +16,7 @@ const node = process.execPath;
 const steps = [
   { name: 'typecheck', cmd: node, args: ['node_modules/typescript/bin/tsc', '-p', '.', '--noEmit'] },
   { name: 'lint', cmd: node, args: ['node_modules/eslint/bin/eslint.js', '.'] },
+  { name: 'format', cmd: node, args: ['node_modules/prettier/bin/prettier.cjs', '--check', '**/*.{ts,mjs}'] },
   { name: 'build', cmd: node, args: ['scripts/build.mjs'] },
   {
     name: 'unit+lsp',
