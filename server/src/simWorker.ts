@@ -10,19 +10,7 @@ import { SpecError } from '../../core/sim/dump';
 import { prepareRun } from '../../core/sim/prepare';
 import { nodeRunHost } from '../../node/runHost';
 import { runProgram, type RunResult } from '../../core/sim/run';
-import type { RunConfig } from '../../core/sim/runConfig';
-import type { SimRunResult } from './simulator';
-
-/** A run: the program `file` (absolute) with its configuration; relative load and dump files start from the program's folder. */
-export type WorkerRun = { type: 'run'; runId: number; file: string; overlay: Record<string, string> } & Omit<RunConfig, 'program'>;
-export interface WorkerRead {
-  type: 'read';
-  id: number;
-  space: string;
-  start: number;
-  length: number;
-  step?: number;
-}
+import type { SimRunResult, WorkerRead, WorkerRun } from './simMessages';
 
 /** What a run posts back when it ends (the server's SimRunResult). */
 type WorkerDone = { type: 'done' } & SimRunResult;

@@ -6,18 +6,9 @@
  */
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { RunResultMessage } from '../../core/protocol/lspExt';
-import type { RunWarning } from '../../core/sim/types';
-import type { WorkerRun } from './simWorker';
+import type { SimRunResult, WorkerRun } from './simMessages';
 
-/**
- * A run's result as the worker posts it (simWorker.ts): the client's RunResultMessage with files as
- * paths (the server makes them URIs, runRequests.ts).
- */
-export interface SimRunResult extends Omit<RunResultMessage, 'warnings' | 'error'> {
-  warnings: RunWarning[];
-  error: { file: string; line: number; column: number; message: string; kind: string; stack: string[] } | null;
-}
+export type { SimRunResult } from './simMessages';
 
 export interface SimReadResult {
   data?: Uint8Array;

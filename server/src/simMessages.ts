@@ -1,0 +1,27 @@
+/**
+ * The messages between the language server (simulator.ts) and its simulator worker (simWorker.ts), in
+ * their own module so that neither side imports the other.
+ */
+import type { RunResultMessage } from '../../core/protocol/lspExt';
+import type { RunConfig } from '../../core/sim/runConfig';
+import type { RunWarning } from '../../core/sim/types';
+
+/**
+ * A run's result as the worker posts it (simWorker.ts): the client's RunResultMessage with files as
+ * paths (the server makes them URIs, runRequests.ts).
+ */
+export interface SimRunResult extends Omit<RunResultMessage, 'warnings' | 'error'> {
+  warnings: RunWarning[];
+  error: { file: string; line: number; column: number; message: string; kind: string; stack: string[] } | null;
+}
+
+/** A run: the program `file` (absolute) with its configuration; relative load and dump files start from the program's folder. */
+export type WorkerRun = { type: 'run'; runId: number; file: string; overlay: Record<string, string> } & Omit<RunConfig, 'program'>;
+export interface WorkerRead {
+  type: 'read';
+  id: number;
+  space: string;
+  start: number;
+  length: number;
+  step?: number;
+}
