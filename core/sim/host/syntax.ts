@@ -24,7 +24,9 @@ export function cParser(load: WasmLoader): Promise<Parser> {
       const path = w.runtime;
       await Parser.init({ locateFile: () => path });
     } else {
-      await Parser.init({ wasmBinary: w.runtime } as unknown as Parameters<typeof Parser.init>[0]);
+      // the wasm bytes themselves (Emscripten's wasmBinary, which web-tree-sitter's option type does not list)
+      const opts: object = { wasmBinary: w.runtime };
+      await Parser.init(opts);
     }
     const lang = await Language.load(w.c);
     const p = new Parser();

@@ -254,7 +254,8 @@ export class CsfViewer {
 
   private fillRow(r: number, el: HTMLDivElement): void {
     const row = this.rows.get(r);
-    const [num, coord, val, bits, off] = el.children as unknown as HTMLElement[];
+    const k = el.children as HTMLCollectionOf<HTMLElement>;
+    const [num, coord, val, bits, off] = [k[0], k[1], k[2], k[3], k[4]];
     el.dataset.row = String(r);
     const sel = this.selectedRow === r ? ' csf-selected' : '';
     if (!row) {
@@ -321,7 +322,7 @@ export class CsfViewer {
 
   private fillHex(r: number, el: HTMLDivElement): void {
     const base = r * BYTES_PER_ROW;
-    const kids = el.children as unknown as HTMLElement[];
+    const kids = el.children as HTMLCollectionOf<HTMLElement>;
     setText(kids[0], hexOff(base));
     el.dataset.off = String(base);
     let ascii = '';
