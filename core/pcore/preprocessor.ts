@@ -109,7 +109,10 @@ class Preprocessor {
   private readonly visiting = new Set<string>();
   private readonly scratch = new DiagnosticSink();
 
-  constructor(readonly opts: PreprocessOptions, readonly mainSink: DiagnosticSink) {
+  constructor(
+    readonly opts: PreprocessOptions,
+    readonly mainSink: DiagnosticSink,
+  ) {
     if (opts.defines) {
       for (const [key, value] of opts.defines) this.defineFromString(key, value, '<options>');
     }
@@ -119,12 +122,22 @@ class Preprocessor {
     const m = /^\s*([A-Za-z_]\w*)\s*(?:\(([^)]*)\))?\s*$/.exec(key);
     if (!m) return;
     const def: MacroDefinition = {
-      name: m[1], body: lexFragment(value), value: value.trim(), start: 0, end: 0, nameStart: 0, nameEnd: 0, file,
+      name: m[1],
+      body: lexFragment(value),
+      value: value.trim(),
+      start: 0,
+      end: 0,
+      nameStart: 0,
+      nameEnd: 0,
+      file,
       range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
       nameRange: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
     };
     if (m[2] !== undefined) {
-      const ps = m[2].split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+      const ps = m[2]
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s.length > 0);
       if (ps.length && ps[ps.length - 1] === '...') {
         ps[ps.length - 1] = '__VA_ARGS__';
         def.variadic = true;
@@ -173,7 +186,10 @@ class Preprocessor {
           conds.open(tok, () => this.evalCondition(d.name, tok, sink));
           break;
         case 'elif':
-          conds.elif(() => this.evalCondition('if', tok, sink), (p) => misplaced(tok, '#elif', p));
+          conds.elif(
+            () => this.evalCondition('if', tok, sink),
+            (p) => misplaced(tok, '#elif', p),
+          );
           break;
         case 'else':
           conds.else((p) => misplaced(tok, '#else', p));
@@ -208,7 +224,12 @@ class Preprocessor {
               break;
             case 'pragma':
               if (main) {
-                const body = text.slice(d.restStart, d.lineEnd).replace(/\\\r?\n/g, ' ').replace(/\/\*.*?\*\//g, ' ').replace(/\/\/.*$/, '').trim();
+                const body = text
+                  .slice(d.restStart, d.lineEnd)
+                  .replace(/\\\r?\n/g, ' ')
+                  .replace(/\/\*.*?\*\//g, ' ')
+                  .replace(/\/\/.*$/, '')
+                  .trim();
                 const pt = makeToken('pragma', body, tok.start, tok.end);
                 pt.bol = true;
                 out.push(pt);
@@ -240,8 +261,7 @@ class Preprocessor {
           if (text.charCodeAt(q) === 13) q++;
           if (text.charCodeAt(q) === 10) q++;
           inactiveStart = q;
-        }
-        else if (!wasActive && nowActive && inactiveStart >= 0) {
+        } else if (!wasActive && nowActive && inactiveStart >= 0) {
           if (tok.start > inactiveStart) this.inactive.push({ start: inactiveStart, end: tok.start });
           inactiveStart = -1;
         }
@@ -273,8 +293,7 @@ class Preprocessor {
       (t, last, v) => makeToken('number', String(v), t.start, last.end, v),
       undefined,
     );
-    const expanded = this.expand(replaced, sink, 0).map((t): Token =>
-      t.kind === 'ident' ? makeToken('number', '0', t.start, t.end, 0) : t);
+    const expanded = this.expand(replaced, sink, 0).map((t): Token => (t.kind === 'ident' ? makeToken('number', '0', t.start, t.end, 0) : t));
     if (!expanded.length) {
       sink?.error(tok.start, tok.end, 'pcore.preprocessor', '`#if` with no expression');
       return false;
@@ -314,7 +333,13 @@ class Preprocessor {
       body[0].space = false;
     }
     const def: MacroDefinition = {
-      name: n.text, body, value: joinTokens(body), start: tok.start, end: tok.end, nameStart: n.start, nameEnd: n.end,
+      name: n.text,
+      body,
+      value: joinTokens(body),
+      start: tok.start,
+      end: tok.end,
+      nameStart: n.start,
+      nameEnd: n.end,
     };
     if (params) def.params = params;
     if (variadic) def.variadic = true;
@@ -445,7 +470,12 @@ class Preprocessor {
           if (k === 0) c.space = t.space;
           repl.push(c);
         }
-        const pasted = this.paste(repl, repl.map(() => true), sink, t);
+        const pasted = this.paste(
+          repl,
+          repl.map(() => true),
+          sink,
+          t,
+        );
         this.expanded += pasted.length + 1;
         stack.push({ toks: pasted, i: 0 });
         continue;

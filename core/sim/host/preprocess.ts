@@ -110,7 +110,10 @@ export function tokLoc(t: Token): SourceLoc {
 }
 
 /** Replaces `>` lines: placeholder call on each unit's first line, blanks elsewhere. */
-export function maskTensorLines(text: string, units: ReadonlyArray<{ firstLine: number; lastLine: number }>): { text: string; placeholders: Map<number, number> } {
+export function maskTensorLines(
+  text: string,
+  units: ReadonlyArray<{ firstLine: number; lastLine: number }>,
+): { text: string; placeholders: Map<number, number> } {
   const first = new Map<number, number>();
   units.forEach((u, i) => {
     if (!first.has(u.firstLine)) first.set(u.firstLine, i);
@@ -135,7 +138,32 @@ export function maskTensorLines(text: string, units: ReadonlyArray<{ firstLine: 
   return { text: lines.join('\n'), placeholders };
 }
 
-const PUNCTS = ['...', '<<=', '>>=', '->', '++', '--', '<<', '>>', '<=', '>=', '==', '!=', '&&', '||', '*=', '/=', '%=', '+=', '-=', '&=', '^=', '|=', '##', '::'];
+const PUNCTS = [
+  '...',
+  '<<=',
+  '>>=',
+  '->',
+  '++',
+  '--',
+  '<<',
+  '>>',
+  '<=',
+  '>=',
+  '==',
+  '!=',
+  '&&',
+  '||',
+  '*=',
+  '/=',
+  '%=',
+  '+=',
+  '-=',
+  '&=',
+  '^=',
+  '|=',
+  '##',
+  '::',
+];
 
 const isIdStart = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 const isIdChar = (c: number): boolean => isIdStart(c) || (c >= 48 && c <= 57);
@@ -298,10 +326,23 @@ export function decodeEscapes(body: string): number[] {
     }
     const e = body[++i];
     switch (e) {
-      case 'n': out.push(10); break;
-      case 't': out.push(9); break;
-      case 'r': out.push(13); break;
-      case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': {
+      case 'n':
+        out.push(10);
+        break;
+      case 't':
+        out.push(9);
+        break;
+      case 'r':
+        out.push(13);
+        break;
+      case '0':
+      case '1':
+      case '2':
+      case '3':
+      case '4':
+      case '5':
+      case '6':
+      case '7': {
         let v = 0;
         let n = 0;
         while (n < 3 && i < body.length && body[i] >= '0' && body[i] <= '7') {
@@ -321,13 +362,25 @@ export function decodeEscapes(body: string): number[] {
         out.push(v & 255);
         break;
       }
-      case 'a': out.push(7); break;
-      case 'b': out.push(8); break;
-      case 'f': out.push(12); break;
-      case 'v': out.push(11); break;
-      case 'e': out.push(27); break;
-      case undefined: break;
-      default: out.push(e.charCodeAt(0) & 255);
+      case 'a':
+        out.push(7);
+        break;
+      case 'b':
+        out.push(8);
+        break;
+      case 'f':
+        out.push(12);
+        break;
+      case 'v':
+        out.push(11);
+        break;
+      case 'e':
+        out.push(27);
+        break;
+      case undefined:
+        break;
+      default:
+        out.push(e.charCodeAt(0) & 255);
     }
   }
   return out;
@@ -461,7 +514,13 @@ export class Preprocessor {
         this.include(line.slice(1), name);
         return;
       case 'error':
-        this.err(`#error ${line.slice(1).map((t) => t.v).join(' ')}`, name);
+        this.err(
+          `#error ${line
+            .slice(1)
+            .map((t) => t.v)
+            .join(' ')}`,
+          name,
+        );
         return;
       case 'pragma':
         if (line[1]?.v === 'once') this.onceFiles.add(name.src.name);
@@ -557,7 +616,11 @@ export class Preprocessor {
       const t = this.pending.length > 0 ? this.pending.pop()! : this.nextRaw();
       if (!t) return undefined;
       if (t.k !== 'id') return t;
-      const r = this.tryExpand(t, () => (this.pending.length > 0 ? this.pending.pop() : this.nextRaw()), (u) => this.pending.push(u));
+      const r = this.tryExpand(
+        t,
+        () => (this.pending.length > 0 ? this.pending.pop() : this.nextRaw()),
+        (u) => this.pending.push(u),
+      );
       if (!r) return t;
       for (let i = r.length - 1; i >= 0; i--) this.pending.push(r[i]);
     }
@@ -574,7 +637,11 @@ export class Preprocessor {
         out.push(t);
         continue;
       }
-      const r = this.tryExpand(t, () => input.pop(), (u) => input.push(u));
+      const r = this.tryExpand(
+        t,
+        () => input.pop(),
+        (u) => input.push(u),
+      );
       if (!r) out.push(t);
       else for (let i = r.length - 1; i >= 0; i--) input.push(r[i]);
     }
