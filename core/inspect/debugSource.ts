@@ -87,7 +87,10 @@ export function createDebugSource(o: DebugSourceOptions): DebugSource {
     spaces: () => spaces,
     async read(space, offset, length, step) {
       if (ended) throw new Error('the debug session has ended');
-      const size = sizes[space] ?? spaces.find((s) => s.id === space)?.bytes ?? 0;
+      // the space comes from a webview: looked up in the known set, never on a plain object's prototype
+      const info = spaces.find((s) => s.id === space);
+      if (!info) throw new Error(`no memory space ${space}`);
+      const size = Object.hasOwn(sizes, space) ? sizes[space] : info.bytes;
       const len = Math.max(0, Math.min(length, size - offset));
       if (len === 0) return new Uint8Array(0);
       // the stop the program is at: its live memory (the adapter's readMemory)

@@ -201,7 +201,9 @@ export class WebviewHost {
     return await this.src.read(space, offset, len, step);
   }
 
+  /** The overlays of a known space (the name comes from a webview: an unknown one is an error, not a lookup). */
   private overlaysOf(space: string): Overlay[] {
+    this.space(space);
     return this.src.overlays?.(space) ?? [];
   }
 
@@ -292,7 +294,7 @@ export class WebviewHost {
           exact: true,
         };
       if (covers && !covering) covering = st;
-      const pages = st.changed[space];
+      const pages = Object.hasOwn(st.changed, space) ? st.changed[space] : undefined;
       if (!pages || !pages.includes(page)) continue;
       const [after, before] = await Promise.all([this.bytes(space, offset, 1, s), this.bytes(space, offset, 1, s - 1)]);
       if (after[0] !== before[0])
@@ -324,7 +326,7 @@ export class WebviewHost {
     const name = m[1];
     const plus = m[2] ? Number(m[2]) : 0;
     const spaces = this.src.spaces();
-    const order = space ? [space, ...spaces.map((s) => s.id).filter((s) => s !== space)] : spaces.map((s) => s.id);
+    const order = space && spaces.some((s) => s.id === space) ? [space, ...spaces.map((s) => s.id).filter((s) => s !== space)] : spaces.map((s) => s.id);
     for (const id of order) {
       const o = this.overlaysOf(id).find((x) => x.name === name || x.id === name || (!name.startsWith('$') && x.name === `$${name}`));
       if (o) {

@@ -4,7 +4,8 @@
  * error and warnings become diagnostics (runDiagnostics.ts) until the next run or an edit.
  */
 import { ErrorCodes, ResponseError, type Connection } from 'vscode-languageserver';
-import { ReadMemoryRequest, RunProgressNotification, RunRequest, type RunResultMessage } from '../../core/protocol/lspExt';
+import { ReadMemoryRequest, RunProgressNotification, RunRequest, type ReadMemoryParams, type RunResultMessage } from '../../core/protocol/lspExt';
+import { SPACE_NAMES, spaceDef } from '../../core/sim/spaces';
 import type { DiagnosticsPublisher } from './diagnostics';
 import type { DocumentStore } from './documents';
 import { onRequest, sendNotification } from './extRequests';
@@ -59,11 +60,29 @@ export function registerRunRequests(connection: Connection, host: ServerHost, st
 
   onRequest(connection, ReadMemoryRequest, async (p) => {
     if (!host.simulator) return { data: '', unit: 1, size: 0 };
-    const r = await host.simulator.read(p.runId, p.space, p.start, p.length, p.step);
+    // the client's names and numbers are checked before they reach the worker (its space table is a Map)
+    const why = badReadParams(p);
+    if (why) throw new ResponseError(ErrorCodes.InvalidParams, why);
+    const r = await host.simulator.read(p.runId, p.space, p.start, p.length, p.step ?? undefined);
     // an unknown, evicted or failed run is an error the inspector shows (not an empty memory)
     if (r.error) throw new ResponseError(ErrorCodes.InvalidParams, r.error);
     return { data: r.data ? toBase64(r.data) : '', unit: r.unit, size: r.size };
   });
+}
+
+/** Why a `tensorLens/readMemory` request cannot be answered; undefined when it is well formed. */
+export function badReadParams(p: unknown): string | undefined {
+  if (!p || typeof p !== 'object') return 'readMemory: expected an object';
+  const { runId, space, start, length, step } = p as Partial<Record<keyof ReadMemoryParams, unknown>>;
+  if (!Number.isSafeInteger(runId)) return 'readMemory: runId must be an integer';
+  if (typeof space !== 'string' || !spaceDef(space)) {
+    const shown = typeof space === 'string' ? JSON.stringify(space.slice(0, 64)) : typeof space;
+    return `readMemory: no memory space ${shown} (known: ${SPACE_NAMES.join(', ')})`;
+  }
+  if (!Number.isSafeInteger(start) || (start as number) < 0) return 'readMemory: start must be an integer ≥ 0';
+  if (!Number.isSafeInteger(length) || (length as number) < 0) return 'readMemory: length must be an integer ≥ 0';
+  if (step !== undefined && step !== null && (!Number.isSafeInteger(step) || (step as number) < -1)) return 'readMemory: step must be an integer ≥ -1';
+  return undefined;
 }
 
 /** The worker's result for the client: files as URIs (the rest, `cancelled` included, as it came). */

@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { SpecError } from '../../core/sim/dump';
+import { spaceBuffer, spaceDef } from '../../core/sim/spaces';
 import { prepareRun } from '../../core/sim/prepare';
 import { nodeRunHost } from '../../node/runHost';
 import { runProgram, type RunResult } from '../../core/sim/run';
@@ -20,7 +21,14 @@ const port = parentPort!;
 
 port.on('message', async (msg: WorkerRun | WorkerRead) => {
   if (msg.type === 'read') {
-    port.postMessage({ type: 'read', id: msg.id, ...readSpace(msg) });
+    // a read never stops the worker: whatever it is asked, it answers (the run stays readable)
+    let r: ReturnType<typeof readSpace>;
+    try {
+      r = readSpace(msg);
+    } catch (e) {
+      r = { unit: 1, size: 0, error: `read failed: ${(e as Error)?.message ?? String(e)}` };
+    }
+    port.postMessage({ type: 'read', id: msg.id, ...r });
     return;
   }
   try {
@@ -88,21 +96,15 @@ function globalsOf(r: RunResult): { name: string; address: number; size: number;
 
 function readSpace(msg: WorkerRead): { data?: Uint8Array; unit: number; size: number; error?: string } {
   if (!last) return { unit: 1, size: 0, error: 'no run yet' };
-  const m = last.machine;
-  const bufs: Record<string, Uint8Array | Int16Array> = {
-    MEM: m.mem,
-    SCRATCH: m.scratch,
-    SPU: m.spu,
-    PCORE0: m.pages[0].priv,
-    PCORE0S: m.pages[0].shared,
-    PCORE1: m.pages[1].priv,
-    PCORE1S: m.pages[1].shared,
-  };
-  const buf = bufs[msg.space];
-  if (!buf) return { unit: 1, size: 0, error: `no memory space ${msg.space}` };
+  // the space is looked up in the one table of spaces (a Map): `__proto__` or `toString` are no space
+  const def = typeof msg.space === 'string' ? spaceDef(msg.space) : undefined;
+  if (!def) return { unit: 1, size: 0, error: `no memory space ${JSON.stringify(String(msg.space)).slice(0, 80)}` };
+  if (!Number.isSafeInteger(msg.start) || !Number.isSafeInteger(msg.length)) return { unit: 1, size: 0, error: 'start and length must be integers' };
+  if (msg.step !== undefined && !Number.isSafeInteger(msg.step)) return { unit: 1, size: 0, error: 'step must be an integer' };
+  const buf = spaceBuffer(last.machine, def.name);
   const start = Math.max(0, Math.min(msg.start, buf.length));
   const len = Math.max(0, Math.min(msg.length, buf.length - start, 1 << 20));
-  const h = last.histories.get(msg.space);
+  const h = last.histories.get(def.name);
   const part = msg.step === undefined || !h ? buf.slice(start, start + len) : h.read(start, len, msg.step);
   const data = new Uint8Array(part.buffer.slice(part.byteOffset, part.byteOffset + part.byteLength));
   return { data, unit: buf instanceof Int16Array ? 2 : 1, size: buf.length };

@@ -277,3 +277,21 @@ test('dumpView: the host asks the view what it renders and matches the answer by
   // no answer: a clear rejection
   await assert.rejects(host.dumpView(30), /did not answer dumpView in 30 ms/);
 });
+
+test('space names from the webview are checked against the known spaces (prototype names are an error answer)', async () => {
+  const { call } = setup();
+  for (const space of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+    for (const [method, params] of [
+      ['read', { space, offset: 0, length: 16, step: 0 }],
+      ['overlays', { space }],
+      ['hover', { space, offset: 0, step: 0 }],
+      ['search', { space, step: 0, pattern: new Uint8Array([1]).buffer, from: 0 }],
+      ['export', { space, step: 0, offset: 0, length: 4, format: 'bin', type: 'u8', bigEndian: false }],
+    ] as const)
+      await assert.rejects(call(method, params), /no memory space/, `${method} ${space}`);
+    // go to: an unknown space only drops the preference
+    assert.equal(await call('resolve', { text: 'no_such_name', space }), null);
+  }
+  const r = await call('read', { space: 'MEM', offset: 0, length: 16, step: 0 });
+  assert.equal(r.bytes.byteLength, 16);
+});
