@@ -7,7 +7,8 @@
 import { PROTOCOL_VERSION, REGION_KINDS, bytesOf, type LayoutHit, type LayoutMap, type LayoutPanel } from '../../../core/protocol/webview';
 import { Rpc, type VsCodeApi } from '../common/rpc';
 import { canvasPng, debounce, h, setText } from '../common/dom';
-import { K, buildRaster, colorOf, legendItems, readPalette, type Palette } from './colors';
+import { K, buildRaster, legendItems, readPalette, type Palette } from './colors';
+import { drawScene, elementPx, type Detail } from './draw';
 
 export interface LayoutMapState {
   v: 1;
@@ -15,11 +16,6 @@ export interface LayoutMapState {
   scale: number;
   ox: number;
   oy: number;
-}
-
-interface Detail {
-  keys: Float32Array;
-  kinds: Uint8Array;
 }
 
 export class LayoutMapView {
@@ -345,7 +341,7 @@ export class LayoutMapView {
     const y = Math.floor(gy);
     if (x < 0 || y < 0 || x >= m.cols || y >= m.rows) return undefined;
     const out: { x: number; y: number; innerRow?: number; innerCol?: number } = { x, y };
-    if (m.inner && this.elementPx() >= 2) {
+    if (m.inner && elementPx(m, this.scale) >= 2) {
       out.innerRow = Math.min(m.inner.rows - 1, Math.floor((gy - y) * m.inner.rows));
       out.innerCol = Math.min(m.inner.cols - 1, Math.floor((gx - x) * m.inner.cols));
     }
@@ -362,12 +358,6 @@ export class LayoutMapView {
       fy = y + (innerRow + 0.5) / m.inner.rows;
     }
     return { px: this.ox + fx * this.scale, py: this.oy + fy * this.scale };
-  }
-
-  private elementPx(): number {
-    const m = this.map;
-    if (!m?.inner) return 0;
-    return this.scale / Math.max(m.inner.cols, m.inner.rows);
   }
 
   private panelOf(x: number, y: number): LayoutPanel | undefined {
@@ -390,79 +380,34 @@ export class LayoutMapView {
     const ctx = this.canvas.getContext('2d');
     if (!ctx || !m || !this.raster) return;
     const t0 = performance.now();
-    const dpr = window.devicePixelRatio || 1;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.fillStyle = `rgb(${this.pal.bg.join(',')})`;
-    ctx.fillRect(0, 0, this.cssW, this.cssH);
-    const s = this.scale;
-    // visible cells
-    const x0 = Math.max(0, Math.floor(-this.ox / s));
-    const y0 = Math.max(0, Math.floor(-this.oy / s));
-    const x1 = Math.min(m.cols, Math.ceil((this.cssW - this.ox) / s));
-    const y1 = Math.min(m.rows, Math.ceil((this.cssH - this.oy) / s));
-    if (x1 > x0 && y1 > y0) {
-      ctx.imageSmoothingEnabled = false;
-      ctx.drawImage(this.raster, x0, y0, x1 - x0, y1 - y0, this.ox + x0 * s, this.oy + y0 * s, (x1 - x0) * s, (y1 - y0) * s);
-      this.hatchPadding(ctx, x0, y0, x1, y1);
-      const ep = this.elementPx();
-      if (m.inner && ep >= 3) this.drawElements(ctx, x0, y0, x1, y1);
-      else if (s >= 6) this.gridLines(ctx, x0, y0, x1, y1);
-    }
-    this.drawFrames(ctx);
-    this.drawMarks(ctx);
+    const located = this.located && this.located.x !== undefined && this.located.y !== undefined ? this.located : undefined;
+    const want = drawScene(
+      ctx,
+      {
+        map: m,
+        raster: this.raster,
+        kinds: this.kinds,
+        detail: this.detail,
+        pal: this.pal,
+        hatch: this.hatch,
+        scale: this.scale,
+        ox: this.ox,
+        oy: this.oy,
+        width: this.cssW,
+        height: this.cssH,
+        root: this.root,
+        located: located && { x: located.x!, y: located.y!, ir: located.innerRow, ic: located.innerCol },
+        hover: this.hover ?? (document.activeElement === this.canvas ? { x: this.focus.x, y: this.focus.y } : undefined),
+      },
+      window.devicePixelRatio || 1,
+    );
+    if (want) this.requestDetail(want.x0, want.y0, want.x1, want.y1);
     const dt = performance.now() - t0;
     this.drawTimes.push(dt);
     if (this.drawTimes.length > 1000) this.drawTimes.splice(0, 500);
     this.drawn++;
     this.lastDrawAt = performance.now();
     document.body.dataset.drawn = String(this.drawn);
-  }
-
-  private hatchPadding(ctx: CanvasRenderingContext2D, x0: number, y0: number, x1: number, y1: number): void {
-    if (!this.hatch) return;
-    const m = this.map!;
-    const s = this.scale;
-    ctx.fillStyle = this.hatch;
-    // pattern in screen space: runs of padding per row (merged vertically when the cell is < 1 px)
-    const step = s < 1 ? Math.ceil(1 / s) : 1;
-    for (let y = y0; y < y1; y += step) {
-      let x = x0;
-      while (x < x1) {
-        let pad = false;
-        for (let yy = y; yy < Math.min(y1, y + step) && !pad; yy++) pad = this.kinds[yy * m.cols + x] === K.padding;
-        if (!pad) {
-          x++;
-          continue;
-        }
-        let e = x + 1;
-        while (e < x1) {
-          let p2 = false;
-          for (let yy = y; yy < Math.min(y1, y + step) && !p2; yy++) p2 = this.kinds[yy * m.cols + e] === K.padding;
-          if (!p2) break;
-          e++;
-        }
-        ctx.fillRect(this.ox + x * s, this.oy + y * s, (e - x) * s, Math.max(1, step * s));
-        x = e;
-      }
-    }
-  }
-
-  private gridLines(ctx: CanvasRenderingContext2D, x0: number, y0: number, x1: number, y1: number): void {
-    const s = this.scale;
-    ctx.strokeStyle = this.pal.grid;
-    ctx.lineWidth = 1;
-    ctx.beginPath();
-    for (let x = x0; x <= x1; x++) {
-      const X = Math.round(this.ox + x * s) + 0.5;
-      ctx.moveTo(X, this.oy + y0 * s);
-      ctx.lineTo(X, this.oy + y1 * s);
-    }
-    for (let y = y0; y <= y1; y++) {
-      const Y = Math.round(this.oy + y * s) + 0.5;
-      ctx.moveTo(this.ox + x0 * s, Y);
-      ctx.lineTo(this.ox + x1 * s, Y);
-    }
-    ctx.stroke();
   }
 
   private requestDetail = debounce((x0: number, y0: number, x1: number, y1: number) => {
@@ -498,156 +443,6 @@ export class LayoutMapView {
       },
     );
   }, 60);
-
-  private drawElements(ctx: CanvasRenderingContext2D, x0: number, y0: number, x1: number, y1: number): void {
-    const m = this.map!;
-    const g = m.inner!;
-    const s = this.scale;
-    const ew = s / g.cols;
-    const eh = s / g.rows;
-    let missing = false;
-    for (let y = y0; y < y1; y++) {
-      for (let x = x0; x < x1; x++) {
-        const kd = this.kinds[y * m.cols + x];
-        if (kd === K.none) continue;
-        const d = this.detail.get(`${x},${y}`);
-        const cx = this.ox + x * s;
-        const cy = this.oy + y * s;
-        if (!d) {
-          missing = true;
-          continue;
-        }
-        for (let r = 0; r < g.rows; r++) {
-          for (let c = 0; c < g.cols; c++) {
-            const i = r * g.cols + c;
-            const k = d.kinds[i];
-            if (k === K.padding || k === K.none) {
-              if (this.hatch) ctx.fillStyle = this.hatch;
-            } else {
-              const col = colorOf(this.pal, k, d.keys[i]);
-              if (!col) continue;
-              ctx.fillStyle = `rgb(${col[0]},${col[1]},${col[2]})`;
-            }
-            ctx.fillRect(cx + c * ew, cy + r * eh, Math.ceil(ew), Math.ceil(eh));
-          }
-        }
-        // element grid and face blocks
-        if (ew >= 6) {
-          ctx.strokeStyle = this.pal.grid;
-          ctx.lineWidth = 1;
-          ctx.beginPath();
-          for (let c = 1; c < g.cols; c++) {
-            const X = Math.round(cx + c * ew) + 0.5;
-            ctx.moveTo(X, cy);
-            ctx.lineTo(X, cy + s);
-          }
-          for (let r = 1; r < g.rows; r++) {
-            const Y = Math.round(cy + r * eh) + 0.5;
-            ctx.moveTo(cx, Y);
-            ctx.lineTo(cx + s, Y);
-          }
-          ctx.stroke();
-        }
-        if (g.blocks && g.blocks.length > 1) {
-          ctx.strokeStyle = this.pal.frame;
-          ctx.lineWidth = 1;
-          for (const b of g.blocks) {
-            ctx.strokeRect(cx + b.col * ew + 0.5, cy + b.row * eh + 0.5, b.cols * ew - 1, b.rows * eh - 1);
-            if (b.cols * ew > 60) this.labelAt(ctx, b.label, cx + b.col * ew + 3, cy + b.row * eh + 3);
-          }
-        }
-        ctx.strokeStyle = this.pal.frame;
-        ctx.strokeRect(cx + 0.5, cy + 0.5, s - 1, s - 1);
-      }
-    }
-    if (missing) {
-      // ask for the visible cells in one request (bounded)
-      const maxCells = Math.max(1, Math.floor(16384 / (g.rows * g.cols)));
-      let w = x1 - x0;
-      let hh = y1 - y0;
-      while (w * hh > maxCells) {
-        if (w >= hh) w = Math.ceil(w / 2);
-        else hh = Math.ceil(hh / 2);
-      }
-      // the part of the view around its centre first
-      const cxCell = Math.floor((this.cssW / 2 - this.ox) / s);
-      const cyCell = Math.floor((this.cssH / 2 - this.oy) / s);
-      let ax = Math.max(x0, Math.min(x1 - w, cxCell - Math.floor(w / 2)));
-      let ay = Math.max(y0, Math.min(y1 - hh, cyCell - Math.floor(hh / 2)));
-      // skip ahead to a missing block
-      outer: for (let y = y0; y < y1; y++)
-        for (let x = x0; x < x1; x++)
-          if (!this.detail.has(`${x},${y}`) && this.kinds[y * m.cols + x] !== K.none) {
-            if (this.detail.has(`${ax},${ay}`)) {
-              ax = Math.max(x0, Math.min(x, x1 - w));
-              ay = Math.max(y0, Math.min(y, y1 - hh));
-            }
-            break outer;
-          }
-      this.requestDetail(ax, ay, ax + w, ay + hh);
-    }
-  }
-
-  private labelAt(ctx: CanvasRenderingContext2D, text: string, x: number, y: number): void {
-    ctx.font = '11px ' + (getComputedStyle(this.root).getPropertyValue('--tl-ui').trim() || 'sans-serif');
-    const w = ctx.measureText(text).width;
-    ctx.fillStyle = this.pal.labelBg;
-    ctx.fillRect(x - 2, y - 1, w + 4, 14);
-    ctx.fillStyle = this.pal.label;
-    ctx.textBaseline = 'top';
-    ctx.fillText(text, x, y);
-  }
-
-  private drawFrames(ctx: CanvasRenderingContext2D): void {
-    const m = this.map!;
-    const s = this.scale;
-    ctx.lineWidth = 1;
-    for (const r of m.regions) {
-      if (r.kind !== 'frame') continue;
-      const X = this.ox + r.x * s;
-      const Y = this.oy + r.y * s;
-      const W = r.w * s;
-      const H = r.h * s;
-      if (X > this.cssW || Y > this.cssH || X + W < 0 || Y + H < 0) continue;
-      if (W < 2 && H < 2) continue;
-      ctx.strokeStyle = this.pal.frame;
-      ctx.strokeRect(Math.round(X) + 0.5, Math.round(Y) + 0.5, Math.max(1, Math.round(W) - 1), Math.max(1, Math.round(H) - 1));
-      const isPanel = m.panels.some((p) => p.x === r.x && p.y === r.y && p.w === r.w && p.h === r.h);
-      if (!isPanel && r.label && W > 70 && H >= 16) this.labelAt(ctx, r.label, Math.max(X, 0) + 3, Y + H - 16);
-    }
-    // unit labels where there is room
-    for (const p of m.panels) {
-      const X = this.ox + p.x * s;
-      const Y = this.oy + p.y * s;
-      if (p.w * s > 70 && X < this.cssW && Y < this.cssH && X + p.w * s > 0 && Y + p.h * s > 0 && (p.h * s >= 16 || m.panels.length <= 64))
-        this.labelAt(ctx, p.label, Math.max(X, 0) + 3, Math.max(Y, 0) + 3);
-    }
-  }
-
-  private drawMarks(ctx: CanvasRenderingContext2D): void {
-    const m = this.map!;
-    const s = this.scale;
-    const mark = (x: number, y: number, ir: number | undefined, ic: number | undefined, color: string, wide: boolean) => {
-      let X = this.ox + x * s;
-      let Y = this.oy + y * s;
-      let W = s;
-      let H = s;
-      if (m.inner && ir !== undefined && ic !== undefined && this.elementPx() >= 2) {
-        W = s / m.inner.cols;
-        H = s / m.inner.rows;
-        X += ic * W;
-        Y += ir * H;
-      }
-      ctx.strokeStyle = color;
-      ctx.lineWidth = wide ? 2 : 1.5;
-      const pad = W < 4 ? 3 : 0;
-      ctx.strokeRect(X - pad + 0.5, Y - pad + 0.5, Math.max(2, W + 2 * pad - 1), Math.max(2, H + 2 * pad - 1));
-    };
-    if (this.located && this.located.x !== undefined && this.located.y !== undefined)
-      mark(this.located.x, this.located.y, this.located.innerRow, this.located.innerCol, this.pal.located, true);
-    if (this.hover) mark(this.hover.x, this.hover.y, this.hover.ir, this.hover.ic, this.pal.hover, false);
-    else if (document.activeElement === this.canvas) mark(this.focus.x, this.focus.y, undefined, undefined, this.pal.hover, false);
-  }
 
   // ---------------------------------------------------------------------------------------------
   // Interaction
