@@ -1,15 +1,34 @@
 /** Language server entry for Node (desktop extension host, CLI tests): stdio or IPC transport. */
 import { readFileSync, statSync } from 'node:fs';
-import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
+import { format } from 'node:util';
+import { createConnection, ProposedFeatures, type Connection } from 'vscode-languageserver/node';
 import { loadPcoreView } from '../../core/project/pcoreAdapter';
 import { nodeSimulator } from './simulator';
 import { startServer } from './server';
+import { LspFraming } from './stdioFraming';
 
 declare const TENSOR_LENS_VERSION: string;
 
 const MAX_FILE = 64 * 1024 * 1024;
 
-const connection = createConnection(ProposedFeatures.all);
+/**
+ * Over stdio the input goes through LspFraming first: a malformed header (`Content-Length: abc`) is
+ * dropped with a line on stderr and the server reads on at the next message (the library's reader
+ * would wedge). Other transports (IPC, sockets) are left to the library.
+ */
+function connect(): Connection {
+  if (!process.argv.includes('--stdio')) return createConnection(ProposedFeatures.all);
+  const input = process.stdin.pipe(new LspFraming((why) => process.stderr.write(`[tensor-lens server] LSP input: ${why}\n`)));
+  const connection = createConnection(ProposedFeatures.all, input, process.stdout);
+  // what the library does for --stdio: nothing but LSP messages may go to stdout
+  const log = (...a: unknown[]) => connection.console.log(format(...a));
+  console.log = console.info = console.debug = console.trace = console.dir = log;
+  console.warn = (...a: unknown[]) => connection.console.warn(format(...a));
+  console.error = (...a: unknown[]) => connection.console.error(format(...a));
+  return connection;
+}
+
+const connection = connect();
 startServer(connection, {
   version: typeof TENSOR_LENS_VERSION === 'string' ? TENSOR_LENS_VERSION : 'dev',
   loadPcore: loadPcoreView,
