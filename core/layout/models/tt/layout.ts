@@ -1,0 +1,273 @@
+/**
+ * TT-Metalium / TT-NN buffers (research layouts.md part B): ROW_MAJOR or TILE pages (tiles made of
+ * 16×16-ish faces, block-float exponents), logical → padded → 2-D physical shape, interleaved over
+ * DRAM or L1 banks, HEIGHT/WIDTH/BLOCK sharded over a core grid with partial edge shards, and ND
+ * sharding (round-robin of ND shards over cores).
+ *
+ * The state and its helpers are in base.ts, one element's mapping in forward.ts, the summary in
+ * summary.ts, the advice in advice.ts; the batch mapping (`forwardMany`) is here, its loops in kernels.ts.
+ */
+import { TABLE_LIMIT, mapLinear } from '../../fast';
+import type { Issue } from '../../issues';
+import { checkManyInput, type InverseResult, type LayoutModel, type LayoutSummary, type Placement, type Regions, runsOf, type Slot } from '../../model';
+import { log2i, plural, rmStrides } from '../../util';
+import { adviceTT } from './advice';
+import { TTBase, type TTForward } from './base';
+import { forwardTT, inverseTT } from './forward';
+import { ndRank3, type RowGeometry, rowInterleaved, rowSharded, tileInterleaved, tileSharded } from './kernels';
+import { summaryTT } from './summary';
+
+export class TTLayout extends TTBase implements LayoutModel<TTForward> {
+  readonly kind = 'tt' as const;
+
+  forward(coord: readonly number[]): TTForward {
+    return forwardTT(this, coord);
+  }
+
+  inverse(address: number, unit?: number): InverseResult {
+    return inverseTT(this, address, unit);
+  }
+
+  /** In-page byte contributions of the row and column inside a page (tiles: faces; block floats: after the exponents). */
+  private pageTables(): { RT: Float64Array; CT: Float64Array } {
+    const geo = this.geo;
+    const g = geo.g;
+    if (!g) return { RT: new Float64Array(1), CT: Float64Array.from({ length: geo.pageW }, (_, c) => c * geo.info.rmBytes) };
+    const bits = geo.info.tileBits;
+    const fsz = g.fH * g.fW;
+    // element index in the tile = A(rr) + B(cc); A is even, so a bfloat4_b byte index splits too
+    const A = (rr: number) => (g.transpose ? Math.floor(rr / g.fH) * fsz + (rr % g.fH) : Math.floor(rr / g.fH) * g.nFc * fsz + (rr % g.fH) * g.fW);
+    const B = (cc: number) => (g.transpose ? Math.floor(cc / g.fW) * g.nFr * fsz + (cc % g.fW) * g.fH : Math.floor(cc / g.fW) * fsz + (cc % g.fW));
+    const toBytes = (e: number) => (bits >= 8 ? (e * bits) / 8 : Math.floor(e / (8 / bits)));
+    return {
+      RT: Float64Array.from({ length: g.tH }, (_, rr) => this.expBytes + toBytes(A(rr))),
+      CT: Float64Array.from({ length: g.tW }, (_, cc) => toBytes(B(cc))),
+    };
+  }
+
+  private fastTables?: {
+    RT: Float64Array;
+    CT: Float64Array;
+    PRS?: Int32Array;
+    PRL?: Int32Array;
+    PCS?: Int32Array;
+    PCL?: Int32Array;
+    CPC?: Int32Array;
+    CIN?: Float64Array;
+  };
+  /** Per dimension: the coordinate's shard-index part (< nShards < 2^31: int32) and its byte part. */
+  private ndTables?: { SH: Int32Array[]; LI: Float64Array[] } | null;
+
+  forwardMany(coords: Int32Array, out?: Float64Array, units?: Int32Array): Float64Array {
+    const r = this.shape.length;
+    const count = checkManyInput(coords, r);
+    const res = out ?? new Float64Array(count);
+    const geo = this.geo;
+    const mem = this.spec.memory;
+    if (mem === 'ND_SHARDED') return this.forwardManyNd(coords, res, units, count);
+    const intSafe = geo.physH < 2 ** 31 && geo.physW < 2 ** 31 && this.pages < 2 ** 31;
+    const tableOk = (mem === 'INTERLEAVED' || geo.Hp + geo.Wp <= TABLE_LIMIT) && (!!geo.g || this.shape[r - 1] <= TABLE_LIMIT);
+    if (!intSafe || !tableOk) return this.forwardManySlow(coords, res, units, count);
+    if (!this.fastTables) {
+      const t: NonNullable<TTLayout['fastTables']> = this.pageTables();
+      if (!geo.g) {
+        // row-major pages: page column and byte in the page of every column
+        const W = this.shape[r - 1];
+        t.CPC = Int32Array.from({ length: W }, (_, c) => Math.floor(c / geo.pageW));
+        t.CIN = Float64Array.from({ length: W }, (_, c) => (c % geo.pageW) * geo.info.rmBytes);
+      }
+      if (mem !== 'INTERLEAVED') {
+        t.PRS = Int32Array.from({ length: geo.Hp }, (_, pr) => Math.floor(pr / this.sh) * this.nCol);
+        t.PRL = Int32Array.from({ length: geo.Hp }, (_, pr) => (pr % this.sh) * this.sw);
+        t.PCS = Int32Array.from({ length: geo.Wp }, (_, pc) => Math.floor(pc / this.sw));
+        t.PCL = Int32Array.from({ length: geo.Wp }, (_, pc) => pc % this.sw);
+      }
+      this.fastTables = t;
+    }
+    const t = this.fastTables;
+    // ranks 1–3 compute the physical row inline; higher ranks write rows into `res` first
+    const pre = r > 3;
+    if (pre) mapLinear(0, this.shape, [...this.heightStrides, 0], coords, res, count);
+    const g: RowGeometry = {
+      r,
+      pre,
+      s0: (r >= 2 ? this.shape[0] : 1) >>> 0,
+      s1: (r >= 3 ? this.shape[1] : 1) >>> 0,
+      sW: this.shape[r - 1] >>> 0,
+      h0: r >= 2 ? this.heightStrides[0] : 0,
+      h1: r >= 3 ? this.heightStrides[1] : 0,
+    };
+    const u = units ?? new Int32Array(0);
+    const wantUnits = units !== undefined;
+    if (geo.g) {
+      const lH = log2i(geo.g.tH);
+      const lW = log2i(geo.g.tW);
+      if (mem === 'INTERLEAVED') tileInterleaved(coords, res, u, wantUnits, count, g, lH, lW, t.RT, t.CT, geo.Wp, this.units, this.base, this.alignedPage);
+      else tileSharded(coords, res, u, wantUnits, count, g, lH, lW, t.RT, t.CT, t.PRS!, t.PRL!, t.PCS!, t.PCL!, this.shardCore, this.base, this.alignedPage);
+    } else if (mem === 'INTERLEAVED') rowInterleaved(coords, res, u, wantUnits, count, g, t.CPC!, t.CIN!, geo.Wp, this.units, this.base, this.alignedPage);
+    else rowSharded(coords, res, u, wantUnits, count, g, t.CPC!, t.CIN!, t.PRS!, t.PRL!, t.PCS!, t.PCL!, this.shardCore, this.base, this.alignedPage);
+    return res;
+  }
+
+  /**
+   * ND sharding: shard id and the byte inside the shard's slot are sums of per-dim table entries
+   * (`LI` = local page · aligned page + byte in the page, folded into one table); the core and the
+   * slot of a shard come from an exact division by the core count (a multiplication by 1/nc, corrected).
+   */
+  private forwardManyNd(coords: Int32Array, res: Float64Array, units: Int32Array | undefined, count: number): Float64Array {
+    const r = this.shape.length;
+    const geo = this.geo;
+    if (this.ndTables === undefined) {
+      const total = this.shape.reduce((a, b) => a + b, 0);
+      if (total * 2 > TABLE_LIMIT || this.nShards >= 2 ** 31 || this.slotsPerUnit * this.alignedPage >= 2 ** 52) this.ndTables = null;
+      else {
+        const { RT, CT } = this.pageTables();
+        const r2 = geo.shape2.length;
+        const off = r2 - r; // a 1-D tensor is the last dim of the 2-D folding
+        const gridStr = rmStrides(this.gridShape);
+        const shardStr = rmStrides(this.shardPages);
+        const ap = this.alignedPage;
+        const SH: Int32Array[] = [];
+        const LI: Float64Array[] = [];
+        for (let d = 0; d < r; d++) {
+          const D = d + off;
+          const n = this.shape[d];
+          const sh = new Int32Array(n);
+          const li = new Float64Array(n);
+          for (let c = 0; c < n; c++) {
+            const pc = D === r2 - 1 ? Math.floor(c / geo.pageW) : D === r2 - 2 ? Math.floor(c / geo.pageH) : c;
+            sh[c] = Math.floor(pc / this.shardPages[D]) * gridStr[D];
+            // byte in the page: the column's part and the row's part (RT holds the exponent-section offset once)
+            const inn = D === r2 - 1 ? CT[c % geo.pageW] + (geo.g ? this.expBytes : 0) : D === r2 - 2 && geo.g ? RT[c % geo.pageH] - this.expBytes : 0;
+            li[c] = (pc % this.shardPages[D]) * shardStr[D] * ap + inn;
+          }
+          SH.push(sh);
+          LI.push(li);
+        }
+        this.ndTables = { SH, LI };
+      }
+    }
+    if (!this.ndTables) return this.forwardManySlow(coords, res, units, count);
+    const { SH, LI } = this.ndTables;
+    const nc = this.units;
+    const slotBytes = this.shardVol * this.alignedPage;
+    const base = this.base;
+    const u = units ?? new Int32Array(0);
+    const want = units !== undefined;
+    if (r === 3) {
+      ndRank3(coords, res, u, want, count, SH, LI, nc, slotBytes, base);
+      return res;
+    }
+    const inv = 1 / nc;
+    for (let i = 0, k = 0; i < count; i++) {
+      let shard = 0;
+      let local = 0;
+      let ok = true;
+      for (let d = 0; d < r; d++, k++) {
+        const c = coords[k];
+        const T = SH[d];
+        if (c >>> 0 >= T.length) {
+          ok = false;
+          continue;
+        }
+        shard += T[c];
+        local += LI[d][c];
+      }
+      if (!ok) {
+        res[i] = NaN;
+        if (want) u[i] = -1;
+        continue;
+      }
+      let q = Math.floor(shard * inv);
+      let unit = shard - q * nc;
+      if (unit < 0) {
+        q--;
+        unit += nc;
+      } else if (unit >= nc) {
+        q++;
+        unit -= nc;
+      }
+      res[i] = base + q * slotBytes + local;
+      if (want) u[i] = unit;
+    }
+    return res;
+  }
+
+  private forwardManySlow(coords: Int32Array, res: Float64Array, units: Int32Array | undefined, count: number): Float64Array {
+    const r = this.shape.length;
+    const c = new Array<number>(r);
+    for (let i = 0; i < count; i++) {
+      for (let d = 0; d < r; d++) c[d] = coords[i * r + d];
+      if (this.checkCoord(c)) {
+        res[i] = NaN;
+        if (units) units[i] = -1;
+        continue;
+      }
+      const f = forwardTT(this, c);
+      res[i] = f.address;
+      if (units) units[i] = f.unit!.index;
+    }
+    return res;
+  }
+
+  summary(): LayoutSummary {
+    return summaryTT(this);
+  }
+
+  /** Warnings and information for a valid buffer (TT010, TT012, TT015–TT018). */
+  advice(): Issue[] {
+    return adviceTT(this);
+  }
+
+  regions(): Regions {
+    const geo = this.geo;
+    const units = Array.from({ length: this.units }, (_, u) => ({ label: this.unitLabel(u), base: this.base, slots: this.slotsPerUnit }));
+    const perPage = geo.pageH * geo.pageW;
+    const slot = (u: number, s: number): Slot => {
+      const src = this.slotSource(u, s);
+      if (src.kind === 'unused') return { kind: 'unused', elements: 0, label: `local page ${s}: not used (reserved in lockstep)` };
+      if (src.kind === 'padding') return { kind: 'padding', elements: 0, label: `local page ${s}: PADDING (edge shard ${src.shard})` };
+      const real = this.pageReal(src.pr, src.pc);
+      const n = real.rows * real.cols;
+      return {
+        kind: n === 0 ? 'padding' : n === perPage ? 'data' : 'partial',
+        index: src.page,
+        elements: n,
+        first: real.first,
+        label: `local page ${s}: host page ${src.page}${geo.g ? ` = tile (${src.pr}, ${src.pc})` : ''}, ${n}/${perPage} elements`,
+      };
+    };
+    const g = geo.g;
+    return {
+      kind: this.spec.memory === 'INTERLEAVED' ? 'banks' : 'cores',
+      unitName: this.unitKind,
+      slotName: 'page',
+      slotBytes: this.alignedPage,
+      units,
+      slot,
+      runs: (u, from = 0, to = this.slotsPerUnit) => runsOf((s) => slot(u, s).kind, from, to),
+      inner: g
+        ? {
+            name: 'tile',
+            rows: g.tH,
+            cols: g.tW,
+            bytesPerElement: geo.info.tileBits / 8,
+            blocks: Array.from({ length: g.faces }, (_, f) => {
+              const fr = g.transpose ? f % g.nFr : Math.floor(f / g.nFc);
+              const fc = g.transpose ? Math.floor(f / g.nFr) : f % g.nFc;
+              return { row: fr * g.fH, col: fc * g.fW, rows: g.fH, cols: g.fW, offset: f * g.fH * g.fW, label: `face ${f}` };
+            }),
+          }
+        : { name: 'row page', rows: 1, cols: geo.pageW, bytesPerElement: geo.info.rmBytes },
+    };
+  }
+
+  placements(): Placement[] {
+    const space = this.spec.buffer === 'DRAM' ? 'tt:dram' : 'tt:l1';
+    const capacity = this.spec.buffer === 'DRAM' ? this.arch.dramBankSize : this.arch.l1Size;
+    const end = this.base + this.bytesPerUnit;
+    if (this.spec.memory === 'INTERLEAVED') return [{ space, start: this.base, end, capacity, what: `every ${this.spec.buffer} bank` }];
+    const units = this.cores.map((c) => (this.spec.buffer === 'DRAM' ? `bank ${c[0]}` : `core ${c[0]},${c[1]}`));
+    return [{ space, units, start: this.base, end, capacity, what: `${plural(this.units, this.unitKind)}` }];
+  }
+}
