@@ -4,15 +4,31 @@
  * with the `.csfbin` validator (formats.md §A.4, rules V1–V15) and turned into a `SparsePlacement`.
  * Problems are thrown as Errors whose message says what is wrong (the checker puts them on the
  * reference's range).
+ *
+ * Where a spec may read is the host's choice (`roots`): the language server confines it to the
+ * workspace folders and the spec's own folder (a spec in an untrusted workspace must not read
+ * `/etc/passwd`); this checks the path as written (`..`, absolute paths) and hands the roots to `read`,
+ * which checks the real path (symbolic links) where there is a file system. The CLI, whose user is
+ * trusted, gives none. A file that does not start like a `.csfbin` is reported without its bytes.
  */
 import { parseCsf } from '../csf/codec';
-import { dirname, join } from '../project/fileSystem';
+import { dirname, FileAccessError, isInside, join } from '../project/fileSystem';
 import type { SparsePlacement } from './models/sparse';
 
-/** Reads a file's bytes; undefined when it does not exist or cannot be read. */
-export type ReadBytes = (path: string) => Uint8Array | undefined;
+/**
+ * Reads a file's bytes; undefined when it does not exist or cannot be read. With `roots`, the file's
+ * real path (symbolic links resolved) must lie under one of them: else it throws a FileAccessError.
+ */
+export type ReadBytes = (path: string, roots?: readonly string[]) => Uint8Array | undefined;
 
-interface Cached {
+export interface CsfLoaderOptions {
+  /** The folders a spec at `spec` may read from (absent: anywhere, for a trusted user such as the CLI's). */
+  roots?: (spec: string) => readonly string[];
+  /** Parsed files by path (shared between loaders). */
+  cache?: Map<string, Cached>;
+}
+
+export interface Cached {
   length: number;
   sum: number;
   result: SparsePlacement | Error;
@@ -38,14 +54,20 @@ export function resolveSpecPath(file: string, from: string): string {
  * A `loadSparse` for `analyzeLayout` reading through `read`. Parsed files are kept (by path, length
  * and a fingerprint of the bytes) so that re-checking a spec on every keystroke does not re-parse.
  */
-export function csfSparseLoader(read: ReadBytes, cache = new Map<string, Cached>()): (file: string, from: string) => SparsePlacement | undefined {
+export function csfSparseLoader(read: ReadBytes, opts: CsfLoaderOptions = {}): (file: string, from: string) => SparsePlacement | undefined {
+  const cache = opts.cache ?? new Map<string, Cached>();
   return (file, from) => {
     const path = resolveSpecPath(file, from);
     if (!/\.csfbin$/i.test(path)) throw new Error(`expected a .csfbin file, got ${JSON.stringify(file)}`);
+    const roots = opts.roots?.(from);
+    if (roots && !roots.some((r) => isInside(path, r)))
+      throw new Error(`${path} is outside the workspace (a layout spec reads .csfbin files in its workspace folders or its own folder)`);
     let bytes: Uint8Array | undefined;
     try {
-      bytes = read(path);
-    } catch {
+      bytes = read(path, roots);
+    } catch (e) {
+      // the host's refusal says why (a link leading outside the workspace, a special file); other failures are "not found"
+      if (e instanceof FileAccessError) throw new Error(`${path}: ${e.message}`);
       bytes = undefined;
     }
     if (!bytes) throw new Error(`file not found: ${path}`);
@@ -67,6 +89,9 @@ export function placementOf(bytes: Uint8Array): SparsePlacement | Error {
   const r = parseCsf(bytes);
   if (!r.ok) {
     const i = r.issues.find((x) => x.severity === 'error') ?? r.issues[0];
+    // the first word (the order, 1..MAX_ORDER) is the format's magic: a file that fails it is not a
+    // .csfbin, and its bytes are not shown (a link to a text file printed "found 1953460082", "root")
+    if ((i.rule === 'V2' || i.rule === 'V3') && i.offset === 0) return new Error('not a .csfbin file (bad magic)');
     const where = [i.rule ? `rule ${i.rule}` : undefined, i.offset !== undefined ? `byte offset ${i.offset}` : undefined].filter(Boolean).join(', ');
     return new Error(`invalid .csfbin${where ? ` (${where})` : ''}: ${i.message}`);
   }

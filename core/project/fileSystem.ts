@@ -41,3 +41,26 @@ export function normalize(p: string): string {
   }
   return (abs ? '/' : '') + out.join('/');
 }
+
+/**
+ * A file the host refuses to read, with a message that may be shown (it names no file content): a
+ * symbolic link leading outside the allowed folders, a special file, a file too large.
+ */
+export class FileAccessError extends Error {
+  override name = 'FileAccessError';
+}
+
+/** `path` with forward slashes, normalized (`..` and `.` resolved); Windows drive letters lower-cased. */
+function comparable(p: string): string {
+  const f = normalize(p.replace(/\\/g, '/'));
+  return /^[a-z]:/i.test(f) ? f[0].toLowerCase() + f.slice(1) : f;
+}
+
+/** True when `path` is `root` or lies under it (absolute paths; `..` is resolved first, symbolic links are not). */
+export function isInside(path: string, root: string): boolean {
+  const p = comparable(path);
+  const r = comparable(root);
+  if (!r || !p) return false;
+  if (p === r) return true;
+  return p.startsWith(r.endsWith('/') ? r : `${r}/`);
+}

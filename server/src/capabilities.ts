@@ -18,6 +18,8 @@ export function initializeResult(version: string): InitializeResult {
       documentFormattingProvider: true,
       // one legend for all languages (core/common/semanticTokens.ts)
       semanticTokensProvider: { legend: { tokenTypes: [...TOKEN_TYPES], tokenModifiers: [...TOKEN_MODIFIERS] }, full: true },
+      // the folders bound where a layout spec may read .csfbin files (workspace.ts)
+      workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
     },
     serverInfo: { name: 'tensor-lens', version },
   };

@@ -7,8 +7,11 @@ export interface ServerHost {
   simulator?: SimulatorHost;
   /** Reads a file that is not open in the editor (undefined in the browser). */
   readDisk(path: string): string | undefined;
-  /** Reads a file's bytes (`.csfbin` files of layout specs); absent in the browser. */
-  readBinary?(path: string): Uint8Array | undefined;
+  /**
+   * Reads a file's bytes (`.csfbin` files of layout specs); absent in the browser. With `roots`, the
+   * file's real path must lie under one of them (else a FileAccessError, core/project/fileSystem.ts).
+   */
+  readBinary?(path: string, roots?: readonly string[]): Uint8Array | undefined;
   loadPcore: PcoreLoader;
   version: string;
 }

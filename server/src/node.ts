@@ -4,6 +4,7 @@ import { format } from 'node:util';
 import { createConnection, ProposedFeatures, type Connection } from 'vscode-languageserver/node';
 import { loadPcoreView } from '../../core/project/pcoreAdapter';
 import { nodeSimulator } from './simulator';
+import { readBinaryConfined } from './fileAccess';
 import { startServer } from './server';
 import { LspFraming } from './stdioFraming';
 
@@ -42,14 +43,6 @@ startServer(connection, {
       return undefined;
     }
   },
-  readBinary(path) {
-    try {
-      const st = statSync(path);
-      if (!st.isFile() || st.size > MAX_FILE) return undefined;
-      return new Uint8Array(readFileSync(path));
-    } catch {
-      return undefined;
-    }
-  },
+  readBinary: (path, roots) => readBinaryConfined(path, roots, MAX_FILE),
 });
 process.on('uncaughtException', (e) => connection.console.error(`[uncaught] ${e?.stack ?? e}`));

@@ -23,15 +23,18 @@ import { PcoreLanguage } from './languages/pcore';
 import { LanguageRegistry } from './languages/registry';
 import { TprogLanguage } from './languages/tprog';
 import { registerRunRequests } from './runRequests';
+import { WorkspaceFolders } from './workspace';
 import { applySettings, defaultSettings, listenForSettings, type Settings } from './settings';
 
 export function startServer(connection: Connection, host: ServerHost): void {
   const settings = defaultSettings();
   const store = new DocumentStore(host, settings);
+  const folders = new WorkspaceFolders();
   const tprog = new TprogLanguage(store.project, !!host.simulator);
   // asked in this order for a document whose language id is not one of ours; tensor programs last (any C file)
   const languages = new LanguageRegistry([
-    new LayoutLanguage(host.readBinary ? (path) => host.readBinary!(path) : undefined),
+    // a spec reads .csfbin files in the workspace folders and its own folder (the server does not know whether the workspace is trusted)
+    new LayoutLanguage(host.readBinary ? (path, roots) => host.readBinary!(path, roots) : undefined, (spec) => folders.rootsFor(spec)),
     new PcoreLanguage(store.project),
     tprog,
   ]);
@@ -39,6 +42,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
   const scheduler = new CheckScheduler(publisher, settings);
 
   connection.onInitialize((params) => {
+    folders.listen(connection, params);
     applySettings(settings, params.initializationOptions as Partial<Settings> | undefined, store.project);
     return initializeResult(host.version);
   });

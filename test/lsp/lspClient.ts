@@ -55,6 +55,8 @@ export interface StartOptions {
   initializationOptions?: unknown;
   /** Node flags for the server process; default: the client's (`SERVER_NODE_FLAGS`). */
   nodeArgs?: readonly string[];
+  /** Workspace folders (paths) sent in `initialize`, with change notifications; default: the repository as `rootUri`. */
+  workspaceFolders?: readonly string[];
 }
 
 export class LspClient {
@@ -119,8 +121,9 @@ export class LspClient {
     conn.listen();
     c.initializeResult = await conn.sendRequest(InitializeRequest.type, {
       processId: process.pid,
-      rootUri: pathToFileURL(ROOT).href,
+      rootUri: pathToFileURL(opts.workspaceFolders?.[0] ?? ROOT).href,
       capabilities: {
+        ...(opts.workspaceFolders ? { workspace: { workspaceFolders: true } } : {}),
         textDocument: {
           hover: { contentFormat: ['markdown', 'plaintext'] },
           publishDiagnostics: { versionSupport: true, relatedInformation: true },
@@ -128,7 +131,7 @@ export class LspClient {
         },
       },
       initializationOptions: opts.initializationOptions,
-      workspaceFolders: null,
+      workspaceFolders: opts.workspaceFolders?.map((f) => ({ uri: pathToFileURL(f).href, name: f })) ?? null,
     });
     c.startToInitializeMs = performance.now() - t0;
     await conn.sendNotification(InitializedNotification.type, {});

@@ -36,13 +36,18 @@ test('every problem is an Error saying what is wrong (and the rule, offset of fo
   const load = csfSparseLoader((p) => files.get(p));
   assert.throws(() => load('nope.csfbin', '/w/s.tlayout'), { message: 'file not found: /w/nope.csfbin' });
   assert.throws(() => load('A.npy', '/w/s.tlayout'), { message: 'expected a .csfbin file, got "A.npy"' });
-  assert.throws(() => load('bad.csfbin', '/w/s.tlayout'), /^Error: invalid \.csfbin \(rule V2, byte offset 0\): /);
+  // order 0 fails the first word, the format's magic: not a .csfbin (its bytes are not shown)
+  assert.throws(() => load('bad.csfbin', '/w/s.tlayout'), { message: 'not a .csfbin file (bad magic)' });
   const ok = load('A.csfbin', '/w/s.tlayout')!;
   assert.deepEqual([...ok.shape], [2, 3]);
   // the same bytes again: the cached placement; other bytes at the same path: parsed again
   assert.equal(load('A.csfbin', '/w/s.tlayout'), ok);
   files.set('/w/A.csfbin', bad);
-  assert.throws(() => load('A.csfbin', '/w/s.tlayout'), /rule V2/);
+  assert.throws(() => load('A.csfbin', '/w/s.tlayout'), /bad magic/);
+  // past the first word, the validator's rule and offset
+  const short = A.slice(0, A.length - 4);
+  files.set('/w/short.csfbin', short);
+  assert.throws(() => load('short.csfbin', '/w/s.tlayout'), /^Error: invalid \.csfbin \(rule V\d+, byte offset \d+\): /);
 });
 
 test('through analyzeLayout: real nnz in the summary, errors on the reference, shape mismatch on the shape', () => {

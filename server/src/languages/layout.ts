@@ -15,9 +15,12 @@ export class LayoutLanguage implements LanguageFeatures {
   private cache = new Map<string, { version: number; a: LayoutAnalysis }>();
   private readonly loadSparse?: ReturnType<typeof csfSparseLoader>;
 
-  /** `readBytes`: the host's binary file access, for `fibers(file="x.csfbin")` (relative to the spec's folder). */
-  constructor(readBytes?: ReadBytes) {
-    if (readBytes) this.loadSparse = csfSparseLoader(readBytes);
+  /**
+   * `readBytes`: the host's binary file access, for `fibers(file="x.csfbin")` (relative to the spec's
+   * folder); `roots`: the folders a spec may read from (csfLoader.ts checks the path, `readBytes` its real path).
+   */
+  constructor(readBytes?: ReadBytes, roots?: (spec: string) => readonly string[]) {
+    if (readBytes) this.loadSparse = csfSparseLoader(readBytes, { roots });
   }
 
   ownsPath(path: string): boolean {

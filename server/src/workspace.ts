@@ -1,0 +1,36 @@
+/**
+ * The client's workspace folders (as paths), from `initialize` and then its change notifications:
+ * where a layout spec may read the `.csfbin` files it names. The server does not know whether the
+ * workspace is trusted, so a spec reads only in the workspace folders and its own folder tree.
+ */
+import type { Connection, InitializeParams, WorkspaceFolder } from 'vscode-languageserver';
+import { dirname } from '../../core/project/fileSystem';
+import { uriToPath } from './uri';
+
+export class WorkspaceFolders {
+  private folders: string[] = [];
+
+  /** Takes the folders of `initialize` (or its older root) and follows the client's changes. */
+  listen(connection: Connection, params: InitializeParams): void {
+    const given: WorkspaceFolder[] = params.workspaceFolders ?? [];
+    const root = params.rootUri ? uriToPath(params.rootUri) : (params.rootPath ?? undefined);
+    this.folders = given.length ? given.map((f) => uriToPath(f.uri)) : root ? [root] : [];
+    if (params.capabilities.workspace?.workspaceFolders)
+      connection.onInitialized(() => {
+        connection.workspace.onDidChangeWorkspaceFolders((e) => {
+          const removed = new Set(e.removed.map((f) => uriToPath(f.uri)));
+          this.folders = [...this.folders.filter((f) => !removed.has(f)), ...e.added.map((f) => uriToPath(f.uri))];
+        });
+      });
+  }
+
+  get all(): readonly string[] {
+    return this.folders;
+  }
+
+  /** Where a spec at `spec` may read from: the workspace folders and the spec's own folder. */
+  rootsFor(spec: string): string[] {
+    const own = spec ? dirname(spec.replace(/\\/g, '/')) : undefined;
+    return own && own !== '.' && own !== '/' ? [...this.folders, own] : [...this.folders];
+  }
+}
