@@ -1,12 +1,13 @@
 /** `tensor-lens check`: diagnostics of tensor programs and PCORE programs, as text or JSON. */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Diagnostic } from '../core/common/diagnostic';
 import { detectLanguage } from '../core/project/detect';
 import { isPcorePath, isTprogPath, Project } from '../core/project/project';
 import { loadPcoreView, type PcoreView } from '../core/project/pcoreAdapter';
 import type { Dialect } from '../core/tprog/analyze';
-import { parseArgs, UsageError } from './args';
+import { parseArgs, withUsage, UsageError } from './args';
+import { FileError, pathKind, readFileText, realPath } from '../node/files';
 import { nodeFs, walk } from './nodeFs';
 
 export const CHECK_USAGE = [
@@ -29,7 +30,11 @@ export interface JsonDiagnostic {
 }
 
 export function runCheck(argv: string[], out: (s: string) => void): number {
-  const args = parseArgs(argv, { flags: ['json', 'summary', 'exit-zero', 'hints', 'help'], options: ['dialect', 'include', 'pcore'] });
+  return withUsage(CHECK_USAGE, () => check(argv, out));
+}
+
+function check(argv: string[], out: (s: string) => void): number {
+  const args = parseArgs(argv, { flags: ['json', 'summary', 'exit-zero', 'hints', 'help'], options: ['dialect', 'pcore'], repeatable: ['include'] });
   if (args.flags.has('help')) {
     out(CHECK_USAGE);
     return 0;
@@ -39,20 +44,36 @@ export function runCheck(argv: string[], out: (s: string) => void): number {
   if (!['auto', 'ztachip', 'guide'].includes(dialect)) throw new UsageError(`--dialect must be auto, ztachip or guide (got ${dialect})`);
   const project = new Project({ fs: nodeFs, loadPcore: loadPcoreView, dialect, includePaths: (args.options.get('include') ?? []).map((p) => resolve(p)) });
   const files: string[] = [];
+  // each real file once (a folder named twice, a link to a file already listed, a link loop)
+  const seen = new Set<string>();
   for (const p of args.positionals) {
     const abs = resolve(p);
-    if (!existsSync(abs)) throw new UsageError(`no such file or directory: ${p}`);
-    if (statSync(abs).isDirectory()) {
-      for (const f of walk(abs)) {
+    const kind = pathKind(abs);
+    if (kind === undefined) throw new UsageError(`no such file or directory: ${p}`);
+    if (kind === 'a directory') {
+      for (const f of walk(abs, seen)) {
         if (isPcorePath(f) || isTprogPath(f)) {
           const text = nodeFs.read(f);
           if (text !== undefined && detectLanguage(f, text, (x) => existsSync(x)).language) files.push(f);
         }
       }
-    } else files.push(abs);
+      continue;
+    }
+    if (!isPcorePath(abs) && !isTprogPath(abs))
+      throw new UsageError(`${p} is not a tensor program or PCORE program (.m, .tprog, .p, .pcore)${kind === 'a regular file' ? '' : `: it is ${kind}`}`);
+    const real = realPath(abs);
+    if (seen.has(real)) continue;
+    seen.add(real);
+    files.push(abs);
   }
   const pcoreOverride = args.options.get('pcore')?.[0];
-  if (pcoreOverride && !existsSync(resolve(pcoreOverride))) throw new UsageError(`no such PCORE program: ${pcoreOverride}`);
+  if (pcoreOverride) {
+    try {
+      readFileText(resolve(pcoreOverride));
+    } catch (e) {
+      throw e instanceof FileError ? new UsageError(`--pcore ${pcoreOverride}: ${e.message}`) : e;
+    }
+  }
   const results: JsonDiagnostic[] = [];
   const cwd = process.cwd();
   for (const f of files) {

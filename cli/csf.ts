@@ -1,5 +1,5 @@
 /** `tensor-lens csf`: inspect, validate, convert and contract `.csfbin` sparse tensor files. */
-import { closeSync, existsSync, openSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import {
   AcceleratorMemory,
   CsfError,
@@ -20,7 +20,8 @@ import {
   type CsfIssue,
   type LoadedTensor,
 } from '../core/csf/index';
-import { parseArgs, UsageError } from './args';
+import { FileError, pathKind, readFileBytes, readFileChunks, realPath, writeFileBytes } from '../node/files';
+import { parseArgs, withUsage, parseInteger, UsageError } from './args';
 
 export const CSF_USAGE = `usage: tensor-lens csf <command> ...
   csf show <file.csfbin> [--json] [--fibers N]   header, sections, validity and the first N fibers (default 16)
@@ -35,6 +36,8 @@ export const CSF_USAGE = `usage: tensor-lens csf <command> ...
   Exit status: 0 on success, 1 when an input is invalid (or an output cannot be written), 2 on bad usage.`;
 
 const CHUNK = 1 << 20;
+/** `csf validate` streams a file in constant memory: it takes files up to 64 GiB (the other commands read at most 256 MiB). */
+const MAX_VALIDATE_BYTES = 64 * 1024 ** 3;
 
 /** Prints an issue as `file: offset N: severity: message [code]`. */
 function formatIssue(file: string, x: CsfIssue): string {
@@ -55,30 +58,52 @@ function describe(h: CsfHeader): string {
 }
 
 function needFile(path: string): void {
-  if (!existsSync(path)) throw new UsageError(`no such file: ${path}`);
-  if (statSync(path).isDirectory()) throw new UsageError(`not a file: ${path}`);
+  const kind = pathKind(path);
+  if (kind === undefined) throw new UsageError(`no such file: ${path}`);
+  if (kind !== 'a regular file') throw new UsageError(`not a regular file: ${path} is ${kind}`);
+}
+
+/** An input's bytes through the one file reader (regular files, at most 256 MiB); a file it refuses is bad usage. */
+function readInput(path: string): Uint8Array {
+  needFile(path);
+  try {
+    return readFileBytes(path);
+  } catch (e) {
+    throw e instanceof FileError ? new UsageError(e.message) : e;
+  }
+}
+
+/** Refuses an output that is one of the command's inputs (by real path): it would be overwritten before (or while) it is read. */
+function notAnInput(dst: string, inputs: string[]): void {
+  if (!existsSync(dst)) return;
+  const real = realPath(dst);
+  const same = inputs.find((i) => realPath(i) === real);
+  if (same !== undefined) throw new UsageError(`the output ${dst} is the input ${same}; write to another file`);
 }
 
 function positiveInt(v: string | undefined, name: string): number | undefined {
   if (v === undefined) return undefined;
   if (v === 'Infinity' || v === 'inf') return Infinity;
-  const n = Number(v);
-  if (!Number.isSafeInteger(n) || n < 0) throw new UsageError(`--${name} needs a non-negative whole number (got ${v})`);
-  return n;
+  return parseInteger(v, `--${name}`, 0, Number.MAX_SAFE_INTEGER);
 }
 
 function write(path: string, bytes: Uint8Array, out: (s: string) => void): boolean {
   try {
-    writeFileSync(path, bytes);
+    writeFileBytes(path, bytes);
     return true;
   } catch (e) {
-    out(`${path}: error: cannot write: ${(e as Error).message}`);
+    if (!(e instanceof FileError)) throw e;
+    out(`${path}: error: ${e.message}`);
     return false;
   }
 }
 
 /** Entry of `tensor-lens csf …`; returns the exit status. Throws `UsageError` on bad usage. */
 export function runCsf(argv: string[], out: (s: string) => void): number {
+  return withUsage(CSF_USAGE, () => csf(argv, out));
+}
+
+function csf(argv: string[], out: (s: string) => void): number {
   const [cmd, ...rest] = argv;
   switch (cmd) {
     case 'show':
@@ -113,17 +138,11 @@ function validate(argv: string[], out: (s: string) => void): number {
     dropEmptySentinel: args.flags.has('drop-empty-sentinel'),
     maxIssues: args.flags.has('all') ? 100 : 1,
   });
-  // Streamed in chunks: files of any size are checked in constant memory (plus the fiber pointers).
-  const fd = openSync(file, 'r');
+  // Streamed in chunks: large files are checked in constant memory (plus the fiber pointers); regular files only.
   try {
-    const buf = new Uint8Array(CHUNK);
-    for (;;) {
-      const n = readSync(fd, buf, 0, CHUNK, null);
-      if (n === 0) break;
-      v.push(buf.subarray(0, n));
-    }
-  } finally {
-    closeSync(fd);
+    readFileChunks(file, (chunk) => v.push(chunk), MAX_VALIDATE_BYTES, CHUNK);
+  } catch (e) {
+    throw e instanceof FileError ? new UsageError(e.message) : e;
   }
   const r = v.finish();
   if (args.flags.has('json')) out(JSON.stringify({ file, valid: r.ok, bytes: r.bytes, header: r.header, issues: r.issues.map(jsonIssue) }, null, 2));
@@ -138,9 +157,8 @@ function show(argv: string[], out: (s: string) => void): number {
   const args = parseArgs(argv, { flags: ['json'], options: ['fibers'] });
   if (args.positionals.length !== 1) throw new UsageError('usage: csf show <file.csfbin> [--json] [--fibers N]');
   const path = args.positionals[0];
-  needFile(path);
   const maxFibers = positiveInt(args.options.get('fibers')?.[0], 'fibers') ?? 16;
-  const bytes = new Uint8Array(readFileSync(path));
+  const bytes = readInput(path);
   const json = args.flags.has('json');
   const opened = openCsf(bytes);
   if (!opened.ok) {
@@ -206,8 +224,9 @@ function fromNpy(argv: string[], out: (s: string) => void): number {
   const args = parseArgs(argv, { flags: ['keep-zeros'], options: [] });
   if (args.positionals.length !== 2) throw new UsageError('usage: csf from-npy <in.npy> <out.csfbin> [--keep-zeros]');
   const [src, dst] = args.positionals;
-  needFile(src);
-  const r = readNpy(new Uint8Array(readFileSync(src)));
+  const input = readInput(src);
+  notAnInput(dst, [src]);
+  const r = readNpy(input);
   if (!r.ok) {
     for (const x of r.issues) out(formatIssue(src, x));
     return 1;
@@ -235,8 +254,9 @@ function toNpy(argv: string[], out: (s: string) => void): number {
   const args = parseArgs(argv, { flags: [], options: [] });
   if (args.positionals.length !== 2) throw new UsageError('usage: csf to-npy <in.csfbin> <out.npy>');
   const [src, dst] = args.positionals;
-  needFile(src);
-  const r = parseCsf(new Uint8Array(readFileSync(src)));
+  const input = readInput(src);
+  notAnInput(dst, [src]);
+  const r = parseCsf(input);
   if (!r.ok) {
     for (const x of r.issues) out(formatIssue(src, x));
     return 1;
@@ -263,6 +283,7 @@ function contract(argv: string[], out: (s: string) => void): number {
   const [lhs, rhs, dst] = args.positionals;
   needFile(lhs);
   needFile(rhs);
+  notAnInput(dst, [lhs, rhs]);
   const mem = new AcceleratorMemory({
     metaCapacity: positiveInt(args.options.get('meta-capacity')?.[0], 'meta-capacity'),
     mainCapacity: positiveInt(args.options.get('main-capacity')?.[0], 'main-capacity'),
@@ -273,7 +294,7 @@ function contract(argv: string[], out: (s: string) => void): number {
     [lhs, 'lhs'],
     [rhs, 'rhs'],
   ]) {
-    const r = loadCsf(mem, new Uint8Array(readFileSync(path)), { name });
+    const r = loadCsf(mem, readInput(path), { name });
     if (!r.ok) {
       for (const x of r.issues) out(formatIssue(path, x));
       return 1;

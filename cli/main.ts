@@ -19,8 +19,12 @@ ${RUN_USAGE}
 ${MAP_USAGE}
 ${CSF_USAGE}`;
 
-export async function main(argv: string[]): Promise<number> {
-  const out = (s: string) => process.stdout.write(s + '\n');
+/** Runs a command; `io` writes its stdout and stderr (process.stdout and process.stderr by default; tests capture them). */
+export async function main(
+  argv: string[],
+  io: { out: (s: string) => void; err: (s: string) => void } = { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) },
+): Promise<number> {
+  const out = (s: string) => io.out(s + '\n');
   const [cmd, ...rest] = argv;
   try {
     switch (cmd) {
@@ -31,7 +35,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'csf':
         return runCsf(rest, out);
       case 'run':
-        return await runRun(rest, out, (s) => process.stderr.write(s + '\n'));
+        return await runRun(rest, out, (s) => io.err(s + '\n'));
       case 'help':
       case '--help':
       case '-h':
@@ -45,7 +49,10 @@ export async function main(argv: string[]): Promise<number> {
     }
   } catch (e) {
     if (e instanceof UsageError) {
-      process.stderr.write(`tensor-lens: ${e.message}\n${USAGE}\n`);
+      // the usage of the command at fault (all of them only when the command itself is wrong)
+      const own: Record<string, string> = { check: CHECK_USAGE, run: RUN_USAGE, map: MAP_USAGE, csf: CSF_USAGE };
+      const usage = e.usage ?? (Object.prototype.hasOwnProperty.call(own, cmd) ? own[cmd] : USAGE);
+      io.err(`tensor-lens: ${e.message}\n${usage}\n`);
       return 2;
     }
     throw e;

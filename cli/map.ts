@@ -1,5 +1,4 @@
 /** `tensor-lens map`: summaries of a `.tlayout` spec's tensors, or one coordinate → address / address → coordinate mapping. */
-import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { analyzeLayout, type LayoutAnalysis } from '../core/layout/analyze';
 import type { TensorInfo } from '../core/layout/check';
@@ -7,8 +6,8 @@ import type { ForwardBase, InverseResult, Step } from '../core/layout/model';
 import { SpyreLayout } from '../core/layout/models/spyre';
 import { parseLayout } from '../core/layout/parse';
 import { hex, list } from '../core/layout/util';
-import { parseArgs, UsageError } from './args';
-import { nodeFs } from './nodeFs';
+import { parseArgs, withUsage, UsageError } from './args';
+import { FileError, readFileText } from '../node/files';
 
 export const MAP_USAGE = [
   'usage: tensor-lens map <spec.tlayout> [--tensor NAME] [--coord i,j,k | --device i,j,k | --address A [--bank N | --core x,y | ' +
@@ -94,6 +93,10 @@ function summaryText(t: TensorInfo): string[] {
 }
 
 export function runMap(argv: string[], out: (s: string) => void): number {
+  return withUsage(MAP_USAGE, () => map(argv, out));
+}
+
+function map(argv: string[], out: (s: string) => void): number {
   const args = parseArgs(argv, { flags: ['json', 'help'], options: ['tensor', 'coord', 'address', 'bank', 'core', 'space', 'device'] });
   if (args.flags.has('help')) {
     out(MAP_USAGE);
@@ -102,9 +105,13 @@ export function runMap(argv: string[], out: (s: string) => void): number {
   if (args.positionals.length !== 1) throw new UsageError(args.positionals.length ? 'map takes one .tlayout file' : 'map needs a .tlayout file');
   const path = args.positionals[0];
   const abs = resolve(path);
-  if (!existsSync(abs) || !statSync(abs).isFile()) throw new UsageError(`no such file: ${path}`);
-  const text = nodeFs.read(abs);
-  if (text === undefined) throw new UsageError(`cannot read ${path}`);
+  let text: string;
+  try {
+    // regular files only: a directory, a device or a FIFO is named as what it is
+    text = readFileText(abs);
+  } catch (e) {
+    throw e instanceof FileError ? new UsageError(e.message.replace(abs, path)) : e;
+  }
   const one = (k: string) => {
     const v = args.options.get(k);
     if (v && v.length > 1) throw new UsageError(`--${k} is given twice`);
@@ -166,7 +173,20 @@ export function runMap(argv: string[], out: (s: string) => void): number {
     }
     const c = parseCoord(coordS!, t);
     const p = m.checkCoord(c);
-    if (p) throw new UsageError(`${p} (shape ${list(t.shape ?? [])})`);
+    if (p) {
+      // a well-formed coordinate outside the tensor: an error located at the tensor's declaration (exit 1), like a spec error
+      const e = {
+        file: path,
+        line: t.nameRange.start.line + 1,
+        column: t.nameRange.start.character + 1,
+        severity: 'error',
+        code: 'coord-out-of-range',
+        message: `--coord ${coordS}: ${p} ('${t.name}' has shape ${list(t.shape ?? [])})`,
+      };
+      if (json) out(JSON.stringify({ file: path, errors: [e] }, null, 2));
+      else out(`${e.file}:${e.line}:${e.column}: error: ${e.message} [${e.code}]`);
+      return 1;
+    }
     const f = m.forward(c);
     if (json) out(JSON.stringify({ tensor: t.name, ...f, address: Number.isNaN(f.address) ? null : f.address }, null, 2));
     else for (const l of forwardText(t.name, f)) out(l);

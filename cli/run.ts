@@ -1,13 +1,15 @@
 /** `tensor-lens run`: runs a tensor program on the embedded simulator. */
-import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { NpyError, npyLoadBytes } from '../core/common/npy';
 import { SpecError } from '../core/sim/dump';
-import { prepareRun, type PreparedRun } from '../core/sim/prepare';
-import { toDumpConfig, toLoadConfig } from '../core/sim/runConfigText';
+import { prepareRun, type PreparedRun, type RunHost } from '../core/sim/prepare';
+import { dumpText, loadText, toDumpConfig, toLoadConfig } from '../core/sim/runConfigText';
+import { FileError, realPath, writeFileBytes } from '../node/files';
 import { nodeRunHost } from '../node/runHost';
 import { runProgram } from '../core/sim/run';
 import { warningText } from '../core/sim/runWarning';
 import { DIALECTS, type Dialect, type RunConfig } from '../core/sim/runConfig';
-import { parseArgs, UsageError, type Parsed } from './args';
+import { parseArgs, parseInteger, UsageError, type Parsed } from './args';
 import { MAX_MEM_BYTES, MIN_MEM_BYTES } from '../core/sim/spaces';
 
 export const RUN_USAGE = [
@@ -20,10 +22,9 @@ export const RUN_USAGE = [
   '  Exit status 1 on a runtime or compile error (printed as file:line:col: error: ...), 2 on bad usage.',
 ].join('\n');
 
-function num(s: string, what: string): number {
-  if (!/^-?(0x[0-9a-f]+|\d+)$/i.test(s)) throw new UsageError(`${what} must be an integer, got "${s}"`);
-  return Number(s);
-}
+/** `--arg`: a C int or unsigned int. */
+const ARG_MIN = -(2 ** 31);
+const ARG_MAX = 2 ** 32 - 1;
 
 /** The run configuration the options say (files relative to the current folder). */
 export function runConfigOf(args: Parsed): RunConfig {
@@ -32,21 +33,19 @@ export function runConfigOf(args: Parsed): RunConfig {
   const dialect = one('dialect');
   if (dialect !== undefined && !(DIALECTS as readonly string[]).includes(dialect))
     throw new UsageError(`--dialect must be auto, ztachip or guide (got ${dialect})`);
-  const memBytes = one('mem-bytes') !== undefined ? num(one('mem-bytes')!, '--mem-bytes') : undefined;
-  if (memBytes !== undefined && (memBytes < MIN_MEM_BYTES || memBytes > MAX_MEM_BYTES))
-    throw new UsageError(`--mem-bytes must be between ${MIN_MEM_BYTES} and 2^31`);
+  const memBytes = one('mem-bytes') !== undefined ? parseInteger(one('mem-bytes')!, '--mem-bytes', MIN_MEM_BYTES, MAX_MEM_BYTES) : undefined;
   try {
     return {
       program: args.positionals[0],
       entry: one('entry'),
-      args: (args.options.get('arg') ?? []).map((a) => num(a, '--arg')),
+      args: (args.options.get('arg') ?? []).map((a) => parseInteger(a, '--arg', ARG_MIN, ARG_MAX)),
       load: (args.options.get('load') ?? []).map(toLoadConfig),
       dump: (args.options.get('dump') ?? []).map(toDumpConfig),
       includePaths: args.options.get('include') ?? [],
       dialect: dialect as Dialect | undefined,
       pcore: one('pcore'),
       memBytes,
-      stepBudget: one('steps') !== undefined ? num(one('steps')!, '--steps') : undefined,
+      stepBudget: one('steps') !== undefined ? parseInteger(one('steps')!, '--steps', 1, Number.MAX_SAFE_INTEGER) : undefined,
     };
   } catch (e) {
     throw e instanceof SpecError ? new UsageError(e.message) : e;
@@ -54,30 +53,93 @@ export function runConfigOf(args: Parsed): RunConfig {
 }
 
 export async function runRun(argv: string[], out: (s: string) => void, err: (s: string) => void): Promise<number> {
+  try {
+    return await run(argv, out, err);
+  } catch (e) {
+    if (e instanceof UsageError) e.usage ??= RUN_USAGE;
+    throw e;
+  }
+}
+
+async function run(argv: string[], out: (s: string) => void, err: (s: string) => void): Promise<number> {
   const args = parseArgs(argv, {
     flags: ['json', 'trace', 'help'],
-    options: ['entry', 'arg', 'load', 'dump', 'include', 'dialect', 'pcore', 'mem-bytes', 'steps'],
+    options: ['entry', 'dialect', 'pcore', 'mem-bytes', 'steps'],
+    repeatable: ['arg', 'load', 'dump', 'include'],
   });
   if (args.flags.has('help')) {
     out(RUN_USAGE);
     return 0;
   }
   const config = runConfigOf(args);
+  const cwd = process.cwd();
+  // Every file the run reads (program, headers, .p, loads), by real path: no dump may be written over one of them.
+  const inputs = new Set<string>();
+  const node = nodeRunHost();
+  // Loads are read here, once, through the one file reader: a file that cannot be read (a device, too large) or a .npy that cannot
+  // be loaded is a usage error naming --load and the file, before anything runs.
+  const loaded = new Map<string, Uint8Array>();
+  for (const l of config.load ?? []) {
+    const path = resolve(cwd, l.file);
+    let bytes: Uint8Array;
+    try {
+      bytes = node.readBytes(path);
+      if (l.file.toLowerCase().endsWith('.npy')) npyLoadBytes(bytes, l.file);
+    } catch (e) {
+      if (e instanceof FileError || e instanceof NpyError) throw new UsageError(`--load ${loadText(l)}: ${e.message}`);
+      throw e;
+    }
+    loaded.set(path, bytes);
+  }
+  const host: RunHost = {
+    ...node,
+    readText(p) {
+      const t = node.readText(p);
+      if (t !== undefined) inputs.add(realPath(p));
+      return t;
+    },
+    readBytes(p) {
+      const b = loaded.get(p) ?? node.readBytes(p);
+      inputs.add(realPath(p));
+      return b;
+    },
+  };
   let prepared: PreparedRun;
   try {
-    prepared = prepareRun({ ...config, cwd: process.cwd() }, nodeRunHost());
+    prepared = prepareRun({ ...config, cwd }, host);
   } catch (e) {
     throw e instanceof SpecError ? new UsageError(e.message) : e;
   }
+  /** Refuses a dump whose file is one of the run's inputs (compared by real path). */
+  const checkDumps = () => {
+    for (const d of config.dump ?? [])
+      if (d.file && inputs.has(realPath(prepared.dumpPath(d.file))))
+        throw new UsageError(`--dump ${dumpText(d)}: ${d.file} is an input of this run; it is not overwritten`);
+  };
+  checkDumps();
   const r = await runProgram({
     ...prepared.options,
     history: false,
     // the steps are kept only when they are printed (a long run then takes no memory per step)
     trace: args.flags.has('json') || args.flags.has('trace'),
   });
-  const cwd = process.cwd();
   const rel = (f: string) => (f.startsWith(cwd + '/') ? f.slice(cwd.length + 1) : f);
-  for (const d of r.dumps) if (d.file && d.bytes) writeFileSync(prepared.dumpPath(d.file), d.bytes);
+  // a load or dump that names no global, or does not fit it, is bad usage (exit 2), found only once the program is compiled
+  if (r.error?.kind === 'usage' && !args.flags.has('json')) throw new UsageError(r.error.message);
+  // headers read while compiling are inputs too
+  checkDumps();
+  let writeError: string | undefined;
+  r.dumps.forEach((d, i) => {
+    if (d.file && d.bytes && !writeError)
+      try {
+        writeFileBytes(prepared.dumpPath(d.file), d.bytes);
+      } catch (e) {
+        if (!(e instanceof FileError)) throw e;
+        // the dumps come back in the order given
+        writeError = `--dump ${config.dump?.[i] ? dumpText(config.dump[i]) : d.file}: ${e.message}`;
+      }
+  });
+  if (writeError && !r.error) r.error = { file: '', line: 0, column: 0, message: writeError, kind: 'io', stack: [] };
   if (args.flags.has('json')) {
     out(
       JSON.stringify(
@@ -110,10 +172,11 @@ export async function runRun(argv: string[], out: (s: string) => void, err: (s: 
     for (const w of r.warnings) err(warningText(w, rel(w.file)));
     const s = r.summary;
     out(`${r.entry || '(no entry)'}: ${s.statements} tensor statements, ${s.steps} steps, ${s.bytesMoved} bytes moved, ${s.laneOps} lane-ops, ${s.timeMs} ms`);
-    if (r.error) {
+    if (r.error?.kind === 'io') err(`tensor-lens: ${r.error.message}`);
+    else if (r.error) {
       err(`${rel(r.error.file)}:${r.error.line}:${r.error.column}: error: ${r.error.message}`);
       for (const f of r.error.stack) err(`    at ${f}`);
     }
   }
-  return r.error ? 1 : 0;
+  return r.error?.kind === 'usage' ? 2 : r.error ? 1 : 0;
 }

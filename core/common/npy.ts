@@ -358,3 +358,25 @@ export function encodeNpy(a: NpyArray): Uint8Array {
   }
   return out;
 }
+
+/**
+ * The data bytes of a `.npy` file loaded into memory as stored (a run's `--load`): `decodeNpy`, with every message naming `file`
+ * and the byte offset. A Fortran-order array with more than one dimension longer than 1 is refused (its bytes are in column order:
+ * loading them as they are would silently transpose it); one-dimensional and 0-d Fortran arrays are the same bytes as in C order.
+ */
+export function npyLoadBytes(bytes: Uint8Array, file: string): Uint8Array {
+  let d: NpyDecoded;
+  try {
+    d = decodeNpy(bytes);
+  } catch (e) {
+    if (e instanceof NpyError) throw new NpyError(`${file}: offset ${e.offset}: ${e.message}`, e.offset);
+    throw e;
+  }
+  if (d.fortranOrder && d.shape.filter((n) => n > 1).length > 1)
+    throw new NpyError(
+      `${file}: a Fortran-order (column-major) array of shape (${d.shape.join(', ')}) is not loaded (its bytes are in column order); ` +
+        'save it in C order, e.g. numpy.save(f, numpy.ascontiguousarray(a))',
+      0,
+    );
+  return d.dataBytes;
+}

@@ -4,6 +4,7 @@
  * and reading typed values out of the machine.
  */
 import type { PcoreIndexView } from '../tprog/pcoreView';
+import { NpyError } from '../common/npy';
 import type { Machine } from './machine';
 
 export type DumpDtype = 'u8' | 'i8' | 'u16' | 'i16' | 'u32' | 'i32' | 'f32' | 'word12';
@@ -31,7 +32,21 @@ export class SpecError extends Error {}
 
 function parseCount(s: string, what: string): number {
   if (!/^(0x[0-9a-f]+|\d+)$/i.test(s)) throw new SpecError(`${what} must be a number, got "${s}"`);
-  return Number(s);
+  const n = Number(s);
+  if (n < 1 || !Number.isSafeInteger(n)) throw new SpecError(`${what} must be at least 1, got "${s}"`);
+  return n;
+}
+
+/** Runs `f`; a SpecError or NpyError it throws gets `what: ` in front of its message (`--load TEXT`, `--dump TEXT`), once. */
+export function labelled<T>(what: string, f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    const bare = what.replace(/^--\w+ /, '');
+    if ((e instanceof SpecError || e instanceof NpyError) && !e.message.startsWith(what))
+      e.message = `${what}: ${e.message.startsWith(bare + ': ') ? e.message.slice(bare.length + 2) : e.message}`;
+    throw e;
+  }
 }
 
 export function parseDump(text: string): DumpSpec {
@@ -97,8 +112,16 @@ export function resolveWhere(space: DumpSpec['space'], where: string, r: Resolve
   return { address: sym.address + plus, shared: false, limit: sym.size - plus };
 }
 
-/** Reads `count` values of `dtype` at `address` of a space. Throws SpecError when out of range. */
-export function readValues(m: Machine, spec: DumpSpec, address: number, shared: boolean): number[] {
+/**
+ * Reads `count` values of `dtype` at `address` of a space. Throws SpecError when out of range, or past the end of the global or
+ * PCORE variable WHERE names (`limit`: its bytes, or words, from `address` on, as `resolveWhere` says).
+ */
+export function readValues(m: Machine, spec: DumpSpec, address: number, shared: boolean, limit?: number): number[] {
+  if (limit !== undefined) {
+    const need = spec.space === 'PCORE' ? spec.count : spec.count * SIZE[spec.dtype];
+    const unit = spec.space === 'PCORE' ? 'words' : 'bytes';
+    if (need > limit) throw new SpecError(`${spec.text}: ${need} ${unit} are more than ${spec.where} holds (${Math.max(0, limit)} ${unit})`);
+  }
   if (spec.space === 'PCORE') {
     const arr = shared ? m.pages[spec.process].shared : m.pages[spec.process].priv;
     if (address < 0 || address + spec.count > arr.length)

@@ -5,7 +5,7 @@
  */
 import type { Project } from '../project/project';
 import type { PcoreView } from '../project/pcoreAdapter';
-import { decodeNpy, encodeNpy, NpyError } from '../common/npy';
+import { encodeNpy, NpyError, npyLoadBytes } from '../common/npy';
 import { Machine } from './machine';
 import { SpaceHistory } from './history';
 import { TensorExecutor } from './engine/execute';
@@ -15,7 +15,7 @@ import { createPcoreRunner } from './pcore';
 import { callRuntime, type RuntimeState } from './libraryCalls';
 import { YIELD_KIND, type TraceStep } from '../protocol/trace';
 import { countStatements, type RunSummary } from './trace';
-import { NPY_OF, readValues, resolveWhere, SpecError, type DumpSpec, type LoadSpec } from './dump';
+import { labelled, NPY_OF, readValues, resolveWhere, SpecError, type DumpSpec, type LoadSpec } from './dump';
 import { IncludedPrograms } from './included';
 import { SPACE_NAMES, spaceBuffer } from './spaces';
 import { SimError, type Budget, type HostServices, type RunWarning, type SourceLoc } from './types';
@@ -260,10 +260,10 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
     host.init(services);
     // preloads
     for (const l of o.loads ?? []) {
-      const where = resolveWhere('MEM', l.where, { global: (n) => globalOf(host, n), pcore });
+      const where = labelled(`--load ${l.text}`, () => resolveWhere('MEM', l.where, { global: (n) => globalOf(host, n), pcore }));
       let data = l.bytes;
       // a .npy file's data bytes as stored (the codec only reads its header)
-      if (l.file.toLowerCase().endsWith('.npy')) data = decodeNpy(l.bytes).dataBytes;
+      if (l.file.toLowerCase().endsWith('.npy')) data = labelled(`--load ${l.text}`, () => npyLoadBytes(l.bytes, l.file));
       if (where.address < 0 || where.address + data.length > m.mem.length)
         throw new SpecError(`--load ${l.text}: ${data.length} bytes at 0x${where.address.toString(16)} do not fit in MEM (${m.mem.length} bytes)`);
       if (where.limit !== undefined && data.length > where.limit)
@@ -283,8 +283,8 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
     host.run(entry, o.args ?? [], services);
     // dumps
     for (const d of o.dumps ?? []) {
-      const where = resolveWhere(d.space, d.where, { global: (n) => globalOf(host, n), pcore });
-      const values = readValues(m, d, where.address, where.shared);
+      const where = labelled(`--dump ${d.text}`, () => resolveWhere(d.space, d.where, { global: (n) => globalOf(host, n), pcore }));
+      const values = labelled(`--dump ${d.text}`, () => readValues(m, d, where.address, where.shared, where.limit));
       const r: DumpResult = { space: d.space === 'PCORE' ? `PCORE@${d.process}` : d.space, where: d.where, dtype: d.dtype, address: where.address };
       if (d.file) {
         r.file = d.file;

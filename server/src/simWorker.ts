@@ -3,12 +3,12 @@
  * so the editor never blocks; the server terminates the worker to cancel. The last run's machine and
  * history stay here to answer memory reads.
  */
-import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { SpecError } from '../../core/sim/dump';
 import { spaceBuffer, spaceDef } from '../../core/sim/spaces';
 import { prepareRun } from '../../core/sim/prepare';
+import { writeFileBytes } from '../../node/files';
 import { nodeRunHost } from '../../node/runHost';
 import { runProgram, type RunResult } from '../../core/sim/run';
 import type { SimRunResult, WorkerRead, WorkerRun } from './simMessages';
@@ -48,7 +48,15 @@ port.on('message', async (msg: WorkerRun | WorkerRead) => {
       },
     });
     last = r;
-    for (const d of r.dumps) if (d.file && d.bytes) writeFileSync(prepared.dumpPath(d.file), d.bytes);
+    // a dump that cannot be written is the run's error, naming the file (the worker goes on)
+    let dumpError: string | undefined;
+    for (const d of r.dumps)
+      if (d.file && d.bytes && !dumpError)
+        try {
+          writeFileBytes(prepared.dumpPath(d.file), d.bytes);
+        } catch (e) {
+          dumpError = `dump ${d.space}:${d.where}:${d.dtype}: ${(e as Error).message}`;
+        }
     const done: WorkerDone = {
       type: 'done',
       runId: msg.runId,
@@ -59,7 +67,7 @@ port.on('message', async (msg: WorkerRun | WorkerRead) => {
       traceTruncated: r.trace.length > 20000,
       dumps: r.dumps.map((d) => ({ space: d.space, where: d.where, dtype: d.dtype, values: d.values, file: d.file })),
       output: r.output,
-      error: r.error,
+      error: r.error ?? (dumpError ? { file: msg.file, line: 1, column: 1, message: dumpError, kind: 'io', stack: [] } : null),
       globals: globalsOf(r),
     };
     port.postMessage(done);

@@ -118,7 +118,6 @@ test('map: bad usage throws UsageError (exit 2 in the CLI)', () => {
     [[ALL, '--frob'], /unknown option --frob/],
     [[ALL, '--coord', '1,2'], /--coord needs --tensor NAME/],
     [[ALL, '--tensor', 'zz'], /no tensor named zz/],
-    [[ALL, '--tensor', 'w', '--coord', '64,0'], /out of range for dimension 0: valid is 0..63/],
     [[ALL, '--tensor', 'w', '--coord', 'a,b'], /integers separated by commas/],
     [[ALL, '--tensor', 'w', '--coord', '1,2', '--address', '4'], /one of --coord, --device, --address/],
     [[ALL, '--tensor', 'w', '--address', '4'], /spread over 12 banks: add --bank N/],
@@ -135,4 +134,8 @@ test('map: bad usage throws UsageError (exit 2 in the CLI)', () => {
       argv.join(' '),
     );
   assert.equal(run('--help').code, 0);
+  // #16.12: a well-formed coordinate out of range is a located error (exit 1), not bad usage
+  const oor = run(ALL, '--tensor', 'w', '--coord', '64,0');
+  assert.equal(oor.code, 1);
+  assert.match(oor.out, /all-models\.tlayout:\d+:\d+: error: --coord 64,0: index 64 is out of range for dimension 0: valid is 0\.\.63/);
 });
