@@ -62,8 +62,10 @@ export function prepareRun(config: RunConfig & { cwd?: string }, host: RunHost):
     const path = at(spec.file);
     try {
       return { ...spec, bytes: host.readBytes(path) };
-    } catch {
-      throw new SpecError(`load ${spec.text}: cannot read ${path}`);
+    } catch (e) {
+      // the host's message says why (a device, a directory, too large, missing); it names the file
+      const why = e instanceof Error && e.message ? e.message : `cannot read ${path}`;
+      throw new SpecError(`load ${spec.text}: ${why}`);
     }
   });
   const dumps: DumpSpec[] = (config.dump ?? []).map((d) => parseDump(dumpText(d)));

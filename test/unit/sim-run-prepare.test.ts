@@ -71,6 +71,11 @@ test('what cannot be prepared is a SpecError naming it', () => {
   );
   assert.throws(() => prepareRun({ program: INC_M, pcore: 'nope.p' }, nodeRunHost()), /cannot read PCORE program nope\.p/);
   assert.throws(() => prepareRun({ program: INC_M, load: [{ where: 'r', file: 'nope.bin' }] }, nodeRunHost()), /load r=nope\.bin: cannot read .*nope\.bin/);
+  // the reason is kept: a device is refused as such (the editor's run and the debugger read through the same host)
+  assert.throws(
+    () => prepareRun({ program: INC_M, load: [{ where: 'r', file: '/dev/zero' }] }, nodeRunHost()),
+    /load r=\/dev\/zero: cannot read \/dev\/zero: it is a character device, not a regular file/,
+  );
   assert.throws(
     () => prepareRun({ program: INC_M, dump: [{ space: 'PCORE', where: '0', count: 1, dtype: 'f32' }] }, nodeRunHost()),
     /PCORE memory holds 12-bit words/,
