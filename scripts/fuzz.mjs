@@ -8,17 +8,21 @@
 //
 // Kinds: tprog (mutated example programs), tprog-bytes (random bytes/text), tprog-soup (random
 // statements), pcore (PCORE programs), tlayout (layout specs through analyzeLayout and every layout
-// feature), csfbin (files through the validator, codec, accelerator load and the viewer model/host).
+// feature; also very long lists: shapes, pointers, strides of up to FUZZ_MAX_LIST numbers, negative hex
+// among them), csfbin (files through the validator, codec, accelerator load and the viewer model/host),
+// cli (the command line's main() in-process: numbers in every spelling, negative hex among them, for map
+// and csf options; `check DIR` over a temporary tree with a FIFO, links to /dev/zero, a symbolic link
+// loop, a dangling link, a folder linked to its parent).
 //
 // Configuration (environment, or the same names as --options: --runs 5000 --time 600 ...):
 //   FUZZ_RUNS      inputs per kind (default 2000)
 //   FUZZ_TIME      seconds per kind (default 60); whichever of runs/time ends first
-//   FUZZ_KINDS     comma list of tprog,tprog-bytes,tprog-soup,pcore,tlayout,csfbin (default all)
+//   FUZZ_KINDS     comma list of tprog,tprog-bytes,tprog-soup,pcore,tlayout,csfbin,cli (default all)
 //   FUZZ_SEED      first seed (default random; printed)
 //   FUZZ_LIMIT_MS  time bound per call (default 2000)
 //   FUZZ_HANG_MS   no progress for this long = hang (default 30000)
 //   FUZZ_PARALLEL  kinds fuzzed at once (default: number of CPUs, at most 4)
-//   FUZZ_MAX_LINE, FUZZ_MAX_NEST, FUZZ_MAX_MUTATIONS  size of inserted long lines / nesting, edits per input
+//   FUZZ_MAX_LINE, FUZZ_MAX_NEST, FUZZ_MAX_LIST, FUZZ_MAX_MUTATIONS  size of inserted long lines / nesting / long lists, edits per input
 //   FUZZ_OUT       directory for failing inputs (default <tmp>/tensor-lens-fuzz-<time>)
 // Exit code 1 when a failure or hang was found.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -40,7 +44,7 @@ function option(name, fallback) {
   return process.env[name] ?? fallback;
 }
 
-const KINDS = ['tprog', 'tprog-bytes', 'tprog-soup', 'pcore', 'tlayout', 'csfbin'];
+const KINDS = ['tprog', 'tprog-bytes', 'tprog-soup', 'pcore', 'tlayout', 'csfbin', 'cli'];
 const runs = Number(option('FUZZ_RUNS', 2000));
 const timeS = Number(option('FUZZ_TIME', 60));
 const kinds = String(option('FUZZ_KINDS', KINDS.join(',')))
@@ -51,7 +55,11 @@ const seed0 = Number(option('FUZZ_SEED', Math.floor(Math.random() * 2 ** 31)));
 const limitMs = Number(option('FUZZ_LIMIT_MS', 2000));
 const hangMs = Number(option('FUZZ_HANG_MS', 30000));
 const parallel = Math.max(1, Number(option('FUZZ_PARALLEL', Math.min(4, availableParallelism()))));
-const limits = { maxLine: Number(option('FUZZ_MAX_LINE', 30000)), maxNest: Number(option('FUZZ_MAX_NEST', 3000)) };
+const limits = {
+  maxLine: Number(option('FUZZ_MAX_LINE', 30000)),
+  maxNest: Number(option('FUZZ_MAX_NEST', 3000)),
+  maxList: Number(option('FUZZ_MAX_LIST', 20000)),
+};
 const maxMutations = Number(option('FUZZ_MAX_MUTATIONS', 6));
 const out = option('FUZZ_OUT', join(tmpdir(), `tensor-lens-fuzz-${new Date().toISOString().replace(/[:.]/g, '-')}`));
 

@@ -283,6 +283,8 @@ export interface MutationLimits {
   maxLine?: number;
   /** Deepest inserted nesting. */
   maxNest?: number;
+  /** Most elements of a generated long list (layout specs). */
+  maxList?: number;
 }
 
 /** One edit of a text: delete/insert/duplicate/swap/replace characters, unbalanced brackets, very long lines, deep nesting, truncation. */
@@ -907,11 +909,44 @@ export const layoutInputArb = (opts: { maxMutations?: number; maxBytes?: number;
           weight: 1,
           arbitrary: fc.tuple(seedIdx, fc.oneof(bytesArb(opts.maxBytes ?? 4000), textArb(Math.min(2000, opts.maxBytes ?? 2000)))).map(([i, t]) => ({ i, t })),
         },
+        // a very long list (shape, ptr, index, strides…) in place of one of a seed's lists
+        {
+          weight: 1,
+          arbitrary: fc
+            .tuple(seedIdx, fc.nat(), longListArb(opts.limits?.maxList ?? 20000))
+            .map(([i, k, l]) => ({ i, t: withList(LAYOUT_SEEDS[i].text, k, l) })),
+        },
       ),
       at: fc.array(frac, { minLength: 4, maxLength: 24 }),
     })
     .map(({ x, at }) => ({ path: LAYOUT_SEEDS[x.i].path, text: x.t, at }));
 };
+
+/** Numbers as a spec or a command line may write them: decimal, hex, negative hex, huge, malformed. */
+export const numberTextArb: fc.Arbitrary<string> = fc.oneof(
+  fc.integer({ min: -5, max: 70000 }).map(String),
+  fc.integer({ min: 0, max: 0x7fffffff }).map((n) => `0x${n.toString(16)}`),
+  fc.integer({ min: 0, max: 0x7fffffff }).map((n) => `-0x${n.toString(16)}`),
+  fc.constantFrom('-0x', '0x', '-0', '0x-1', '-0x8000000000000000', '1e400', '99999999999999999999', '0b101', '-', '+7', '1_000'),
+);
+
+/** A list of up to `max` numbers, mostly small (a very long shape or pointer list). */
+export const longListArb = (max: number): fc.Arbitrary<string> =>
+  fc
+    .tuple(fc.integer({ min: 0, max }), fc.oneof(fc.constant('1'), fc.constant('0'), numberTextArb), fc.array(numberTextArb, { maxLength: 8 }))
+    .map(([n, fill, odd]) => {
+      const items = Array.from({ length: n }, () => fill);
+      odd.forEach((v, j) => (items[(j * 7919) % Math.max(1, n)] = v));
+      return `[${items.join(', ')}]`;
+    });
+
+/** `text` with its `k`-th bracketed list (modulo their count) replaced by `list` (appended as a new tensor when there is none). */
+export function withList(text: string, k: number, list: string): string {
+  const lists = [...text.matchAll(/\[[^\]\n]*\]/g)];
+  if (!lists.length) return `${text}\ntensor long: float32${list}\n`;
+  const m = lists[k % lists.length];
+  return text.slice(0, m.index) + list + text.slice(m.index! + m[0].length);
+}
 
 /** `fibers(file=…)` reads the `.csfbin` files of the tree (A.csfbin beside the example specs). */
 const layoutSparse = csfSparseLoader((p) => CSF_FILES[p]);

@@ -8,10 +8,10 @@
 import { Worker } from 'node:worker_threads';
 import type { MutationLimits, Violation } from './fuzz-harness';
 
-export type FuzzKind = 'tprog' | 'tprog-bytes' | 'tprog-soup' | 'pcore' | 'tlayout' | 'csfbin';
+export type FuzzKind = 'tprog' | 'tprog-bytes' | 'tprog-soup' | 'pcore' | 'tlayout' | 'csfbin' | 'cli';
 
 /** The checks an explicit input can go through (every kind maps to one). */
-export type CaseKind = 'tprog' | 'pcore' | 'tlayout' | 'csfbin';
+export type CaseKind = 'tprog' | 'pcore' | 'tlayout' | 'csfbin' | 'cli';
 
 export const caseKindOf = (k: FuzzKind): CaseKind => (k === 'tprog-bytes' || k === 'tprog-soup' ? 'tprog' : k);
 

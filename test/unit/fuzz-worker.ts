@@ -26,9 +26,10 @@ import {
   type TprogInput,
   type Violation,
 } from './fuzz-harness';
+import { checkCli, cliInputArb, type CliInput } from './fuzz-cli';
 import { caseKindOf, type CallStats, type FuzzDone, type FuzzJob, type Task, type WorkerMessage } from './fuzz-runner';
 
-type Input = TprogInput | PcoreInput | LayoutInput | CsfInput;
+type Input = TprogInput | PcoreInput | LayoutInput | CsfInput | CliInput;
 
 const { tasks } = workerData as { tasks: Task[] };
 const post = (m: WorkerMessage) => parentPort!.postMessage(m);
@@ -51,6 +52,8 @@ function arbitrary(job: FuzzJob): fc.Arbitrary<Input> {
       return layoutInputArb({ maxMutations: job.maxMutations, maxBytes: job.maxBytes, limits: job.limits });
     case 'csfbin':
       return csfInputArb({ maxMutations: job.maxMutations, maxBytes: job.maxBytes });
+    case 'cli':
+      return cliInputArb();
   }
 }
 
@@ -63,6 +66,8 @@ function check(kind: FuzzJob['kind'], i: Input, opts: CheckOptions): Violation[]
       return checkLayout(i as LayoutInput, opts);
     case 'csfbin':
       return checkCsf(i as CsfInput, opts);
+    case 'cli':
+      return checkCli(i as CliInput, opts);
     case 'tprog':
       return checkTprog(i as TprogInput, opts);
   }
@@ -91,7 +96,7 @@ async function runFuzz(index: number, job: FuzzJob): Promise<FuzzDone> {
   };
   const params = { numRuns: job.numRuns, seed: job.seed, interruptAfterTimeLimit: job.timeLimitMs, markInterruptAsFailure: false, endOnFailure: false };
   const d =
-    caseKindOf(job.kind) === 'csfbin'
+    caseKindOf(job.kind) === 'csfbin' || job.kind === 'cli'
       ? await fc.check(
           fc.asyncProperty(arbitrary(job), async (input) => {
             started(input);

@@ -43,8 +43,9 @@ const jobs: (Partial<FuzzJob> & { kind: FuzzJob['kind']; numRuns: number; timeLi
   { kind: 'tprog-bytes', numRuns: 40, timeLimitMs: 1000 },
   { kind: 'tprog-soup', numRuns: 40, timeLimitMs: 1000 },
   { kind: 'pcore', numRuns: 80, timeLimitMs: 2000, limits },
-  { kind: 'tlayout', numRuns: 300, timeLimitMs: 3000, limits: { maxLine: 4000, maxNest: 1000 } },
+  { kind: 'tlayout', numRuns: 300, timeLimitMs: 3000, limits: { maxLine: 4000, maxNest: 1000, maxList: 5000 } },
   { kind: 'csfbin', numRuns: 300, timeLimitMs: 2000 },
+  { kind: 'cli', numRuns: 150, timeLimitMs: 2000 },
 ];
 const fuzzJobs: FuzzJob[] = jobs.map((j) => ({
   mode: 'assert',
