@@ -35,6 +35,7 @@ import { ServerStatusRequest } from '../core/protocol/lspExt';
 import { SERVER_NODE_FLAGS } from '../core/protocol/serverProcess';
 import { hover } from '../core/tprog/features/hover';
 import { inlayHints } from '../core/tprog/features/inlay';
+import { analyzeTprog } from '../core/tprog/analyze';
 import { LspClient, ROOT, SERVER_JS, TPROG } from '../test/lsp/lspClient';
 import { generatePcore, generateTprog, HEADER } from './generate';
 import { mulberry32 as rng } from '../test/helpers/rng';
@@ -47,6 +48,8 @@ const REQUESTS = Math.max(10, Number(process.env.BENCH_REQUESTS ?? 200));
 const BUDGET_MS = Number(process.env.BENCH_BUDGET_MS ?? 20_000);
 /** BENCH_ONLY=engine: the in-process engine measurements only. */
 const ENGINE_ONLY = process.env.BENCH_ONLY === 'engine';
+/** BENCH_SLASHLESS_LINES: lines of the program of `>` lines without comments (the scan that was quadratic). */
+const SLASHLESS_LINES = Number(process.env.BENCH_SLASHLESS_LINES ?? 200_000);
 
 interface Row {
   metric: string;
@@ -269,6 +272,16 @@ async function main(): Promise<void> {
   row('hover, engine only (p95)', percentile(hov, 0.95), 'ms', undefined, `p50 ${median(hov).toFixed(2)} ms`);
   const inl = windows(text, REQUESTS, 13).map(([s, e]) => timeIt(() => inlayHints(a, s, e))[1]);
   row('inlay hints for 60 lines, engine only (p95)', percentile(inl, 0.95), 'ms', undefined, `p50 ${median(inl).toFixed(2)} ms`);
+  // issue #16 item 3: `>` lines with no `/` after them (a search per line ran to the end of the file: 28 s before)
+  const slashless = 'void f(void){\n' + '> DTYPE(INT16)MEM(0)[0:3] <= DTYPE(INT16)MEM(0)[4:7];\n'.repeat(SLASHLESS_LINES) + '}\n';
+  const [sa, sms] = timeIt(() => analyzeTprog(slashless, { file: 'slashless.m' }));
+  row(
+    `full check, ${SLASHLESS_LINES.toLocaleString('en-US')} identical \`>\` lines without a '/' (one run, in process)`,
+    sms,
+    'ms',
+    2000,
+    `${sa.diagnostics.length} diagnostics`,
+  );
 
   // ---- language server over stdio
   if (ENGINE_ONLY) {

@@ -72,3 +72,13 @@ export class LineIndex {
     return this.text.slice(this.starts[line], this.lineEnd(line));
   }
 }
+
+/**
+ * `text` with every lone `\r` (an old Mac line end) made `\n`; `\r\n` stays. The length and every
+ * offset are unchanged and `LineIndex` counts the same lines, so scanners that split at `\n` see
+ * the lines the editor shows. The same string when there is no lone `\r`.
+ */
+export function lfLineEnds(text: string): string {
+  for (let r = text.indexOf('\r'); r >= 0; r = text.indexOf('\r', r + 2)) if (text.charCodeAt(r + 1) !== 10) return text.replace(/\r(?!\n)/g, '\n');
+  return text;
+}

@@ -50,116 +50,157 @@ const isIdChar = (c: string) => isIdStart(c) || isDigit(c);
 
 /** Tokens (comments collected separately). */
 export function lex(text: string): { tokens: Token[]; comments: Comment[] } {
+  const lexer = new Lexer(text);
   const tokens: Token[] = [];
-  const comments: Comment[] = [];
-  let i = 0;
-  let bol = true;
-  const n = text.length;
-  const push = (t: Omit<Token, 'bol'>) => {
-    tokens.push({ ...t, bol });
-    bol = false;
-  };
-  while (i < n) {
-    const c = text[i];
-    if (c === ' ' || c === '\t' || c === '\f' || c === '\v' || c === '\u00a0' || c === '\ufeff') {
-      i++;
-      continue;
-    }
-    if (c === '\n' || c === '\r') {
-      const s = i;
-      i += c === '\r' && text[i + 1] === '\n' ? 2 : 1;
-      tokens.push({ kind: 'newline', text: text.slice(s, i), start: s, end: i, bol });
-      bol = true;
-      continue;
-    }
-    if (c === '#' || (c === '/' && text[i + 1] === '/')) {
-      const s = i;
-      while (i < n && text[i] !== '\n' && text[i] !== '\r') i++;
-      comments.push({ span: { start: s, end: i }, text: text.slice(s, i) });
-      continue;
-    }
-    if (isDigit(c) || (c === '.' && isDigit(text[i + 1] ?? ''))) {
-      const s = i;
-      let problem: string | undefined;
-      let value: number;
-      let dims: number[] | undefined;
-      if (c === '0' && (text[i + 1] === 'x' || text[i + 1] === 'X') && /[0-9a-fA-F]/.test(text[i + 2] ?? '')) {
-        i += 2;
-        while (i < n && /[0-9a-fA-F_]/.test(text[i])) i++;
-        value = parseInt(text.slice(s + 2, i).replace(/_/g, ''), 16);
-      } else if (c === '0' && (text[i + 1] === 'b' || text[i + 1] === 'B') && /[01]/.test(text[i + 2] ?? '')) {
-        i += 2;
-        while (i < n && /[01_]/.test(text[i])) i++;
-        value = parseInt(text.slice(s + 2, i).replace(/_/g, ''), 2);
-      } else {
-        while (i < n && (isDigit(text[i]) || text[i] === '_')) i++;
-        if (text[i] === '.' && isDigit(text[i + 1] ?? '')) {
-          i++;
-          while (i < n && isDigit(text[i])) i++;
-        }
-        if (
-          (text[i] === 'e' || text[i] === 'E') &&
-          (isDigit(text[i + 1] ?? '') || ((text[i + 1] === '+' || text[i + 1] === '-') && isDigit(text[i + 2] ?? '')))
-        ) {
+  for (let t = lexer.next(); ; t = lexer.next()) {
+    tokens.push(t);
+    if (t.kind === 'eof') break;
+  }
+  return { tokens, comments: lexer.comments };
+}
+
+/**
+ * Tokens one at a time, from `from` to `to` (offsets are the text's): the parser keeps only the few
+ * it looks at, so its memory follows the statements it builds, not the number of tokens.
+ */
+export class Lexer {
+  readonly comments: Comment[] = [];
+  private i: number;
+  private bol = true;
+  private readonly n: number;
+
+  constructor(
+    private readonly text: string,
+    from = 0,
+    to = text.length,
+  ) {
+    this.i = from;
+    this.n = to;
+  }
+
+  next(): Token {
+    const text = this.text;
+    const n = this.n;
+    const comments = this.comments;
+    let i = this.i;
+    const push = (t: Omit<Token, 'bol'>): Token => {
+      this.i = i;
+      const tok = t as Token;
+      tok.bol = this.bol;
+      this.bol = false;
+      return tok;
+    };
+    while (i < n) {
+      const c = text[i];
+      if (c === ' ' || c === '\t' || c === '\f' || c === '\v' || c === '\u00a0' || c === '\ufeff') {
+        i++;
+        continue;
+      }
+      if (c === '\n' || c === '\r') {
+        const s = i;
+        i += c === '\r' && text[i + 1] === '\n' ? 2 : 1;
+        const tok: Token = { kind: 'newline', text: text.slice(s, i), start: s, end: i, bol: this.bol };
+        this.i = i;
+        this.bol = true;
+        return tok;
+      }
+      if (c === '#' || (c === '/' && text[i + 1] === '/')) {
+        const s = i;
+        while (i < n && text[i] !== '\n' && text[i] !== '\r') i++;
+        comments.push({ span: { start: s, end: i }, text: text.slice(s, i) });
+        continue;
+      }
+      if (isDigit(c) || (c === '.' && isDigit(text[i + 1] ?? ''))) {
+        const s = i;
+        let problem: string | undefined;
+        let value: number;
+        let dims: number[] | undefined;
+        if (c === '0' && (text[i + 1] === 'x' || text[i + 1] === 'X') && /[0-9a-fA-F]/.test(text[i + 2] ?? '')) {
           i += 2;
-          while (i < n && isDigit(text[i])) i++;
-        }
-        value = Number(text.slice(s, i).replace(/_/g, ''));
-        // NxM dims
-        if ((text[i] === 'x' || text[i] === 'X') && isDigit(text[i + 1] ?? '') && Number.isInteger(value)) {
-          dims = [value];
-          while ((text[i] === 'x' || text[i] === 'X') && isDigit(text[i + 1] ?? '')) {
+          while (i < n && /[0-9a-fA-F_]/.test(text[i])) i++;
+          value = parseInt(text.slice(s + 2, i).replace(/_/g, ''), 16);
+        } else if (c === '0' && (text[i + 1] === 'b' || text[i + 1] === 'B') && /[01]/.test(text[i + 2] ?? '')) {
+          i += 2;
+          while (i < n && /[01_]/.test(text[i])) i++;
+          value = parseInt(text.slice(s + 2, i).replace(/_/g, ''), 2);
+        } else {
+          while (i < n && (isDigit(text[i]) || text[i] === '_')) i++;
+          if (text[i] === '.' && isDigit(text[i + 1] ?? '')) {
             i++;
-            const d0 = i;
             while (i < n && isDigit(text[i])) i++;
-            dims.push(Number(text.slice(d0, i)));
+          }
+          if (
+            (text[i] === 'e' || text[i] === 'E') &&
+            (isDigit(text[i + 1] ?? '') || ((text[i + 1] === '+' || text[i + 1] === '-') && isDigit(text[i + 2] ?? '')))
+          ) {
+            i += 2;
+            while (i < n && isDigit(text[i])) i++;
+          }
+          value = Number(text.slice(s, i).replace(/_/g, ''));
+          // NxM dims
+          if ((text[i] === 'x' || text[i] === 'X') && isDigit(text[i + 1] ?? '') && Number.isInteger(value)) {
+            dims = [value];
+            while ((text[i] === 'x' || text[i] === 'X') && isDigit(text[i + 1] ?? '')) {
+              i++;
+              const d0 = i;
+              while (i < n && isDigit(text[i])) i++;
+              dims.push(Number(text.slice(d0, i)));
+            }
           }
         }
+        if (!dims && isIdStart(text[i] ?? '')) {
+          const u0 = i;
+          while (i < n && isIdChar(text[i])) i++;
+          const u = text.slice(u0, i);
+          if (UNITS[u] !== undefined) value *= UNITS[u];
+          else problem = `unexpected '${u}' after the number ${text.slice(s, u0)} (sizes take B, KiB, MiB, GiB, KB, MB, GB)`;
+        }
+        if (!dims && !problem && !Number.isInteger(value)) problem = `${text.slice(s, i)} is not a whole number`;
+        if (dims) return push({ kind: 'dims', text: text.slice(s, i), start: s, end: i, dims, value: dims[0] });
+        return push({ kind: 'number', text: text.slice(s, i), start: s, end: i, value, problem });
       }
-      if (!dims && isIdStart(text[i] ?? '')) {
-        const u0 = i;
+      if (isIdStart(c)) {
+        const s = i;
         while (i < n && isIdChar(text[i])) i++;
-        const u = text.slice(u0, i);
-        if (UNITS[u] !== undefined) value *= UNITS[u];
-        else problem = `unexpected '${u}' after the number ${text.slice(s, u0)} (sizes take B, KiB, MiB, GiB, KB, MB, GB)`;
+        return push({ kind: 'ident', text: text.slice(s, i), start: s, end: i });
       }
-      if (!dims && !problem && !Number.isInteger(value)) problem = `${text.slice(s, i)} is not a whole number`;
-      if (dims) push({ kind: 'dims', text: text.slice(s, i), start: s, end: i, dims, value: dims[0] });
-      else push({ kind: 'number', text: text.slice(s, i), start: s, end: i, value, problem });
-      continue;
+      if (c === '"' || c === "'") {
+        const s = i;
+        i++;
+        while (i < n && text[i] !== c && text[i] !== '\n' && text[i] !== '\r') i += text[i] === '\\' ? 2 : 1;
+        const closed = text[i] === c;
+        if (closed) i++;
+        return push({
+          kind: 'string',
+          text: text.slice(s, Math.min(i, n)),
+          start: s,
+          end: Math.min(i, n),
+          problem: closed ? undefined : 'unterminated string',
+        });
+      }
+      if (PUNCT.includes(c)) {
+        i++;
+        return push({ kind: 'punct', text: c, start: i - 1, end: i });
+      }
+      const cp = text.codePointAt(i)!;
+      const len = cp > 0xffff ? 2 : 1;
+      i += len;
+      return push({ kind: 'bad', text: text.slice(i - len, i), start: i - len, end: i, problem: `unexpected character '${text.slice(i - len, i)}'` });
     }
-    if (isIdStart(c)) {
-      const s = i;
-      while (i < n && isIdChar(text[i])) i++;
-      push({ kind: 'ident', text: text.slice(s, i), start: s, end: i });
-      continue;
-    }
-    if (c === '"' || c === "'") {
-      const s = i;
-      i++;
-      while (i < n && text[i] !== c && text[i] !== '\n' && text[i] !== '\r') i += text[i] === '\\' ? 2 : 1;
-      const closed = text[i] === c;
-      if (closed) i++;
-      push({ kind: 'string', text: text.slice(s, Math.min(i, n)), start: s, end: Math.min(i, n), problem: closed ? undefined : 'unterminated string' });
-      continue;
-    }
-    if (PUNCT.includes(c)) {
-      push({ kind: 'punct', text: c, start: i, end: i + 1 });
-      i++;
-      continue;
-    }
-    const cp = text.codePointAt(i)!;
-    const len = cp > 0xffff ? 2 : 1;
-    push({ kind: 'bad', text: text.slice(i, i + len), start: i, end: i + len, problem: `unexpected character '${text.slice(i, i + len)}'` });
-    i += len;
+    this.i = i;
+    return { kind: 'eof', text: '', start: n, end: n, bol: this.bol };
   }
-  tokens.push({ kind: 'eof', text: '', start: n, end: n, bol });
-  return { tokens, comments };
 }
 
 const CLOSE: Record<string, string> = { '[': ']', '(': ')', '{': '}' };
 /** Values nested deeper than this are skipped with an error (the parser recurses once per level). */
 const MAX_NEST = 256;
+/**
+ * Items a bracketed list (a shape, a list value, a call's arguments) may hold: far above any real
+ * rank, shape or argument list. Later items are parsed but not kept, and reported once: a
+ * 10-million-item list took gigabytes of syntax tree.
+ */
+export const MAX_LIST_ITEMS = 1024;
 
 class Parser {
   private i = 0;
@@ -168,14 +209,31 @@ class Parser {
   private nest = 0;
   readonly errors: SyntaxError[] = [];
   private lastEnd = 0;
+  /** Tokens from index `base` on that the lexer has given (the ones before `i` are dropped now and then). */
+  private toks: Token[] = [];
+  private base = 0;
+  private eof?: Token;
 
   constructor(
-    private readonly toks: Token[],
+    private readonly lexer: Lexer,
     private readonly text: string,
   ) {}
 
   private raw(k: number): Token {
-    return this.toks[Math.min(k, this.toks.length - 1)];
+    const toks = this.toks;
+    while (k - this.base >= toks.length) {
+      if (this.eof) return this.eof;
+      const t = this.lexer.next();
+      if (t.kind === 'eof') this.eof = t;
+      toks.push(t);
+    }
+    return toks[k - this.base];
+  }
+
+  /** Forgets the tokens before the current one (they are never looked at again). */
+  private compact(): void {
+    this.toks = this.toks.slice(this.i - this.base);
+    this.base = this.i;
   }
 
   /** Next significant token (newlines are insignificant inside brackets). */
@@ -198,6 +256,7 @@ class Parser {
       const t = this.raw(this.i);
       if (t.kind === 'eof') return t;
       this.i++;
+      if (this.i - this.base >= 4096) this.compact();
       if (t.kind === 'newline' && this.depth > 0) continue;
       if (t.kind !== 'newline') this.lastEnd = t.end;
       if (t.problem) this.error(t, t.problem);
@@ -227,9 +286,9 @@ class Parser {
     if (!t.bol || t.kind !== 'ident') return false;
     if ((STATEMENT_KEYWORDS as readonly string[]).includes(t.text)) return true;
     let k = this.i;
-    while (k < this.toks.length && this.toks[k] !== t) k++;
-    const next = this.toks[k + 1];
-    return next !== undefined && next.kind === 'ident';
+    while (this.raw(k) !== t && this.raw(k).kind !== 'eof') k++;
+    if (this.raw(k) !== t) return false;
+    return this.raw(k + 1).kind === 'ident';
   }
 
   private describe(t: Token): string {
@@ -330,6 +389,7 @@ class Parser {
   private bracketed<T>(item: () => T, open: Token): { items: T[]; end: number } {
     const close = CLOSE[open.text];
     const items: T[] = [];
+    let tooMany = false;
     this.depth++;
     let end = open.end;
     for (;;) {
@@ -355,7 +415,13 @@ class Parser {
         break;
       }
       const before = this.i;
-      items.push(item());
+      const it = item();
+      if (items.length < MAX_LIST_ITEMS) items.push(it);
+      else if (!tooMany) {
+        tooMany = true;
+        const sp = (it as { span?: Span }).span ?? t;
+        this.error({ start: sp.start, end: sp.end }, `more than ${MAX_LIST_ITEMS} items in one list; the rest are not read`);
+      }
       const s = this.peek();
       if (this.isPunct(s, ',')) {
         this.next();
@@ -618,6 +684,7 @@ class Parser {
       else if (t.kind === 'punct' && ')]}'.includes(t.text)) d--;
       else if (d <= 0 && this.isPunct(t, ';')) return;
       this.i++;
+      if (this.i - this.base >= 4096) this.compact();
     }
   }
 }
@@ -658,9 +725,9 @@ export function editDistance(a: string, b: string): number {
 
 /** Parses a `.tlayout` document. Never throws. */
 export function parseLayout(text: string): LayoutFile {
-  const { tokens, comments } = lex(text);
-  const p = new Parser(tokens, text);
+  const lexer = new Lexer(text);
+  const p = new Parser(lexer, text);
   const f = p.parseFile();
-  f.comments = comments;
+  f.comments = lexer.comments;
   return f;
 }

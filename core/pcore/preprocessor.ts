@@ -517,6 +517,7 @@ class Preprocessor {
       const expandedArgs = new Map<number, Token[]>();
       const result: Token[] = [];
       const fromBody: boolean[] = [];
+      let tooLarge = false;
       const body = m.body;
       for (let k = 0; k < body.length; k++) {
         const b = body[k];
@@ -545,6 +546,10 @@ class Preprocessor {
             }
             arg = ea;
           }
+          if (this.expanded + result.length + arg.length > EXPANSION_LIMIT) {
+            tooLarge = true;
+            break;
+          }
           for (let j = 0; j < arg.length; j++) {
             const a = arg[j];
             const c = cloneToken(a, a.start, a.end);
@@ -563,6 +568,18 @@ class Preprocessor {
         c.bol = false;
         result.push(c);
         fromBody.push(true);
+      }
+      if (tooLarge || this.expanded + result.length + 1 > EXPANSION_LIMIT) {
+        // a replacement that would pass the limit (arguments repeated at every level of nesting grow
+        // exponentially) is not built: the invocation stays as written and expansion stops
+        this.expanded = EXPANSION_LIMIT + 1;
+        if (!this.limitReported) {
+          this.limitReported = true;
+          sink?.error(start, end, 'pcore.preprocessor', `macro expansion is too large (more than ${EXPANSION_LIMIT} tokens); expansion stopped`);
+        }
+        out.push(t);
+        for (const c of consumed) out.push(c);
+        continue;
       }
       if (result.length) {
         result[0].bol = t.bol;

@@ -5,7 +5,7 @@
  * after an edit only re-parses the statements that changed.
  */
 import type { Diagnostic } from '../common/diagnostic';
-import { LineIndex } from '../common/lineIndex';
+import { LineIndex, lfLineEnds } from '../common/lineIndex';
 import type { Span, SyntaxProblem, Term } from './ast';
 import { evaluate } from '../cexpr/evaluate';
 import { scanC, type CContext, type MacroDef } from './ccontext';
@@ -134,6 +134,8 @@ function dialectUseOf(p: ParseResult): number {
 }
 
 export function analyzeTprog(text: string, opts: AnalyzeOptions = {}): TprogAnalysis {
+  // `\r` alone ends a line too (the scanners below split at `\n`; offsets do not move)
+  text = lfLineEnds(text);
   const file = opts.file ?? '';
   const cache = opts.cache ?? new ParseCache();
   // an edit since the previous analysis that stays inside one `>` line keeps the lines, the line

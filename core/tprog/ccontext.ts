@@ -5,6 +5,7 @@
  */
 import type { Span } from './ast';
 import type { LineSetView } from './lines';
+import { lfLineEnds } from '../common/lineIndex';
 
 export interface MacroDef {
   name: string;
@@ -221,6 +222,7 @@ class Toks {
 }
 
 export function scanC(text: string, tensorLines: LineSetView, file = ''): CContext {
+  text = lfLineEnds(text);
   const ctx: CContext = { macros: [], includes: [], functions: [], vars: [], mutated: new Map(), kernelRefs: [], calls: [], recordBodies: [] };
   const toks = new Toks(text);
   let line = 0;

@@ -124,6 +124,11 @@ function scanRange(text: string, out: TensorLineScan, from: { pos: number; line:
   let close = text.indexOf('}', pos);
   if (open < 0) open = Infinity;
   if (close < 0) close = Infinity;
+  // the next '/' at or after the current line, searched again only once passed (a search per
+  // `>` line from its start ran to the end of a file without comments: quadratic)
+  let nextSlash = -1;
+  /** Where the block comment open at the current line ends (searched again only once passed). */
+  const commentEnd = { at: -1 };
   while (pos <= n) {
     let end = text.indexOf('\n', pos);
     if (end < 0) end = n;
@@ -139,8 +144,11 @@ function scanRange(text: string, out: TensorLineScan, from: { pos: number; line:
       const pieceStart = i + 1;
       let piece: string;
       let a: number;
-      const slash = text.indexOf('/', pieceStart);
-      if (slash < 0 || slash >= lineEnd) {
+      if (nextSlash < pieceStart && nextSlash !== Infinity) {
+        nextSlash = text.indexOf('/', pieceStart);
+        if (nextSlash < 0) nextSlash = Infinity;
+      }
+      if (nextSlash >= lineEnd) {
         // no comment on the line: trim in the document text, one slice
         a = pieceStart;
         let b = lineEnd;
@@ -203,7 +211,7 @@ function scanRange(text: string, out: TensorLineScan, from: { pos: number; line:
         }
       }
     } else {
-      inBlockComment = updateCState(text, i, lineEnd, inBlockComment);
+      inBlockComment = updateCState(text, i, lineEnd, inBlockComment, commentEnd);
     }
     // brace depth counts every line, textually (as the compiler does)
     while (open < lineEnd || close < lineEnd) {
@@ -286,13 +294,21 @@ export function isSpace(c: number): boolean {
   return c === 32 || (c >= 9 && c <= 13) || (c > 127 && /\s/.test(String.fromCharCode(c)));
 }
 
-/** Tracks whether a C line leaves us inside a block comment (strings respected). */
-function updateCState(text: string, from: number, to: number, inComment: boolean): boolean {
+/**
+ * Tracks whether a C line leaves us inside a block comment (strings respected). `end.at` is the
+ * `*\/` found by the last search (Infinity: none after it), reused while it lies ahead: a comment
+ * left open over many lines is searched once, not once per line.
+ */
+function updateCState(text: string, from: number, to: number, inComment: boolean, end: { at: number }): boolean {
   let k = from;
   while (k < to) {
     if (inComment) {
-      const e = text.indexOf('*/', k);
-      if (e < 0 || e >= to) return true;
+      if (end.at < k) {
+        end.at = text.indexOf('*/', k);
+        if (end.at < 0) end.at = Infinity;
+      }
+      const e = end.at;
+      if (e >= to) return true;
       inComment = false;
       k = e + 2;
       continue;

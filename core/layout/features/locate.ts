@@ -1,7 +1,7 @@
 /** What is under an offset of a `.tlayout` document: the statement, the token and the call/argument around it. */
 import type { Arg, CallValue, Span, Stmt, Value } from '../ast';
 import type { LayoutAnalysis } from '../analyze';
-import { lex, type Token } from '../parse';
+import { lex, Lexer, type Token } from '../parse';
 
 export interface Located {
   stmt?: Stmt;
@@ -26,8 +26,25 @@ export function tokensOf(a: LayoutAnalysis): Token[] {
   return t;
 }
 
+/**
+ * The tokens of the line holding `offset`, with its line break (tokens never span lines): a hover
+ * in a huge document lexes one line, not the document.
+ */
+function lineTokens(text: string, offset: number): Token[] {
+  const from = Math.max(text.lastIndexOf('\n', offset - 1), text.lastIndexOf('\r', offset - 1)) + 1;
+  let to = from;
+  while (to < text.length && text[to] !== '\n' && text[to] !== '\r') to++;
+  to += text[to] === '\r' && text[to + 1] === '\n' ? 2 : to < text.length ? 1 : 0;
+  const lexer = new Lexer(text, from, to);
+  const toks: Token[] = [];
+  for (let t = lexer.next(); ; t = lexer.next()) {
+    toks.push(t);
+    if (t.kind === 'eof') return toks;
+  }
+}
+
 export function tokenAt(a: LayoutAnalysis, offset: number): Token | undefined {
-  const toks = tokensOf(a);
+  const toks = lineTokens(a.text, offset);
   let lo = 0;
   let hi = toks.length - 1;
   while (lo <= hi) {

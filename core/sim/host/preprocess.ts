@@ -399,6 +399,12 @@ const VIEW: TokenView<Token> = { text: (t) => t.v, isIdent: (t) => t.k === 'id',
 const tokText = (t: Token): string => t.v;
 
 const EXPANSION_LIMIT = 2_000_000;
+/**
+ * Tokens all macro replacements of a file may produce together (counted again at every level of
+ * nesting): far above any real program, far below what exhausts memory. Without it a few nested
+ * macros that repeat their argument grow exponentially (10 copies, 9 levels deep: 10^9 tokens).
+ */
+export const MACRO_OUTPUT_LIMIT = 2_000_000;
 const INCLUDE_DEPTH = 64;
 
 export class Preprocessor {
@@ -409,6 +415,8 @@ export class Preprocessor {
   private pending: Token[] = [];
   private onceFiles = new Set<string>();
   private expansions = 0;
+  /** Tokens the replacements produced so far (see `MACRO_OUTPUT_LIMIT`). */
+  private produced = 0;
   private builtinSrc = makeSrc('<built-in>', '');
   /** Called for every raw token taken from a file (not from a macro body). */
   onRawToken?: (t: Token) => void;
@@ -728,13 +736,22 @@ export class Preprocessor {
             e = this.expandList(a);
             expanded.set(pi, e);
           }
+          this.room(out.length + e.length, inv);
           e.forEach((x, n) => out.push({ ...at(x, true), ws: n === 0 ? tk.ws : x.ws }));
         }
         continue;
       }
       out.push(at(tk, false));
     }
+    this.room(out.length, inv);
+    this.produced += out.length;
     return out.filter((x) => x.v !== '');
+  }
+
+  /** Stops the compile at the macro use `inv` when `n` more tokens would pass `MACRO_OUTPUT_LIMIT`. */
+  private room(n: number, inv: Token): void {
+    if (this.produced + n > MACRO_OUTPUT_LIMIT)
+      this.err(`macro expansion too large: the macros used here produce more than ${MACRO_OUTPUT_LIMIT.toLocaleString('en-US')} tokens`, inv);
   }
 }
 
