@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { loadPcoreView } from '../core/project/pcoreAdapter';
 import { Project } from '../core/project/project';
 import { DebugTarget, type TargetChannel, type TargetIO } from '../debug/target';
+import { RunInputs } from '../node/runInputs';
 import { SHARED_INTS, type FromTarget, type ToTarget } from '../debug/protocol';
 import { nodeLoadWasm } from '../node/wasm';
 import { runProgram } from '../core/sim/run';
@@ -88,6 +89,7 @@ async function debugRun(file: string): Promise<{ toStop: number; stops: number }
     readText: (p) => (p === file ? SRC : undefined),
     readBytes: () => new Uint8Array(0),
     writeBytes: () => undefined,
+    inputs: (open) => new RunInputs(open),
     resolve: (_b, r) => r,
     dirname: () => '/',
     loadWasm: nodeLoadWasm,

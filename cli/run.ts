@@ -4,7 +4,8 @@ import { NpyError, npyLoadBytes } from '../core/common/npy';
 import { SpecError } from '../core/sim/dump';
 import { prepareRun, type PreparedRun, type RunHost } from '../core/sim/prepare';
 import { dumpText, loadText, toDumpConfig, toLoadConfig } from '../core/sim/runConfigText';
-import { FileError, realPath, writeFileBytes } from '../node/files';
+import { FileError, writeFileBytes } from '../node/files';
+import { RunInputs } from '../node/runInputs';
 import { nodeRunHost } from '../node/runHost';
 import { runProgram } from '../core/sim/run';
 import { warningText } from '../core/sim/runWarning';
@@ -74,7 +75,7 @@ async function run(argv: string[], out: (s: string) => void, err: (s: string) =>
   const config = runConfigOf(args);
   const cwd = process.cwd();
   // Every file the run reads (program, headers, .p, loads), by real path: no dump may be written over one of them.
-  const inputs = new Set<string>();
+  const inputs = new RunInputs();
   const node = nodeRunHost();
   // Loads are read here, once, through the one file reader: a file that cannot be read (a device, too large) or a .npy that cannot
   // be loaded is a usage error naming --load and the file, before anything runs.
@@ -91,19 +92,7 @@ async function run(argv: string[], out: (s: string) => void, err: (s: string) =>
     }
     loaded.set(path, bytes);
   }
-  const host: RunHost = {
-    ...node,
-    readText(p) {
-      const t = node.readText(p);
-      if (t !== undefined) inputs.add(realPath(p));
-      return t;
-    },
-    readBytes(p) {
-      const b = loaded.get(p) ?? node.readBytes(p);
-      inputs.add(realPath(p));
-      return b;
-    },
-  };
+  const host: RunHost = inputs.track({ ...node, readBytes: (p) => loaded.get(p) ?? node.readBytes(p) });
   let prepared: PreparedRun;
   try {
     prepared = prepareRun({ ...config, cwd }, host);
@@ -112,9 +101,10 @@ async function run(argv: string[], out: (s: string) => void, err: (s: string) =>
   }
   /** Refuses a dump whose file is one of the run's inputs (compared by real path). */
   const checkDumps = () => {
-    for (const d of config.dump ?? [])
-      if (d.file && inputs.has(realPath(prepared.dumpPath(d.file))))
-        throw new UsageError(`--dump ${dumpText(d)}: ${d.file} is an input of this run; it is not overwritten`);
+    for (const d of config.dump ?? []) {
+      const why = d.file ? inputs.refusal(prepared.dumpPath(d.file), d.file) : undefined;
+      if (why) throw new UsageError(`--dump ${dumpText(d)}: ${why}`);
+    }
   };
   checkDumps();
   const r = await runProgram({

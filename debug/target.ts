@@ -35,9 +35,19 @@ export interface TargetChannel {
   post(m: FromTarget): void;
 }
 
+/** What a run reads and what is open in the editor, so that no dump is written over one of them (node/runInputs.ts). */
+export interface InputGuard {
+  /** `host` with what it reads recorded as the run's inputs. */
+  track<H extends Pick<RunHost, 'readText' | 'readBytes'>>(host: H): H;
+  /** Why `path` must not be written (`name`: how the message names it), or undefined. */
+  refusal(path: string, name?: string): string | undefined;
+}
+
 /** Files and paths (Node in the worker). */
 export interface TargetIO extends Omit<RunHost, 'loadPcore'> {
   writeBytes(path: string, data: Uint8Array): void;
+  /** A guard for one run; `open`: the documents open in the editor (the launch's overlay). */
+  inputs(open: string[]): InputGuard;
   /** A project reading files with `read`; the run's own project takes its PCORE loader. */
   project(read: (path: string) => string | undefined): Project;
 }
@@ -84,10 +94,11 @@ export class DebugTarget {
   async run(): Promise<void> {
     const L = this.launch;
     let prepared: PreparedRun;
+    const inputs = this.io.inputs(Object.keys(L.overlay ?? {}));
     try {
-      const read = (p: string) => L.overlay?.[p] ?? this.io.readText(p);
+      const host = inputs.track({ ...this.io, readText: (p: string) => L.overlay?.[p] ?? this.io.readText(p) });
       // the program is read as the checker reads it (include paths, dialect, its .p)
-      prepared = prepareRun(L, { ...this.io, readText: read, loadPcore: this.io.project(read).opts.loadPcore });
+      prepared = prepareRun(L, { ...host, loadPcore: this.io.project(host.readText).opts.loadPcore });
     } catch (e) {
       this.ch.post({ t: 'launchError', message: (e as Error).message });
       return;
@@ -127,14 +138,24 @@ export class DebugTarget {
       this.ch.post({ t: 'launchError', message: er ? `${er.file}:${er.line}:${er.column}: ${er.message}` : 'the program did not start' });
       return;
     }
+    // a dump refused or not written ends the session with exit code 1, as a run error does
+    let dumpFailed = false;
     for (const d of r.dumps) {
       if (d.file && d.bytes) {
         const path = prepared.dumpPath(d.file);
+        // never over the program, a header, the .p, a load or an open document (the file stays as it was)
+        const why = inputs.refusal(path);
+        if (why) {
+          this.output(`cannot write ${path}: ${why}\n`, 'stderr');
+          dumpFailed = true;
+          continue;
+        }
         try {
           this.io.writeBytes(path, d.bytes);
           this.output(`${d.space}:${d.where} → ${path}\n`, 'console');
         } catch (e) {
           this.output(`cannot write ${path}: ${(e as Error).message}\n`, 'stderr');
+          dumpFailed = true;
         }
       } else this.output(`${d.space}:${d.where}:${d.dtype} = ${(d.values ?? []).join(' ')}\n`, 'console');
     }
@@ -151,7 +172,7 @@ export class DebugTarget {
     const trace = view.trace;
     const last: TraceSlice = { total: trace.length, steps: trace.slice(-1000) };
     this.ch.post({ t: 'event', event: 'tensorTrace', body: last });
-    this.ch.post({ t: 'end', exitCode: r.error ? 1 : 0 });
+    this.ch.post({ t: 'end', exitCode: r.error || dumpFailed ? 1 : 0 });
   }
 
   private output(text: string, category: 'stdout' | 'stderr' | 'console'): void {

@@ -9,6 +9,7 @@ import { workerData } from 'node:worker_threads';
 import { loadPcoreView } from '../core/project/pcoreAdapter';
 import { Project } from '../core/project/project';
 import { nodeRunHost } from '../node/runHost';
+import { RunInputs } from '../node/runInputs';
 import { CTL, MSG, WAKE, type FromTarget, type TargetWorkerData, type ToTarget } from './protocol';
 import { runTarget, type TargetChannel, type TargetIO } from './target';
 
@@ -40,6 +41,7 @@ const ch: TargetChannel = {
 const io: TargetIO = {
   ...nodeRunHost({ maxTextBytes: 64 * 1024 * 1024 }),
   writeBytes: (p, d) => writeFileSync(p, d),
+  inputs: (open) => new RunInputs(open),
   project: (read) => new Project({ fs: { read }, loadPcore: loadPcoreView }),
 };
 

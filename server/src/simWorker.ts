@@ -10,6 +10,7 @@ import { spaceBuffer, spaceDef } from '../../core/sim/spaces';
 import { prepareRun } from '../../core/sim/prepare';
 import { writeFileBytes } from '../../node/files';
 import { nodeRunHost } from '../../node/runHost';
+import { RunInputs } from '../../node/runInputs';
 import { runProgram, type RunResult } from '../../core/sim/run';
 import type { SimRunResult, WorkerRead, WorkerRun } from './simMessages';
 
@@ -35,7 +36,19 @@ port.on('message', async (msg: WorkerRun | WorkerRead) => {
     const { type: _t, runId: _r, file, overlay, ...config } = msg;
     // relative include paths are the server's (its folder is the checker's, the workspace's first folder)
     const includePaths = config.includePaths?.map((p) => resolve(p));
-    const prepared = prepareRun({ ...config, includePaths, program: file }, nodeRunHost({ overlay, maxTextBytes: 64 * 1024 * 1024 }));
+    // no dump over what the run reads (program, headers, .p, loads) nor over a document open in the editor (the overlay's keys)
+    const inputs = new RunInputs(Object.keys(overlay ?? {}));
+    const prepared = prepareRun({ ...config, includePaths, program: file }, inputs.track(nodeRunHost({ overlay, maxTextBytes: 64 * 1024 * 1024 })));
+    const refused = () => {
+      for (const d of prepared.options.dumps ?? []) {
+        const why = d.file ? inputs.refusal(prepared.dumpPath(d.file), d.file) : undefined;
+        if (why) return `dump ${d.text}: ${why}`;
+      }
+      return undefined;
+    };
+    // found before the run, a usage error; headers read while compiling are inputs too (checked again after the run)
+    const before = refused();
+    if (before) throw new SpecError(before);
     let lastReport = 0;
     const r = await runProgram({
       ...prepared.options,
@@ -49,7 +62,7 @@ port.on('message', async (msg: WorkerRun | WorkerRead) => {
     });
     last = r;
     // a dump that cannot be written is the run's error, naming the file (the worker goes on)
-    let dumpError: string | undefined;
+    let dumpError = refused();
     for (const d of r.dumps)
       if (d.file && d.bytes && !dumpError)
         try {

@@ -15,6 +15,8 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
@@ -594,5 +596,40 @@ test('the stdio adapter (debug/main.ts) runs a program to its end', { timeout: 6
     assert.match(out.text('console'), /MEM:counter:i32 = 60\n/);
   } finally {
     await dc.stop().catch(() => undefined);
+  }
+});
+
+test('a dump over the program (by any path to it) or over an open document is refused and the file left as it was', { timeout: 60_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tl-dap-dump-'));
+  try {
+    const prog = join(dir, 'dbg.m');
+    const other = join(dir, 'notes.m');
+    const out = join(dir, 'counter.bin');
+    copyFileSync(DBG, prog);
+    writeFileSync(other, '// on disk\n');
+    symlinkSync(prog, join(dir, 'alias.m'));
+    const before = [prog, other].map((f) => readFileSync(f));
+    const dc = await client();
+    const text = collectOutput(dc);
+    await launch(dc, {
+      program: prog,
+      trace: false,
+      // notes.m is open in the editor with unsaved changes (the launch's overlay); the run does not read it
+      overlay: { [other]: '// unsaved\n' },
+      dump: [`MEM:counter:1:i32=${prog}`, `MEM:counter:1:i32=${join(dir, 'alias.m')}`, `MEM:counter:1:i32=${other}`, `MEM:counter:1:i32=${out}`],
+    });
+    assert.equal(await ended(dc), 1);
+    const err = text.text('stderr');
+    assert.match(err, /cannot write .*dbg\.m: .*dbg\.m is an input of this run; it is not overwritten\n/);
+    assert.match(err, /cannot write .*alias\.m: .*alias\.m is an input of this run; it is not overwritten\n/);
+    assert.match(err, /cannot write .*notes\.m: .*notes\.m is open in the editor; it is not overwritten\n/);
+    assert.deepEqual(
+      [prog, other].map((f) => readFileSync(f)),
+      before,
+    );
+    // the dump that names neither is written (counter = 60)
+    assert.deepEqual([...readFileSync(out)], [60, 0, 0, 0]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -5,6 +5,8 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DidChangeConfigurationNotification } from 'vscode-languageserver-protocol/node';
 import { RunRequest, type RunParams } from '../../core/protocol/lspExt';
@@ -99,4 +101,49 @@ test('a run warning (an index the hardware does not check) is a Warning in the P
   assert.equal(d.severity, 2);
   assert.deepEqual([d.range.start.line, d.range.start.character], [8, 5]);
   assert.match(String(d.message), /ztachip.s hardware does not check the lower bound of a destination/);
+});
+
+test('a dump over an input of the run or over an open document is refused, naming it; the file stays as it was', { timeout: 60_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tl-run-dump-'));
+  try {
+    mkdirSync(join(dir, 'prog'));
+    mkdirSync(join(dir, 'include'));
+    const prog = join(dir, 'prog', 'inc.m');
+    const header = join(dir, 'include', 'scale.h');
+    const other = join(dir, 'prog', 'notes.m');
+    copyFileSync(join(FIX, 'prog', 'inc.m'), prog);
+    copyFileSync(join(INCLUDE, 'scale.h'), header);
+    writeFileSync(other, '// not part of the run\n');
+    // a link to the program is the program (compared by real path)
+    symlinkSync(prog, join(dir, 'prog', 'alias.m'));
+    const before = [prog, header, other].map((f) => readFileSync(f));
+    const uri = await lsp.open(prog, TPROG);
+    const otherUri = await lsp.open(other, TPROG);
+    const dumpTo = (file: string) => run({ uri, includePaths: [join(dir, 'include')], dump: [{ ...DUMP_R[0], file }] });
+
+    const self = await dumpTo(prog);
+    assert.match(self.error?.message ?? '', /^dump MEM:r:1:i32=.*inc\.m: .*inc\.m is an input of this run; it is not overwritten$/);
+    const alias = await dumpTo(join(dir, 'prog', 'alias.m'));
+    assert.match(alias.error?.message ?? '', /alias\.m is an input of this run; it is not overwritten/);
+    // a header is read while compiling: refused after the run, before anything is written
+    const head = await dumpTo(header);
+    assert.match(head.error?.message ?? '', /scale\.h is an input of this run; it is not overwritten/);
+    // open in the editor, not read by the run
+    const open = await dumpTo(other);
+    assert.match(open.error?.message ?? '', /notes\.m is open in the editor; it is not overwritten/);
+    assert.deepEqual(
+      [prog, header, other].map((f) => readFileSync(f)),
+      before,
+    );
+
+    // a file that is neither is written
+    const out = join(dir, 'r.bin');
+    const ok = await dumpTo(out);
+    assert.equal(ok.error, null, ok.error?.message);
+    assert.deepEqual([...readFileSync(out)], [42, 0, 0, 0]);
+    await lsp.close(otherUri);
+    await lsp.close(uri);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
