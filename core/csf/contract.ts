@@ -46,6 +46,7 @@ import {
   DEFAULT_META_CAPACITY,
   bitsToF32,
   elementCount,
+  exactProduct,
   f32ToBits,
   fiberCount,
   formatShape,
@@ -168,16 +169,18 @@ export function planContraction(
       `the result (shape ${formatShape(shape)}, ${plural(fibers, 'fiber')}) needs ${metaC} metadata words after the ${metaUsed} taken by the ` +
         `operands, ${metaUsed + metaC} in all, but the metadata memory holds ${metaCap} words`,
     );
+  // the counts in messages are exact (elementCount stops at 2^60)
+  const exact = exactProduct(shape);
   if (mainUsed + elements > mainCap)
     return err(
       'csf.main-capacity',
-      `the dense result (shape ${formatShape(shape)}) needs ${elements} main-memory entries after the ${mainUsed} taken by the ` +
-        `operands, ${mainUsed + elements} in all, but the main memory holds ${mainCap} entries`,
+      `the dense result (shape ${formatShape(shape)}) needs ${exact} main-memory entries after the ${mainUsed} taken by the operands, ` +
+        `${Number.isSafeInteger(mainUsed) ? BigInt(mainUsed) + exact : mainUsed + elements} in all, but the main memory holds ${mainCap} entries`,
     );
   if (elements > MAX_RESULT_ELEMENTS)
     return err(
       'csf.main-capacity',
-      `the dense result (shape ${formatShape(shape)}) has ${elements} elements, more than the ${MAX_RESULT_ELEMENTS} this tool materialises`,
+      `the dense result (shape ${formatShape(shape)}) has ${exact} elements, more than the ${MAX_RESULT_ELEMENTS} this tool materialises`,
     );
   const warnings: CsfIssue[] = [];
   if (p === 1 || q === 1)

@@ -2,7 +2,7 @@
  * Dense ⇄ fibered conversions (formats.md §A.6). Dense arrays are row-major (C order) `Float32Array`s;
  * bit patterns are copied exactly (NaN payloads and −0 survive a round trip).
  */
-import { CsfError, elementCount, fiberCount, formatShape, makeTensor, type CsfTensor } from './types';
+import { CsfError, elementCount, exactProduct, fiberCount, formatShape, makeTensor, type CsfTensor } from './types';
 import { checkTensor, type WriteOptions } from './codec';
 
 export interface DenseToCsfOptions extends WriteOptions {
@@ -21,7 +21,11 @@ export function denseToCsf(data: Float32Array, shape: number[], opts: DenseToCsf
   const total = elementCount(shape);
   if (shape.length === 0) throw new CsfError({ code: 'csf.bad-shape', severity: 'error', message: 'a tensor must have order at least 1, found order 0' });
   if (data.length !== total)
-    throw new CsfError({ code: 'csf.bad-shape', severity: 'error', message: `shape ${formatShape(shape)} has ${total} elements, the data has ${data.length}` });
+    throw new CsfError({
+      code: 'csf.bad-shape',
+      severity: 'error',
+      message: `shape ${formatShape(shape)} has ${exactProduct(shape)} elements, the data has ${data.length}`,
+    });
   const F = fiberCount(shape);
   if (F === undefined) throw new CsfError({ code: 'csf.count-overflow', severity: 'error', message: `shape ${formatShape(shape)} has too many fibers` });
   const L = shape[shape.length - 1];

@@ -4,7 +4,7 @@
  * reported as a `CsfIssue` saying what was found and how to convert it with numpy.
  */
 import { encodeNpy, NPY_DTYPE_NAMES, npyData, readNpyHeader } from '../common/npy';
-import { elementCount, formatShape, type CsfIssue, type Result } from './types';
+import { elementCount, exactProduct, formatShape, type CsfIssue, type Result } from './types';
 
 /** A dense float32 array of a `.npy` file. */
 export interface NpyFloat32 {
@@ -49,8 +49,8 @@ export function readNpy(bytes: Uint8Array): Result<NpyFloat32> {
       'npy.size-mismatch',
       dataStart,
       have,
-      `shape ${formatShape(shape)} needs ${4 * count} bytes of float32 data from ` +
-        `offset ${dataStart}, found ${have}${have > 4 * count ? ' (trailing bytes)' : ''}`,
+      `shape ${formatShape(shape)} needs ${4n * exactProduct(shape)} bytes of float32 data from ` +
+        `offset ${dataStart}, found ${have}${BigInt(have) > 4n * exactProduct(shape) ? ' (trailing bytes)' : ''}`,
     );
   // the array owns its buffer (callers may keep it after the file's bytes are gone, or use `data.buffer`)
   const view = npyData(bytes, 'f4', dataStart, count) as Float32Array;
@@ -60,6 +60,6 @@ export function readNpy(bytes: Uint8Array): Result<NpyFloat32> {
 /** Writes a float32 array (order ≥ 1, C order) as `.npy`, byte for byte as `numpy.save` does (version 1.0, or 2.0 for huge headers). */
 export function writeNpy(shape: readonly number[], data: Float32Array): Uint8Array {
   if (shape.length === 0) throw new RangeError('writeNpy needs an array of order at least 1');
-  if (data.length !== elementCount(shape)) throw new RangeError(`shape ${formatShape(shape)} has ${elementCount(shape)} elements, the data has ${data.length}`);
+  if (data.length !== elementCount(shape)) throw new RangeError(`shape ${formatShape(shape)} has ${exactProduct(shape)} elements, the data has ${data.length}`);
   return encodeNpy({ dtype: 'f4', shape, data });
 }

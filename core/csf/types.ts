@@ -130,7 +130,14 @@ export function fiberCount(shape: readonly number[]): number | undefined {
   return f + 1 > U32_MAX ? undefined : f;
 }
 
-/** Π shape, exact as long as it is below 2^53 (capped at 2^60 otherwise). */
+/** Π shape exactly (extents are integers), for messages: `elementCount` is not exact past 2^53 and stops at 2^60. */
+export function exactProduct(shape: readonly number[]): bigint {
+  let n = 1n;
+  for (const s of shape) n *= BigInt(s);
+  return n;
+}
+
+/** Π shape, exact as long as it is below 2^53 (capped at 2^60 otherwise; say `exactProduct` in a message). */
 export function elementCount(shape: readonly number[]): number {
   let n = 1;
   for (const s of shape) n = Math.min(n * s, 2 ** 60);

@@ -18,6 +18,7 @@ import {
   EMPTY_SENTINEL,
   HOST_LITTLE_ENDIAN,
   elementCount,
+  exactProduct,
   fiberCoord,
   fiberCount,
   formatShape,
@@ -319,7 +320,7 @@ export class CsfValidator {
             length: 4 * this.order,
             message:
               `the number of fibers Π shape[0..${this.order - 2}] of shape ${formatShape(this.shape)} must be at most 4294967294 (so that the ` +
-              `pointer count F+1 fits a u32), found ${elementCount(this.shape.slice(0, -1))}`,
+              `pointer count F+1 fits a u32), found ${exactProduct(this.shape.slice(0, -1))}`,
           });
         this.fibers = f;
         this.last = this.shape[this.order - 1];
