@@ -226,6 +226,35 @@ describe('csf validator: every rule', () => {
     assert.deepEqual(d.range, { start: { line: 2, character: 0 }, end: { line: 2, character: 4 } });
     assert.equal(d.code, 'csf.index-out-of-range');
   });
+
+  test('V14 on the unaligned read path: a file that does not start on a 4-byte boundary of its buffer', () => {
+    // shape [2, 3], fiber 0 = [0, 2], fiber 1 = [idx]; the entries start at byte 16, the third at byte 32.
+    // A Uint8Array at an odd byteOffset makes the validator read the index words through DataView, not Uint32Array.
+    const file = (idx: number) => words(2, 2, 3, 3, 0, f32(1), 2, f32(2), idx, f32(3), 3, 0, 2, 3);
+    const at = (bytes: Uint8Array, shift: number) => {
+      const buf = new Uint8Array(bytes.length + shift + 3);
+      buf.set(bytes, shift);
+      return buf.subarray(shift, shift + bytes.length);
+    };
+    for (const shift of [1, 2, 3]) {
+      assert.equal(validateCsf(at(file(1), shift)).ok, true, `shift ${shift}: the good file`);
+      // 3 = shape[1] is the first index out of range; 0x7fffffff is far out
+      for (const idx of [3, 0x7fffffff]) {
+        const bytes = at(file(idx), shift);
+        assert.notEqual((bytes.byteOffset + 32) % 4, 0);
+        const v = validateCsf(bytes);
+        assert.equal(v.ok, false, `shift ${shift}, index ${idx}`);
+        assert.deepEqual(
+          v.issues.map((x) => [x.code, x.rule, x.offset, x.length]),
+          [['csf.index-out-of-range', 'V14', 32, 4]],
+        );
+        assert.match(v.issues[0].message, new RegExp(`entry 2 .* has index ${idx}, expected an index below shape\\[1\\] = 3`));
+        assert.deepEqual(reference(bytes), { code: 'csf.index-out-of-range', offset: 32 });
+        // in two chunks, each cut leaving the entries in an unaligned chunk
+        for (let cut = 1; cut < 32; cut++) assert.deepEqual(validateCsfChunks([bytes.subarray(0, cut), bytes.subarray(cut)]).issues, v.issues);
+      }
+    }
+  });
 });
 
 describe('csf validator: never throws, chunking never matters (property)', () => {
