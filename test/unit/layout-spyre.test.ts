@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SpyreLayout, type SpyreSpec, validateSpyre, spyreDefaultLayout, dimMapToStrideMap, strideMapToDimMap } from '../../core/layout/models/spyre';
 import type { DType } from '../../core/layout/dtypes';
+import { analyzeLayout } from '../../core/layout/index';
 
 const dm = (shape: number[], deviceSize: number[], dimMap: number[], dtype: DType = 'float16') =>
   new SpyreLayout({ shape, dtype, layout: { kind: 'dim_map', deviceSize, dimMap } });
@@ -346,4 +347,55 @@ test('A.5 — default layout algorithm, element arrangement, summaries of 2^30 e
   assert.ok(best < 50, `${best} ms`);
   assert.equal(sum.elements, 2 ** 30);
   assert.equal(sum.bytes, 2 ** 31);
+});
+
+test('a non-zero base: address = base + byte offset, forward and inverse, in every form (spec, dim_map, stride_map, the .tlayout text)', () => {
+  // float16 [3, 100] in device_size [2, 3, 64], dim_map [1, 0, 1]: (i, j) → device (⌊j/64⌋, i, j mod 64),
+  // element offset 192·⌊j/64⌋ + 64·i + j mod 64, 2 bytes each; the tensor starts at 0x1000 (a stick boundary)
+  const base = 0x1000;
+  const spec = (layout: SpyreSpec['layout']): SpyreSpec => ({ shape: [3, 100], dtype: 'float16', base, layout });
+  const byHand: [number[], number[], number][] = [
+    [[0, 0], [0, 0, 0], 0x1000],
+    [[2, 5], [0, 2, 5], 0x1000 + 2 * 133],
+    [[1, 70], [1, 1, 6], 0x1000 + 2 * 262],
+    [[2, 99], [1, 2, 35], 0x1000 + 2 * 355],
+  ];
+  const analysis = analyzeLayout('tensor a: float16[3, 100] = spyre(device_size=[2, 3, 64], dim_map=[1, 0, 1]) at 0x1000\n', '/t/base.tlayout');
+  assert.deepEqual(
+    analysis.diagnostics.filter((d) => d.severity === 'error'),
+    [],
+  );
+  const fromText = analysis.tensors[0].model as SpyreLayout;
+  const forms: [string, SpyreLayout][] = [
+    ['dim_map', new SpyreLayout(spec({ kind: 'dim_map', deviceSize: [2, 3, 64], dimMap: [1, 0, 1] }))],
+    ['stride_map', new SpyreLayout(spec({ kind: 'stride_map', deviceSize: [2, 3, 64], strideMap: [64, 100, 1] }))],
+    ['.tlayout text', fromText],
+  ];
+  for (const [form, s] of forms) {
+    assert.equal(s.base, base, form);
+    for (const [coord, device, address] of byHand) {
+      const f = s.forward(coord);
+      assert.deepEqual(f.device, device, `${form} ${coord}`);
+      assert.equal(f.byteOffset, address - base, `${form} ${coord}`);
+      assert.equal(f.address, address, `${form} ${coord}`);
+      assert.equal(f.steps.at(-1)?.value, `0x${address.toString(16)}`, `${form} ${coord}`);
+      const r = s.inverse(address);
+      assert.deepEqual([r.kind, r.coord, r.byteInElement], ['element', coord, 0], `${form} inverse 0x${address.toString(16)}`);
+      assert.deepEqual([s.inverse(address + 1).coord, s.inverse(address + 1).byteInElement], [coord, 1], form);
+      assert.equal(s.deviceProbe(device).address, address, `${form} device ${device}`);
+      assert.deepEqual(s.deviceProbe(device).coord, coord, `${form} device ${device}`);
+    }
+    const many = s.forwardMany(Int32Array.from(byHand.flatMap(([c]) => c)));
+    assert.deepEqual(
+      Array.from(many),
+      byHand.map(([, , a]) => a),
+      `${form} forwardMany`,
+    );
+    // the offsets alone (base dropped) are not in the tensor: 768 bytes from 0x1000
+    assert.equal(s.inverse(2 * 133).kind, 'outside', form);
+    assert.equal(s.inverse(base - 1).kind, 'outside', form);
+    assert.equal(s.inverse(base + 767).kind, 'padding', form);
+    assert.equal(s.inverse(base + 768).kind, 'outside', form);
+    assert.match(s.inverse(base + 768).reason!, /0x1000\.\.0x12ff/);
+  }
 });
