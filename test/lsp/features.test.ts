@@ -187,9 +187,21 @@ describe('language server over stdio (examples/)', () => {
     assert.equal(textAt(TEST_M, h!.range!), 'test::_A');
   });
 
-  it('hover on a macro shows its value from the header', async () => {
-    const h = await lsp.conn.sendRequest(HoverRequest.type, { textDocument: { uri: uri.test }, position: posOf(TEST_M, 18, 'NUM_PCORE', 2) });
-    assert.match(markdown(h), /NUM_PCORE/);
+  it('hover on a macro shows its value from the header, an expression macro its evaluated value, a machine constant its value', async () => {
+    const hover = async (u: string, text: string, line: number, name: string, n = 0) => {
+      const h = await lsp.conn.sendRequest(HoverRequest.type, { textDocument: { uri: u }, position: posOf(text, line, name, 2, n) });
+      assert.equal(textAt(text, h!.range!), name);
+      return markdown(h);
+    };
+    // test.h: #define BUFSZ 2048, used in the host C of test.m (line 17)
+    assert.equal(await hover(uri.test, TEST_M, 16, 'BUFSZ'), '`#define BUFSZ 2048`  \nfrom test.h');
+    // blur.h: #define BLK_H 6, #define TILE_H (BLK_H+2) → 8, used in a tensor statement of blur.m (line 21)
+    assert.equal(await hover(uri.blur, BLUR_M, 20, 'TILE_H'), '`#define TILE_H (BLK_H+2)` = **8**  \nfrom blur.h');
+    assert.equal(await hover(uri.blur, BLUR_M, 20, 'BLK_H'), '`#define BLK_H 6`  \nfrom blur.h');
+    // in host C (line 48): #define BLK_W 4
+    assert.equal(await hover(uri.blur, BLUR_M, 47, 'BLK_W'), '`#define BLK_W 4`  \nfrom blur.h');
+    // NUM_PCORE is not #defined by the example: the simulator's machine constant (8 PCOREs)
+    assert.equal(await hover(uri.test, TEST_M, 18, 'NUM_PCORE'), '`NUM_PCORE` = **8** (machine constant)');
   });
 
   it('hover outside statements and past the end answers without failing', async () => {
