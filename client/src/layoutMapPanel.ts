@@ -16,7 +16,7 @@ import * as vscode from 'vscode';
 import { WebviewHost, type InspectorSource, type LayoutMapProvider } from '../../core/inspect/host';
 import { layoutMapFromModel } from '../../core/inspect/layoutMap';
 import { analyzeLayout, type LayoutAnalysis } from '../../core/layout';
-import { csfSparseLoader, resolveSpecPath } from '../../core/layout/csfLoader';
+import { csfSparseLoader, readSpecFiles, specRoots } from '../../core/layout/csfLoader';
 import { OPEN_LAYOUT_MAP_COMMAND } from '../../core/protocol/lspExt';
 import { layoutMapHtml, makeNonce } from '../../media/src/html';
 import { cspSourceFor } from './webviewCsp';
@@ -37,27 +37,24 @@ export function parseMapId(id: unknown): { uri: string; tensor: string } | undef
   return m ? { tensor: m[1], uri: m[2] } : undefined;
 }
 
-/** Reads every `file="…"` a spec names (relative to the spec), for the synchronous `.csfbin` loader. */
-async function readReferencedFiles(doc: vscode.TextDocument): Promise<Map<string, Uint8Array>> {
-  const files = new Map<string, Uint8Array>();
-  const names = new Set<string>();
-  for (const m of doc.getText().matchAll(/\bfile\s*=\s*"([^"\n]{1,1024})"/g)) names.add(m[1]);
-  await Promise.all(
-    [...names].map(async (name) => {
-      const path = resolveSpecPath(name, doc.uri.path);
-      try {
-        files.set(path, await vscode.workspace.fs.readFile(doc.uri.with({ path })));
-      } catch {
-        /* missing: the loader says so */
-      }
-    }),
+/** The folders a spec may read from: the workspace folders of its file system (scheme and authority) and its own folder. */
+function rootsOf(doc: vscode.TextDocument): string[] {
+  const same = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === doc.uri.scheme && f.uri.authority === doc.uri.authority);
+  return specRoots(
+    doc.uri.path,
+    same.map((f) => f.uri.path),
   );
-  return files;
 }
 
 export async function analyzeDocument(doc: vscode.TextDocument): Promise<LayoutAnalysis> {
-  const files = await readReferencedFiles(doc);
-  return analyzeLayout(doc.getText(), doc.uri.path, { loadSparse: csfSparseLoader((p) => files.get(p)) });
+  const roots = rootsOf(doc);
+  const at = (path: string) => doc.uri.with({ path });
+  // vscode.workspace.fs tells a symbolic link (a flag of the type) but not where it leads
+  const read = await readSpecFiles(doc.getText(), doc.uri.path, roots, {
+    isLink: async (path) => ((await vscode.workspace.fs.stat(at(path))).type & vscode.FileType.SymbolicLink) !== 0,
+    read: async (path) => vscode.workspace.fs.readFile(at(path)),
+  });
+  return analyzeLayout(doc.getText(), doc.uri.path, { loadSparse: csfSparseLoader(read, { roots: () => roots }) });
 }
 
 class LayoutMapPanel {

@@ -12,7 +12,7 @@
  * trusted, gives none. A file that does not start like a `.csfbin` is reported without its bytes.
  */
 import { parseCsf } from '../csf/codec';
-import { dirname, FileAccessError, isInside, join } from '../project/fileSystem';
+import { dirname, FileAccessError, isInside, join, normalize } from '../project/fileSystem';
 import type { SparsePlacement } from './models/sparse';
 
 /**
@@ -50,6 +50,80 @@ export function resolveSpecPath(file: string, from: string): string {
   return join(dirname(from.replace(/\\/g, '/')), f);
 }
 
+/** Where a spec at `spec` may read `.csfbin` files from: the workspace folders and the spec's own folder (with what is under them). */
+export function specRoots(spec: string, folders: readonly string[]): string[] {
+  const own = spec ? dirname(spec.replace(/\\/g, '/')) : undefined;
+  return own && own !== '.' && own !== '/' ? [...folders, own] : [...folders];
+}
+
+/**
+ * Why a spec may not read `path` (resolved with `resolveSpecPath`) given its `roots`, judged on the path as written (an absolute
+ * path, `..` leading out): undefined when it lies under one of them or when there are no roots (a trusted user).
+ */
+export function outsideRoots(path: string, roots: readonly string[] | undefined): string | undefined {
+  if (!roots || roots.some((r) => isInside(path, r))) return undefined;
+  return `${path} is outside the workspace (a layout spec reads .csfbin files in its workspace folders or its own folder)`;
+}
+
+/**
+ * For a host that can tell a symbolic link but not where it leads (`vscode.workspace.fs`): the first path from the root holding `path`
+ * down to `path` itself that `isLink` says is a link, or undefined (the roots themselves may be links: the workspace is where it is).
+ */
+export async function firstLinkBelowRoot(path: string, roots: readonly string[], isLink: (p: string) => Promise<boolean>): Promise<string | undefined> {
+  const p = normalize(path.replace(/\\/g, '/'));
+  // the deepest root holding the path: the fewest components to look at
+  const root = roots
+    .map((r) => normalize(r.replace(/\\/g, '/')))
+    .filter((r) => isInside(p, r))
+    .sort((a, b) => b.length - a.length)[0];
+  if (root === undefined) return undefined;
+  const rest = p.slice(root.length).split('/').filter(Boolean);
+  let at = root === '/' ? '' : root;
+  for (const part of rest) {
+    at = `${at}/${part}`;
+    if (await isLink(at)) return at;
+  }
+  return undefined;
+}
+
+/** An asynchronous file system that tells a symbolic link but not where it leads (`vscode.workspace.fs`); both throw for a missing file. */
+export interface LinkBlindFs {
+  isLink(path: string): Promise<boolean>;
+  read(path: string): Promise<Uint8Array>;
+}
+
+/**
+ * Reads ahead every `file="…"` of a spec at `spec` (`text`) for the synchronous `csfSparseLoader` of a host with an asynchronous file
+ * system (the extension's layout map), where the language server would read it: under `roots` (`specRoots`). A path outside them
+ * (absolute, `..`) is not read (the loader, given the same roots, refuses it in the server's words). As `fs` cannot tell where a link
+ * leads, a symbolic link on the way from the root to the file is not followed: the returned reader refuses it (a FileAccessError).
+ */
+export async function readSpecFiles(text: string, spec: string, roots: readonly string[], fs: LinkBlindFs): Promise<ReadBytes> {
+  const files = new Map<string, Uint8Array | FileAccessError>();
+  const names = new Set<string>();
+  for (const m of text.matchAll(/\bfile\s*=\s*"([^"\n]{1,1024})"/g)) names.add(m[1]);
+  const isLink = (p: string) => fs.isLink(p).catch(() => false);
+  await Promise.all(
+    [...names].map(async (name) => {
+      const path = resolveSpecPath(name, spec);
+      if (!/\.csfbin$/i.test(path) || outsideRoots(path, roots)) return;
+      try {
+        const link = await firstLinkBelowRoot(path, roots, isLink);
+        const what = link === path ? 'a symbolic link' : `${link} is a symbolic link`;
+        if (link) files.set(path, new FileAccessError(`${what}, which the layout map does not follow (it cannot tell whether it leads outside the workspace)`));
+        else files.set(path, await fs.read(path));
+      } catch {
+        /* missing: the loader says so */
+      }
+    }),
+  );
+  return (p) => {
+    const f = files.get(p);
+    if (f instanceof FileAccessError) throw f;
+    return f;
+  };
+}
+
 /**
  * A `loadSparse` for `analyzeLayout` reading through `read`. Parsed files are kept (by path, length
  * and a fingerprint of the bytes) so that re-checking a spec on every keystroke does not re-parse.
@@ -60,8 +134,8 @@ export function csfSparseLoader(read: ReadBytes, opts: CsfLoaderOptions = {}): (
     const path = resolveSpecPath(file, from);
     if (!/\.csfbin$/i.test(path)) throw new Error(`expected a .csfbin file, got ${JSON.stringify(file)}`);
     const roots = opts.roots?.(from);
-    if (roots && !roots.some((r) => isInside(path, r)))
-      throw new Error(`${path} is outside the workspace (a layout spec reads .csfbin files in its workspace folders or its own folder)`);
+    const outside = outsideRoots(path, roots);
+    if (outside) throw new Error(outside);
     let bytes: Uint8Array | undefined;
     try {
       bytes = read(path, roots);

@@ -4,7 +4,7 @@
  * workspace is trusted, so a spec reads only in the workspace folders and its own folder tree.
  */
 import type { Connection, InitializeParams, WorkspaceFolder } from 'vscode-languageserver';
-import { dirname } from '../../core/project/fileSystem';
+import { specRoots } from '../../core/layout/csfLoader';
 import { uriToPath } from './uri';
 
 export class WorkspaceFolders {
@@ -30,7 +30,6 @@ export class WorkspaceFolders {
 
   /** Where a spec at `spec` may read from: the workspace folders and the spec's own folder. */
   rootsFor(spec: string): string[] {
-    const own = spec ? dirname(spec.replace(/\\/g, '/')) : undefined;
-    return own && own !== '.' && own !== '/' ? [...this.folders, own] : [...this.folders];
+    return specRoots(spec, this.folders);
   }
 }
