@@ -26,6 +26,10 @@ interface Case {
   code: string;
   message?: RegExp;
   severity?: string;
+  /** The token the diagnostic must cover, exactly: its text in `bad` … */
+  at: string;
+  /** … and which occurrence (0-based) when the text occurs more than once. */
+  nth?: number;
 }
 
 const cases: Case[] = [
@@ -35,6 +39,7 @@ const cases: Case[] = [
     good: '> DTYPE(INT16)MEM(p)[0:7] <= DTYPE(INT16)MEM(q)[0:7];',
     code: 'tprog.guide-ddr',
     message: /Unrecognized memory space/,
+    at: 'DDR',
   },
   {
     name: 'unknown memory space',
@@ -42,24 +47,30 @@ const cases: Case[] = [
     good: '> DTYPE(INT16)MEM(p)[0:7] <= DTYPE(INT16)MEM(q)[0:7];',
     code: 'tprog.unknown-space',
     message: /did you mean MEM/,
+    at: 'MEMM',
   },
   {
     name: 'DTYPE missing',
     bad: '> DTYPE(INT16)MEM(p)[0:7] <= MEM(q)[0:7];',
     good: '> DTYPE(INT16)MEM(p)[0:7] <= DTYPE(INT16)MEM(q)[0:7];',
     code: 'tprog.no-dtype',
+    at: 'MEM',
+    nth: 1,
   },
   {
     name: 'guide cast',
     bad: '> DTYPE(INT16)MEM(p)[0:7] <= (INT16)MEM(q)[0:7];',
     good: '> DTYPE(INT16)MEM(p)[0:7] <= DTYPE(INT16)MEM(q)[0:7];',
     code: 'tprog.guide-cast',
+    at: '(INT16)',
+    nth: 1,
   },
   {
     name: 'SCATTER(0)',
     bad: '> SCATTER(0) DTYPE(INT16)PCORE(8)[:][0].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:63];',
     good: '> CONCURRENT DTYPE(INT16)PCORE(8)[:][0].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:63];',
     code: 'tprog.guide-scatter',
+    at: 'SCATTER(0)',
   },
   {
     name: 'data types differ',
@@ -67,6 +78,7 @@ const cases: Case[] = [
     good: '> DTYPE(UINT8)MEM(p)[0:7] <= DTYPE(UINT8)MEM(q)[0:7];',
     code: 'tprog.dtype-mismatch',
     message: /same data type/,
+    at: '<=',
   },
   {
     name: 'MEM index count',
@@ -74,12 +86,15 @@ const cases: Case[] = [
     good: '> DTYPE(INT16)MEM(p,4,4)[0][0:3] <= DTYPE(INT16)MEM(q)[0:3];',
     code: 'tprog.index-count',
     message: /2 dimensions but 1 index/,
+    at: '(p,4,4)',
   },
   {
     name: 'MEM without address',
     bad: '> DTYPE(INT16)MEM[0:3] <= DTYPE(INT16)MEM(q)[0:3];',
     good: '> DTYPE(INT16)MEM(p)[0:3] <= DTYPE(INT16)MEM(q)[0:3];',
     code: 'tprog.no-address',
+    at: 'MEM',
+    nth: 0,
   },
   {
     name: 'SCRATCH index count',
@@ -87,12 +102,15 @@ const cases: Case[] = [
     good: '> SCRATCH(0,4,4)[1][0:3] <= DTYPE(INT16)MEM(q)[0:3];',
     code: 'tprog.index-count',
     message: /Invalid SRAM reference/,
+    at: '(0,4,4)',
   },
   {
     name: 'PCORE without member',
     bad: '> DTYPE(INT16)PCORE(8)[0][0] <= DTYPE(INT16)MEM(q)[0:3];',
     good: '> DTYPE(INT16)PCORE(8)[0][0].k::a[0][0:3] <= DTYPE(INT16)MEM(q)[0:3];',
     code: 'tprog.no-member',
+    // the term's span, which ends after the space before <=
+    at: 'DTYPE(INT16)PCORE(8)[0][0] ',
   },
   {
     name: 'unknown member',
@@ -100,6 +118,7 @@ const cases: Case[] = [
     good: '> DTYPE(INT16)PCORE(8)[0][0].k::a[0][0:3] <= DTYPE(INT16)MEM(q)[0:3];',
     code: 'tprog.unknown-member',
     message: /Undefined function parameter/,
+    at: 'k::b',
   },
   {
     name: 'private without thread index',
@@ -107,12 +126,14 @@ const cases: Case[] = [
     good: '> DTYPE(INT16)PCORE(8)[0].THREAD[0].k::a[0][0:3] <= DTYPE(INT16)MEM(q)[0:3];',
     code: 'tprog.pcore-index-count',
     message: /Invalid range for PCORE memory space/,
+    at: 'PCORE',
   },
   {
     name: 'shared with thread',
     bad: '> DTYPE(INT16)PCORE(8)[0].THREAD[0].k::sh[0][0:3] <= DTYPE(INT16)MEM(q)[0:3];',
     good: '> DTYPE(INT16)PCORE(8)[0].k::sh[0][0:3] <= DTYPE(INT16)MEM(q)[0:3];',
     code: 'tprog.shared-thread',
+    at: '.THREAD[0]',
   },
   {
     name: 'member index count',
@@ -120,106 +141,132 @@ const cases: Case[] = [
     good: '> DTYPE(INT16)PCORE(8)[0][0].k::a[0][0:3] <= DTYPE(INT16)MEM(q)[0:3];',
     code: 'tprog.member-index-count',
     message: /Invalid parameter reference/,
+    // the term's span, which ends after the space before <=
+    at: '.k::a[0:3] ',
   },
   {
     name: 'wildcard in member index',
     bad: '> DTYPE(INT16)PCORE(8)[0][0].k::a[*][0:3] <= DTYPE(INT16)MEM(q)[0:3];',
     good: '> DTYPE(INT16)PCORE(8)[0][0].k::a[0][0:3] <= DTYPE(INT16)MEM(q)[0:3];',
     code: 'tprog.member-wildcard',
+    at: '[*]',
   },
   {
     name: 'accumulator is not memory (S3)',
     bad: '> DTYPE(INT16)PCORE(8)[0][0].k::acc <= DTYPE(INT16)MEM(q)[0:7];',
     good: '> DTYPE(INT16)PCORE(8)[0][0].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:7];',
     code: 'tprog.not-storage',
+    at: 'k::acc',
   },
   {
     name: 'int class variable is not memory (S3)',
     bad: '> DTYPE(INT16)PCORE(8)[0][0].k::cnt <= INT16(3);',
     good: '> DTYPE(INT16)PCORE(8)[0][0].k::s <= INT16(3);',
     code: 'tprog.not-storage',
+    at: 'k::cnt',
   },
   {
     name: 'unused FOR (compiler crash)',
     bad: '> FOR(I=0:7) DTYPE(INT16)PCORE(8)[0:7][0].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:63];',
     good: '> FOR(I=0:7) DTYPE(INT16)PCORE(8)[I][0].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:63];',
     code: 'tprog.for-unused',
+    at: 'FOR(I=0:7)',
   },
   {
     name: 'FOR used twice (S4)',
     bad: '> FOR(I=0:7) DTYPE(INT16)PCORE(8)[I][I].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:63];',
     good: '> FOR(I=0:7) DTYPE(INT16)PCORE(8)[I][0].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:63];',
     code: 'tprog.for-twice',
+    at: '[I]',
+    nth: 1,
   },
   {
     name: 'index that only contains a FOR name (S5)',
     bad: 'int I = 1;\n> FOR(I=0:2) DTYPE(INT16)PCORE(8)[I][0].k::a[I+1][:] <= DTYPE(INT16)MEM(q)[0:23];',
     good: 'int I = 1;\n> FOR(I=0:2) DTYPE(INT16)PCORE(8)[I][0].k::a[1][:] <= DTYPE(INT16)MEM(q)[0:23];',
     code: 'tprog.for-expr',
+    at: '[I+1]',
   },
   {
     name: '?: inside an index (S6)',
     bad: '> DTYPE(INT16)MEM(p,8)[c?1:2] <= DTYPE(INT16)MEM(q)[0:0];',
     good: '> DTYPE(INT16)MEM(p,8)[1] <= DTYPE(INT16)MEM(q)[0:0];',
     code: 'tprog.ternary-index',
+    at: '[c?1:2]',
   },
   {
     name: 'sizeof as a dimension (S7)',
     bad: '> DTYPE(INT16)MEM(p,sizeof(x))[0:1] <= DTYPE(INT16)MEM(q)[0:1];',
     good: '> DTYPE(INT16)MEM(p,(sizeof(x)))[0:1] <= DTYPE(INT16)MEM(q)[0:1];',
     code: 'tprog.call-dim',
+    at: 'sizeof(x)',
   },
   {
     name: 'empty index (S8)',
     bad: '> DTYPE(INT16)PCORE(8)[0][0].k::s[] <= INT16(1);',
     good: '> DTYPE(INT16)PCORE(8)[0][0].k::s <= INT16(1);',
     code: 'tprog.empty-index',
+    at: '[]',
   },
-  { name: 'one-argument EXE with a kernel (S9)', bad: '> EXE_LOCKSTEP(k::run);', good: '> EXE_LOCKSTEP(k::run,NUM_PCORE);', code: 'tprog.exe-one-arg' },
+  {
+    name: 'one-argument EXE with a kernel (S9)',
+    bad: '> EXE_LOCKSTEP(k::run);',
+    good: '> EXE_LOCKSTEP(k::run,NUM_PCORE);',
+    code: 'tprog.exe-one-arg',
+    at: 'k::run',
+  },
   {
     name: 'unknown kernel (S10)',
     bad: '> EXE_LOCKSTEP(k::rnu,8);',
     good: '> EXE_LOCKSTEP(k::run,8);',
     code: 'tprog.unknown-kernel',
     message: /did you mean k::run/,
+    at: 'k::rnu',
   },
-  { name: 'PCORE count out of range', bad: '> EXE_LOCKSTEP(k::run,9);', good: '> EXE_LOCKSTEP(k::run,8);', code: 'tprog.exe-np' },
-  { name: 'thread count out of range', bad: '> EXE_LOCKSTEP(k::run,8,17);', good: '> EXE_LOCKSTEP(k::run,8,16);', code: 'tprog.exe-nt' },
+  { name: 'PCORE count out of range', bad: '> EXE_LOCKSTEP(k::run,9);', good: '> EXE_LOCKSTEP(k::run,8);', code: 'tprog.exe-np', at: '9' },
+  { name: 'thread count out of range', bad: '> EXE_LOCKSTEP(k::run,8,17);', good: '> EXE_LOCKSTEP(k::run,8,16);', code: 'tprog.exe-nt', at: '17' },
   {
     name: '$v[x] without placeholder (S11)',
     bad: '> $v := DTYPE(INT16)MEM(q,8,8)[0][:];\n> DTYPE(INT16)MEM(p)[0:7] <= $v[3];',
     good: '> $v := DTYPE(INT16)MEM(q,8,8)[$][:];\n> DTYPE(INT16)MEM(p)[0:7] <= $v[3];',
     code: 'tprog.var-index-ignored',
+    at: '[3]',
   },
   {
     name: 'PAD on a destination (S12)',
     bad: '> PAD(1) DTYPE(INT16)MEM(p)[0:7] <= DTYPE(INT16)MEM(q)[0:7];',
     good: '> DTYPE(INT16)MEM(p)[0:7] <= PAD(1) DTYPE(INT16)MEM(q)[0:7];',
     code: 'tprog.no-effect',
+    at: 'PAD',
   },
   {
     name: 'negative destination index (S13)',
     bad: '> DTYPE(INT16)MEM(p,8,8)[-1:0][:] <= DTYPE(INT16)MEM(q)[0:15];',
     good: '> DTYPE(INT16)MEM(p,8,8)[0:1][:] <= DTYPE(INT16)MEM(q)[0:15];',
     code: 'tprog.negative-dest',
+    at: '[-1:0]',
   },
   {
     name: 'REMAP stream >= 4 (S17)',
     bad: '> REMAP(5) DTYPE(INT16)PCORE(8)[:][0].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:63];',
     good: '> REMAP(1) DTYPE(INT16)PCORE(8)[:][0].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:63];',
     code: 'tprog.remap-range',
+    at: '5',
   },
   {
     name: 'REMAP on MEM',
     bad: '> DTYPE(INT16)PCORE(8)[:][0].k::a[0][:] <= REMAP(1) DTYPE(INT16)MEM(q)[0:63];',
     good: '> REMAP(1) DTYPE(INT16)PCORE(8)[:][0].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:63];',
     code: 'tprog.remap-space',
+    at: 'REMAP(1)',
   },
   {
     name: 'REMAP on both sides',
     bad: '> REMAP(1) DTYPE(INT16)PCORE(8)[:][0].k::a[0][:] <= REMAP(1) DTYPE(INT16)PCORE(8)[:][1].k::a[0][:];',
     good: '> REMAP(1) DTYPE(INT16)PCORE(8)[:][0].k::a[0][:] <= DTYPE(INT16)PCORE(8)[:][1].k::a[0][:];',
     code: 'tprog.remap-both',
+    at: 'REMAP(1)',
+    nth: 1,
   },
   {
     name: 'CONCURRENT on MEM',
@@ -227,26 +274,42 @@ const cases: Case[] = [
     good: '> DTYPE(INT16)PCORE(8)[:][0].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:63];',
     code: 'tprog.concurrent-space',
     message: /SCATTER is only for PCORE/,
+    at: 'CONCURRENT DTYPE(INT16)MEM(q)[0:63]',
   },
-  { name: 'global assignment needs a constant', bad: '> k::run.g <= DTYPE(INT16)MEM(q)[0:0];', good: '> k::run.g <= INT16(4);', code: 'tprog.global-assign' },
-  { name: 'global assignment to a non-_global parameter', bad: '> k::run.bias <= INT16(4);', good: '> k::run.g <= INT16(4);', code: 'tprog.not-global' },
+  {
+    name: 'global assignment needs a constant',
+    bad: '> k::run.g <= DTYPE(INT16)MEM(q)[0:0];',
+    good: '> k::run.g <= INT16(4);',
+    code: 'tprog.global-assign',
+    at: 'DTYPE(INT16)MEM(q)[0:0]',
+  },
+  {
+    name: 'global assignment to a non-_global parameter',
+    bad: '> k::run.bias <= INT16(4);',
+    good: '> k::run.g <= INT16(4);',
+    code: 'tprog.not-global',
+    at: 'k::run.bias',
+  },
   {
     name: 'tensor variable not defined',
     bad: '> DTYPE(INT16)MEM(p)[0:7] <= $nope;',
     good: '> $nope := DTYPE(INT16)MEM(q)[0:7];\n> DTYPE(INT16)MEM(p)[0:7] <= $nope;',
     code: 'tprog.undefined-var',
+    at: '$nope',
   },
   {
     name: 'more than 7 tensor variables',
     bad: [1, 2, 3, 4, 5, 6, 7, 8].map((i) => `> $v${i} := DTYPE(INT16)MEM(q)[0:7];`).join('\n'),
     good: [1, 2, 3, 4, 5, 6, 7].map((i) => `> $v${i} := DTYPE(INT16)MEM(q)[0:7];`).join('\n'),
     code: 'tprog.too-many-vars',
+    at: '$v8',
   },
   {
     name: 'empty range',
     bad: '> DTYPE(INT16)MEM(p)[7:0] <= DTYPE(INT16)MEM(q)[0:7];',
     good: '> DTYPE(INT16)MEM(p)[0:7] <= DTYPE(INT16)MEM(q)[0:7];',
     code: 'tprog.empty-range',
+    at: '[7:0]',
   },
   {
     name: 'count mismatch',
@@ -254,6 +317,7 @@ const cases: Case[] = [
     good: '> DTYPE(INT16)MEM(p)[0:7] <= DTYPE(INT16)MEM(q)[0:7];',
     code: 'tprog.count-mismatch',
     message: /receive the PAD value 0/,
+    at: '<=',
   },
   {
     name: 'out-of-bound writes',
@@ -261,43 +325,62 @@ const cases: Case[] = [
     good: '> DTYPE(INT16)MEM(p,4,4)[0:3][0:3] <= DTYPE(INT16)MEM(q)[0:15];',
     code: 'tprog.write-skipped',
     message: /8 of 16 destination elements/,
+    // the term's span, which ends after the space before <=
+    at: 'DTYPE(INT16)MEM(p,4,4)[0:3][2:5] ',
   },
   {
     name: 'PCORE count above 8',
     bad: '> DTYPE(INT16)PCORE(16)[:][0].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:127];',
     good: '> DTYPE(INT16)PCORE(8)[:][0].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:63];',
     code: 'tprog.pcore-count',
+    at: '(16)',
   },
   {
     name: 'PCORE dims not power of two',
     bad: '> DTYPE(INT16)PCORE(3,2)[:][:][0].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:47];',
     good: '> DTYPE(INT16)PCORE(4,2)[:][:][0].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:63];',
     code: 'tprog.pcore-pow2',
+    at: '(3,2)',
   },
   {
     name: 'THREAD with three dims',
     bad: '> DTYPE(INT16)PCORE(8)[0].THREAD(2,2,4)[0][0][0].k::s <= INT16(1);',
     good: '> DTYPE(INT16)PCORE(8)[0].THREAD(4,4)[0][0].k::s <= INT16(1);',
     code: 'tprog.thread-spec',
+    at: '(2,2,4)',
   },
   {
     name: 'range with four parts',
     bad: '> DTYPE(INT16)MEM(p)[0:1:2:3] <= DTYPE(INT16)MEM(q)[0:3];',
     good: '> DTYPE(INT16)MEM(p)[0:1:3] <= DTYPE(INT16)MEM(q)[0:3];',
     code: 'tprog.bad-range',
+    at: '0:1:2:3',
   },
-  { name: 'missing separator', bad: '> BARRIER BARRIER;', good: '> BARRIER; BARRIER;', code: 'tprog.syntax' },
-  { name: 'non-transfer joined with a comma', bad: '> EXE_LOCKSTEP(k::run,8), BARRIER;', good: '> BARRIER, BARRIER;', code: 'tprog.concurrent-kind' },
-  { name: 'unclosed comment on a > line', bad: '> BARRIER; /* note', good: '> BARRIER; /* note */', code: 'tprog.invalid-comment' },
+  { name: 'missing separator', bad: '> BARRIER BARRIER;', good: '> BARRIER; BARRIER;', code: 'tprog.syntax', at: 'B', nth: 1 },
+  {
+    name: 'non-transfer joined with a comma',
+    bad: '> EXE_LOCKSTEP(k::run,8), BARRIER;',
+    good: '> BARRIER, BARRIER;',
+    code: 'tprog.concurrent-kind',
+    at: 'EXE_LOCKSTEP(k::run,8)',
+  },
+  { name: 'unclosed comment on a > line', bad: '> BARRIER; /* note', good: '> BARRIER; /* note */', code: 'tprog.invalid-comment', at: '/* note' },
   {
     name: 'names glued across > lines (S2)',
     bad: '> CONCURRENT\n> DTYPE(INT16)PCORE(8)[:][0].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:63];',
     good: '> CONCURRENT DTYPE(INT16)\n> PCORE(8)[:][0].k::a[0][:] <= DTYPE(INT16)MEM(q)[0:63];',
     code: 'tprog.glued-names',
+    at: 'T\n> D',
   },
-  { name: 'unterminated statement (S1)', bad: '> BARRIER', good: '> BARRIER;', code: 'tprog.unterminated' },
-  { name: 'CALLBACK arguments', bad: '> CALLBACK(f);', good: '> CALLBACK(f,1);', code: 'tprog.bad-args' },
+  { name: 'unterminated statement (S1)', bad: '> BARRIER', good: '> BARRIER;', code: 'tprog.unterminated', at: '> BARRIER' },
+  { name: 'CALLBACK arguments', bad: '> CALLBACK(f);', good: '> CALLBACK(f,1);', code: 'tprog.bad-args', at: 'f' },
 ];
+
+/** LSP position (line, character) of a character offset of `text`. */
+function positionAt(text: string, offset: number): { line: number; character: number } {
+  const lines = text.slice(0, offset).split('\n');
+  return { line: lines.length - 1, character: lines[lines.length - 1].length };
+}
 
 const wrap = (body: string) => `#include <stdint.h>\nvoid f(uint32_t p, uint32_t q, int c, int x, int f) {\n${body}\n}\n`;
 
@@ -307,7 +390,18 @@ for (const c of cases) {
     const hit = bad.diagnostics.find((d) => d.code === c.code);
     assert.ok(hit, `expected ${c.code}; got ${bad.diagnostics.map((d) => d.code + ': ' + d.message).join(' | ') || 'nothing'}`);
     if (c.message) assert.match(hit.message, c.message);
-    assert.ok(hit.range.start.line >= 2, 'range inside the statement lines');
+    // the exact range: start and end of c.at (its nth occurrence) in the wrapped text, as LSP line/character
+    const occurrences = c.bad.split(c.at).length - 1;
+    assert.ok(c.nth === undefined ? occurrences === 1 : c.nth < occurrences, `'${c.at}' occurs ${occurrences} times in the case: give nth`);
+    let k = -1;
+    for (let n = 0; n <= (c.nth ?? 0); n++) k = c.bad.indexOf(c.at, k + 1);
+    const text = wrap(c.bad);
+    const from = text.indexOf(c.bad) + k;
+    assert.deepEqual(
+      bad.diagnostics.filter((d) => d.code === c.code).map((d) => d.range),
+      [{ start: positionAt(text, from), end: positionAt(text, from + c.at.length) }],
+      `${c.code} must cover '${c.at}'${c.nth ? ` (occurrence ${c.nth})` : ''}`,
+    );
     const good = analyze(wrap(c.good), P, 'ztachip');
     assert.deepEqual(
       good.diagnostics.filter((d) => d.code === c.code).map((d) => d.message),
