@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyze } from '../helpers/tprog';
 import { readI16, runStatic, writeI16 } from '../helpers/sim';
+import type { Machine } from '../../core/sim/machine';
 
 const P = `
 vint16 t::a[4];
@@ -39,73 +40,33 @@ function expected(x: number): number {
 
 const inputs = [-1, -2, -32, -33, -2048, -1000, 0, 1, 31, 32, 1000, 2047];
 
+/**
+ * Loads the tables, moves `inputs` from MEM into PCORE words with prefix `into` on the PCORE destination, and back to
+ * MEM with prefix `back` on the PCORE source; returns what arrives in MEM.
+ */
+function roundTrip(into: string, back: string): number[] {
+  const pc = 'DTYPE(INT16)PCORE(8)[0][0].t::a[0:1][:]';
+  const body = ['> SPU <= DTYPE(INT16)MEM(lut,1024)[:];', `> ${into}${pc} <= DTYPE(INT16)MEM(p)[0:11];`, `> DTYPE(INT16)MEM(q)[0:11] <= ${back}${pc};`].join(
+    '\n',
+  );
+  const prepare = (mm: Machine) => {
+    writeI16(mm, LUT, table());
+    writeI16(mm, SRC, inputs);
+  };
+  const { m } = runStatic(analyze(prog(body), P, 'ztachip'), { p: SRC, lut: LUT, q: OUT }, { prepare });
+  return readI16(m.mem, OUT, 12);
+}
+
 test('REMAP on a PCORE destination maps negative words through the upper half of the table (-1 reads entry 127)', () => {
-  const a = analyze(
-    prog(
-      '> SPU <= DTYPE(INT16)MEM(lut,1024)[:];\n' +
-        '> REMAP(2) DTYPE(INT16)PCORE(8)[0][0].t::a[0:1][:] <= DTYPE(INT16)MEM(p)[0:11];\n' +
-        '> DTYPE(INT16)MEM(q)[0:11] <= DTYPE(INT16)PCORE(8)[0][0].t::a[0:1][:];',
-    ),
-    P,
-    'ztachip',
-  );
-  const { m } = runStatic(
-    a,
-    { p: SRC, lut: LUT, q: OUT },
-    {
-      prepare: (mm) => {
-        writeI16(mm, LUT, table());
-        writeI16(mm, SRC, inputs);
-      },
-    },
-  );
-  assert.deepEqual(readI16(m.mem, OUT, 12), inputs.map(expected));
+  assert.deepEqual(roundTrip('REMAP(2) ', ''), inputs.map(expected));
   // -1 → k = 127, r = 31: 3·127 − 200 + ((63·31 + 16) >> 5) = 181 + 61 = 242
   assert.equal(expected(-1), 242);
 });
 
 test('REMAP on a PCORE source maps negative words the same way', () => {
-  const a = analyze(
-    prog(
-      '> SPU <= DTYPE(INT16)MEM(lut,1024)[:];\n' +
-        '> DTYPE(INT16)PCORE(8)[0][0].t::a[0:1][:] <= DTYPE(INT16)MEM(p)[0:11];\n' +
-        '> DTYPE(INT16)MEM(q)[0:11] <= REMAP(2) DTYPE(INT16)PCORE(8)[0][0].t::a[0:1][:];',
-    ),
-    P,
-    'ztachip',
-  );
-  const { m } = runStatic(
-    a,
-    { p: SRC, lut: LUT, q: OUT },
-    {
-      prepare: (mm) => {
-        writeI16(mm, LUT, table());
-        writeI16(mm, SRC, inputs);
-      },
-    },
-  );
-  assert.deepEqual(readI16(m.mem, OUT, 12), inputs.map(expected));
+  assert.deepEqual(roundTrip('', 'REMAP(2) '), inputs.map(expected));
 });
 
 test('REMAP with a negative stream number is off (the real kernels pass -1 to disable it)', () => {
-  const a = analyze(
-    prog(
-      '> SPU <= DTYPE(INT16)MEM(lut,1024)[:];\n' +
-        '> REMAP(-1) DTYPE(INT16)PCORE(8)[0][0].t::a[0:1][:] <= DTYPE(INT16)MEM(p)[0:11];\n' +
-        '> DTYPE(INT16)MEM(q)[0:11] <= DTYPE(INT16)PCORE(8)[0][0].t::a[0:1][:];',
-    ),
-    P,
-    'ztachip',
-  );
-  const { m } = runStatic(
-    a,
-    { p: SRC, lut: LUT, q: OUT },
-    {
-      prepare: (mm) => {
-        writeI16(mm, LUT, table());
-        writeI16(mm, SRC, inputs);
-      },
-    },
-  );
-  assert.deepEqual(readI16(m.mem, OUT, 12), inputs);
+  assert.deepEqual(roundTrip('REMAP(-1) ', ''), inputs);
 });
