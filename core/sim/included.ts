@@ -28,6 +28,17 @@ export class IncludedPrograms {
     this.pcoreFile = pcore ? project.pcorePathFor(main.file) : undefined;
   }
 
+  /** Full names of the run's PCORE kernels, in address order (kernel k has address (k + 1) << 4). */
+  kernelNames(): string[] {
+    const p = this.pcore;
+    if (!p) return [];
+    // asked for each `$cls::kernel` the compiler meets: listed once per PCORE program
+    if (this.names?.of !== p) this.names = { of: p, list: p.kernels().map((k) => k.fullName) };
+    return this.names.list;
+  }
+
+  private names?: { of: PcoreView; list: string[] };
+
   /** The preprocessor's `includedUnits` hook. */
   readonly units = (file: string, text: string): { base: number; units: { firstLine: number; lastLine: number }[] } | undefined => {
     const a = this.project.analyze(file, text);

@@ -6,14 +6,8 @@ import type { HostScope, HostValue } from './types';
 import { SimError } from './types';
 import { encodeExeWord } from './engine/execute';
 
-export interface RuntimeState {
-  alloc(size: number, align: number): number;
-  /** Reports what is not simulated exactly (run summary, CLI, Problems panel). */
-  warn(message: string, at: import('./types').SourceLoc | undefined): void;
-}
-
 /** Returns undefined for a name the runtime does not know. */
-export function callRuntime(name: string, args: HostValue[], scope: HostScope, st: RuntimeState): HostValue | undefined {
+export function callRuntime(name: string, args: HostValue[], scope: HostScope): HostValue | undefined {
   switch (name) {
     case 'ztaBuildKernelFunc':
     case 'ztamBuildKernelFunc':
@@ -25,10 +19,6 @@ export function callRuntime(name: string, args: HostValue[], scope: HostScope, s
     case 'ztaAbort':
     case 'ztamAbort':
       throw new SimError(`ztaAbort(${args[0] ?? ''}) called by process ${scope.process}`, undefined, scope.stack(), 'fault');
-    case 'malloc':
-      return st.alloc(args[0] ?? 0, 16);
-    case 'free':
-      return 0;
     default:
       return undefined;
   }

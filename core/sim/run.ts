@@ -12,7 +12,7 @@ import { TensorExecutor } from './engine/execute';
 import { compileProgram, type HostProgram, type WasmLoader } from './host';
 import type { DebugPort } from './host/compile';
 import { createPcoreRunner } from './pcore';
-import { callRuntime, type RuntimeState } from './libraryCalls';
+import { callRuntime } from './libraryCalls';
 import { YIELD_KIND, type TraceStep } from '../protocol/trace';
 import { countStatements, type RunSummary } from './trace';
 import { labelled, NPY_OF, readValues, resolveWhere, SpecError, type DumpSpec, type LoadSpec } from './dump';
@@ -141,7 +141,6 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
   // the PCORE program may come from an included tensor program (decided while the C is compiled)
   const included = new IncludedPrograms(o.project, a, a.pcore as PcoreView | undefined);
   let pcore = included.pcore;
-  const kernelNames = () => (included.pcore ? included.pcore.kernels().map((k) => k.fullName) : []);
   const warnings = new Map<string, RunWarning>();
   const warn = (message: string, at: SourceLoc | undefined) => {
     const loc = at ?? { file: o.file, line: 1, column: 1 };
@@ -150,7 +149,6 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
     if (w) w.count++;
     else if (warnings.size < MAX_WARNINGS) warnings.set(key, { file: loc.file || o.file, line: loc.line, column: loc.column, message, count: 1 });
   };
-  const state: RuntimeState = { alloc: (s, al) => m.alloc(s, al), warn };
   const result: RunResult = {
     summary: { steps: 0, statements: 0, bytesMoved: 0, laneOps: 0, timeMs: 0 },
     warnings: [],
@@ -212,7 +210,7 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
       },
       includedUnits: included.units,
       kernelAddress: (name) => {
-        const i = kernelNames().indexOf(name);
+        const i = included.kernelNames().indexOf(name);
         return i < 0 ? undefined : (i + 1) << 4;
       },
       loadWasm: o.loadWasm,
@@ -220,7 +218,7 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
     });
     result.host = host;
     pcore = included.pcore;
-    const kernels = kernelNames();
+    const kernels = included.kernelNames();
     const exec = (ex = new TensorExecutor({
       a,
       included: included.list,
@@ -248,7 +246,7 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
       mem: m.mem,
       alloc: (size, align) => m.alloc(size, align),
       tensor: (unit, scope) => exec.run(unit, scope),
-      builtin: (name, args, scope) => callRuntime(name, args, scope, state),
+      builtin: (name, args, scope) => callRuntime(name, args, scope),
       print: (t) => {
         output += t;
         o.debug?.onOutput?.(t);

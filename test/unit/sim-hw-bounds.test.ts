@@ -5,29 +5,16 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Project } from '../../core/project/project';
-import { loadPcoreView } from '../../core/project/pcoreAdapter';
-import { nodeLoadWasm } from '../../node/wasm';
 import { parseDump } from '../../core/sim/dump';
-import { runProgram } from '../../core/sim/run';
-import { nodeFs } from '../../cli/nodeFs';
+import { runFile, tempTree } from '../helpers/run';
 
 const P = 'vint16 t::a[2];\nint16 t::s[8];\n_kernel_ void t::k() { }\n';
 
 async function run(body: string, dumps: string[] = []) {
-  const dir = mkdtempSync(join(tmpdir(), 'tl-hwb-'));
   const m = `#include <stdint.h>\nint16_t buf[64];\nint16_t src[32];\nvoid kernel_w(void) {\n   for (int i = 0; i < 32; i++) src[i] = i + 1;\n${body}\n}\n`;
-  writeFileSync(join(dir, 'w.m'), m);
-  writeFileSync(join(dir, 'w.p'), P);
-  const r = await runProgram({
-    project: new Project({ fs: nodeFs, loadPcore: loadPcoreView }),
-    file: join(dir, 'w.m'),
-    loadWasm: nodeLoadWasm,
-    dumps: dumps.map(parseDump),
-  });
+  const dir = tempTree({ 'w.m': m, 'w.p': P }, 'tl-hwb-');
+  const r = await runFile(join(dir, 'w.m'), { dumps: dumps.map(parseDump) });
   assert.equal(r.error, null, JSON.stringify(r.error));
   return r;
 }

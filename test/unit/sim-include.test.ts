@@ -5,15 +5,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Project } from '../../core/project/project';
-import { loadPcoreView } from '../../core/project/pcoreAdapter';
-import { nodeLoadWasm } from '../../node/wasm';
 import { parseDump } from '../../core/sim/dump';
-import { runProgram } from '../../core/sim/run';
-import { nodeFs } from '../../cli/nodeFs';
+import { runFile, tempTree } from '../helpers/run';
 
 const KERNEL_P = `vint16 inc::a;
 vint16 inc::z;
@@ -47,17 +41,8 @@ int main(void) {
 }
 `;
 
-function tree(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), 'tl-include-'));
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(join(root, name, '..'), { recursive: true });
-    writeFileSync(join(root, name), text);
-  }
-  return root;
-}
-
-const run = (file: string) =>
-  runProgram({ project: new Project({ fs: nodeFs, loadPcore: loadPcoreView }), file, loadWasm: nodeLoadWasm, dumps: [parseDump('MEM:out:1024:i16')] });
+const tree = (files: Record<string, string>) => tempTree(files, 'tl-include-');
+const run = (file: string) => runFile(file, { dumps: [parseDump('MEM:out:1024:i16')] });
 
 test("a driver runs the > statements of the kernel file it includes, with that file's .p", async () => {
   const root = tree({ 'kern/kern.m': KERNEL_M, 'kern/kern.p': KERNEL_P, 'drv/drv.m': DRIVER });

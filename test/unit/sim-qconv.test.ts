@@ -10,12 +10,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
-import { Project } from '../../core/project/project';
-import { loadPcoreView } from '../../core/project/pcoreAdapter';
-import { nodeLoadWasm } from '../../node/wasm';
 import { parseDump, parseLoad } from '../../core/sim/dump';
-import { runProgram } from '../../core/sim/run';
-import { nodeFs } from '../../cli/nodeFs';
+import { runFile } from '../helpers/run';
 import { mulberry32 } from '../helpers/rng';
 
 const FILE = resolve(__dirname, '../fixtures/qconv/qconv.m');
@@ -75,17 +71,13 @@ function model(input: Uint8Array, weights: Int8Array, shift: number): number[] {
 }
 
 async function runQconv(input: Uint8Array, weights: Int8Array, shift: number) {
-  const project = new Project({ fs: nodeFs, loadPcore: loadPcoreView });
-  return runProgram({
-    project,
-    file: FILE,
+  return runFile(FILE, {
     args: [shift],
     loads: [
       { ...parseLoad('input=input.bin'), bytes: input },
       { ...parseLoad('weights=weights.bin'), bytes: new Uint8Array(weights.buffer) },
     ],
     dumps: [parseDump(`MEM:output:${NOUT * NPIX}:u8`)],
-    loadWasm: nodeLoadWasm,
   });
 }
 

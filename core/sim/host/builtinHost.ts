@@ -5,8 +5,8 @@
  * compiler without importing it back.
  */
 import type { SourceLoc } from '../types';
-import type { FnT } from './ctypes';
-import type { FnCode, FnRec, Frame, Runtime } from './hostState';
+import type { CType, FnT } from './ctypes';
+import type { Builtin, FnCode, FnRec, Frame, Runtime } from './hostState';
 import type { Scope } from './scope';
 
 export interface BuiltinHost {
@@ -21,4 +21,14 @@ export interface BuiltinHost {
   genOf(f: FnRec): NonNullable<FnRec['gen']>;
   /** A callee frame for `f` with the arguments converted to its parameter types. */
   frameFor(f: FnRec, c: FnCode, vals: number[], loc: SourceLoc): Frame;
+}
+
+/** A C function type for a built-in's declaration. */
+export function builtinFn(ret: CType, params: CType[], variadic = false): FnT {
+  return { k: 'fn', ret, params, variadic };
+}
+
+/** Declares built-in `name` of type `t`, implemented by `impl` (a C body in the program takes precedence). */
+export function defineBuiltin(c: BuiltinHost, name: string, t: FnT, impl: Builtin): void {
+  c.declareFn(name, t, { file: '<built-in>', line: 1, column: 1 }).builtin = impl;
 }

@@ -222,10 +222,10 @@ export class Runtime {
     if (n > 0) this.journal?.mark(a, a + n - 1);
   }
 
-  /** The running hart as a scope for services outside a `>` statement (no C evaluation). */
-  private scopeAt(loc: SourceLoc): HostScope {
+  /** The running hart as a scope for services outside a `>` statement (no C evaluation), at `loc`. */
+  scopeAt(loc: SourceLoc): HostScope {
     const h = this.cur;
-    return { eval: () => this.fault('scope.eval is not available here', loc), process: h.id, stack: () => this.stack(loc, h) };
+    return { eval: () => this.fault('scope.eval is not available here', loc), process: h.id, stack: () => this.stack(loc, h), at: loc };
   }
 
   private mmioAt(a: number, n: number): boolean {

@@ -5,10 +5,10 @@
  * in the program takes precedence.
  */
 import { SimError, type SourceLoc } from '../types';
-import type { BuiltinHost } from './builtinHost';
+import { builtinFn, defineBuiltin, type BuiltinHost } from './builtinHost';
 import { DOUBLE, FLOAT, INT, UINT, VOID, ptr, type CType, type FnT, charType } from './ctypes';
 import { cformat } from './printf';
-import type { Builtin, FnRec, Runtime } from './hostState';
+import type { Builtin, Runtime } from './hostState';
 
 /** Calls that switch harts. `ztaTaskYield` is a macro around `_taskYield` in ztalib.h. */
 export const YIELD_NAMES: ReadonlySet<string> = new Set(['ztaTaskYield', '_taskYield']);
@@ -17,11 +17,8 @@ export function installLibc(c: BuiltinHost): void {
   const rt: Runtime = c.rt;
   const P = ptr(VOID);
   const S = ptr(charType(false));
-  const fn = (ret: CType, params: CType[], variadic = false): FnT => ({ k: 'fn', ret, params, variadic });
-  const def = (name: string, t: FnT, impl: Builtin): void => {
-    const f: FnRec = c.declareFn(name, t, { file: '<built-in>', line: 1, column: 1 });
-    f.builtin = impl;
-  };
+  const fn = builtinFn;
+  const def = (name: string, t: FnT, impl: Builtin): void => defineBuiltin(c, name, t, impl);
   const str = (a: number, loc: SourceLoc): string => rt.cstr(a, loc);
   const writeStr = (dst: number, s: string, max: number, loc: SourceLoc): number => {
     const bytes = new TextEncoder().encode(s);

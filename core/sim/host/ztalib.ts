@@ -19,9 +19,9 @@
  * - ztaJobDone / ztaReadResponse: the CALLBACK indication queue.
  */
 import type { SourceLoc } from '../types';
-import type { BuiltinHost } from './builtinHost';
-import { BOOL, INT, SHORT, UINT, VOID, ptr, type CType, type FnT } from './ctypes';
-import type { Builtin, FnRec, Runtime } from './hostState';
+import { builtinFn, defineBuiltin, type BuiltinHost } from './builtinHost';
+import { BOOL, INT, SHORT, UINT, VOID, ptr, type FnT } from './ctypes';
+import type { Builtin, Runtime } from './hostState';
 
 /** Entries per stream table and the segment width of each entry (zta.h SPU_SIZE, SPU_REMAINDER). */
 const SPU_SIZE = 128;
@@ -30,18 +30,9 @@ const SPU_REMAINDER = 32;
 export function installZtalib(c: BuiltinHost): void {
   const rt: Runtime = c.rt;
   const P = ptr(VOID);
-  const fn = (ret: CType, params: CType[], variadic = false): FnT => ({ k: 'fn', ret, params, variadic });
-  const def = (name: string, t: FnT, impl: Builtin): void => {
-    const f: FnRec = c.declareFn(name, t, { file: '<built-in>', line: 1, column: 1 });
-    f.builtin = impl;
-  };
+  const fn = builtinFn;
+  const def = (name: string, t: FnT, impl: Builtin): void => defineBuiltin(c, name, t, impl);
   const zta = (loc: SourceLoc) => rt.sv.zta ?? rt.fault('not simulated: this run has no tensor engine behind the runtime library', loc, 'not-simulated');
-  const scope = (loc: SourceLoc) => ({
-    eval: () => rt.fault('scope.eval is not available here', loc),
-    process: rt.cur.id,
-    stack: () => rt.stack(loc),
-    at: loc,
-  });
   const store32 = (a: number, v: number, loc: SourceLoc) => {
     rt.check(a, 4, loc, 'write');
     rt.writing(a, 4);
@@ -109,7 +100,7 @@ export function installZtalib(c: BuiltinHost): void {
     if (a === 0) return 0;
     rt.check(a, 2, loc, 'read');
     const count = rt.dv.getUint16(a, true);
-    zta(loc).loadStreams(a + 2, count * SPU_SIZE * 2, loc, scope(loc));
+    zta(loc).loadStreams(a + 2, count * SPU_SIZE * 2, loc, rt.scopeAt(loc));
     return 0;
   });
 
@@ -127,7 +118,7 @@ export function installZtalib(c: BuiltinHost): void {
   });
 
   def('ztaJobDone', fn(VOID, [UINT]), ([id], loc) => {
-    zta(loc).callback(0, id, loc, scope(loc));
+    zta(loc).callback(0, id, loc, rt.scopeAt(loc));
     return 0;
   });
 

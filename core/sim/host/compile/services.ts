@@ -53,7 +53,7 @@ export function service(cc: CompileContext, name: string, vals: number[], loc: S
   const rt: Runtime = cc.rt;
   let r: number | undefined;
   try {
-    r = rt.sv.builtin(name, vals, ec ? hostScope(cc, ec, fr) : bareScope(cc, loc));
+    r = rt.sv.builtin(name, vals, ec ? hostScope(cc, ec, fr) : rt.scopeAt(loc));
   } catch (e) {
     throw adopt(cc, e, loc);
   }
@@ -70,17 +70,6 @@ export function hostScope(cc: CompileContext, ec: EvalCtx, fr: Frame): HostScope
     stack: () => rt.stack(ec.loc, h),
     at: ec.loc,
     frames: () => frames(h, ec.loc),
-  };
-}
-
-export function bareScope(cc: CompileContext, loc: SourceLoc): HostScope {
-  const rt: Runtime = cc.rt;
-  const h = rt.cur;
-  return {
-    eval: () => rt.fault('scope.eval is not available here', loc),
-    process: h.id,
-    stack: () => rt.stack(loc, h),
-    at: loc,
   };
 }
 
