@@ -225,9 +225,11 @@ export abstract class CompileContext {
     this.src = { text: pp.text, loc: (n) => outLoc(pp.starts, pp.toks, n.start) ?? { file: opts.file, line: 1, column: 1 } };
     // names whose address is taken inside `>` statements must not be register locals (in every file: an
     // included tensor program's too)
-    for (const line of [opts.text, ...this.pp.tensorIncludes].join('\n').split('\n')) {
-      if (!/^\s*>/.test(line)) continue;
-      for (const m of line.matchAll(/(?:^|[^&])&\s*([A-Za-z_]\w*)/g)) this.tensorAddr.add(m[1]);
+    // (only the `>` lines are looked at, each file's text on its own: no copy of the program)
+    for (const text of [opts.text, ...this.pp.tensorIncludes]) {
+      for (const line of text.matchAll(/^[ \t]*>.*$/gm)) {
+        for (const m of line[0].matchAll(/(?:^|[^&])&\s*([A-Za-z_]\w*)/g)) this.tensorAddr.add(m[1]);
+      }
     }
     // typedef names tree-sitter does not know as primitive types, and ztalib.h's types
     this.global.syms.set('_Bool', { k: 'type', t: BOOL });
