@@ -2,12 +2,13 @@
  * Custom LSP requests and notifications between the Tensor Lens client and server (the counterpart of
  * rust-analyzer's lsp_ext.ts). Each is a typed `RequestType`/`NotificationType`, so a call site cannot
  * pair a method with the wrong parameters or result: the client (`client.sendRequest(RunRequest, …)`),
- * the server (server/src/extRequests.ts) and the tests all name these objects, never the method string.
+ * the server (`connection.onRequest(RunRequest, …)`) and the tests all name these objects, never the method string.
  *
  * `vscode-jsonrpc` is the one import besides plain types: its package entry is the platform-neutral
  * `lib/common` API (no Node modules), so this file also goes into the web-worker server and the web
- * extension host. It is the copy the language client is built on (vscode-languageclient → protocol
- * 3.18.5 → jsonrpc 10); the server's vscode-languageserver pins an older one (see extRequests.ts).
+ * extension host. Client and server libraries (vscode-languageclient 11, vscode-languageserver 11) share
+ * it through one vscode-languageserver-protocol (3.18.5 → jsonrpc 10): one copy is bundled, and these
+ * types are the ones both libraries accept.
  */
 import { NotificationType, RequestType, RequestType0 } from 'vscode-jsonrpc';
 import type { RunConfig } from '../sim/runConfig';

@@ -8,7 +8,6 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { TransferPreviewRequest, type TransferPreviewResult } from '../../core/protocol/lspExt';
 import { toCodeActions } from './convert';
 import type { DocumentStore } from './documents';
-import { onRequest } from './extRequests';
 import type { LanguageFeatures, LanguageRegistry } from './languages/registry';
 
 export function registerFeatures(connection: Connection, store: DocumentStore, languages: LanguageRegistry): void {
@@ -46,7 +45,7 @@ export function registerFeatures(connection: Connection, store: DocumentStore, l
 
   const noPreview: TransferPreviewResult = { markdown: 'not a tensor program', transfers: 0 };
   const failedPreview: TransferPreviewResult = { markdown: 'internal error', transfers: 0 };
-  onRequest(connection, TransferPreviewRequest, (p) =>
+  connection.onRequest(TransferPreviewRequest, (p) =>
     on('transferPreview', p.uri, noPreview, (l, doc) => l.transferPreview?.(doc, p.function, p.rows), failedPreview),
   );
 }

@@ -8,7 +8,6 @@ import { ReadMemoryRequest, RunProgressNotification, RunRequest, type ReadMemory
 import { SPACE_NAMES, spaceDef } from '../../core/sim/spaces';
 import type { DiagnosticsPublisher } from './diagnostics';
 import type { DocumentStore } from './documents';
-import { onRequest, sendNotification } from './extRequests';
 import type { ServerHost } from './host';
 import { runDiagnosticsOf } from './runDiagnostics';
 import type { Settings } from './settings';
@@ -17,7 +16,7 @@ import { pathToUri, uriToPath } from './uri';
 
 export function registerRunRequests(connection: Connection, host: ServerHost, store: DocumentStore, settings: Settings, publisher: DiagnosticsPublisher): void {
   let runId = 0;
-  onRequest(connection, RunRequest, async (p, token) => {
+  connection.onRequest(RunRequest, async (p, token) => {
     const id = ++runId;
     const empty: RunResultMessage = {
       runId: id,
@@ -47,7 +46,7 @@ export function registerRunRequests(connection: Connection, host: ServerHost, st
         file,
         overlay: store.overlay(),
       },
-      (statements) => void sendNotification(connection, RunProgressNotification, { uri: p.uri, steps: statements, statements }),
+      (statements) => void connection.sendNotification(RunProgressNotification, { uri: p.uri, steps: statements, statements }),
       () => token.isCancellationRequested,
       (f) => token.onCancellationRequested(f),
     );
@@ -58,7 +57,7 @@ export function registerRunRequests(connection: Connection, host: ServerHost, st
     return out;
   });
 
-  onRequest(connection, ReadMemoryRequest, async (p) => {
+  connection.onRequest(ReadMemoryRequest, async (p) => {
     if (!host.simulator) return { data: '', unit: 1, size: 0 };
     // the client's names and numbers are checked before they reach the worker (its space table is a Map)
     const why = badReadParams(p);

@@ -15,7 +15,6 @@ import { initializeResult } from './capabilities';
 import { CheckScheduler, listenForChanges } from './checking';
 import { DiagnosticsPublisher } from './diagnostics';
 import { DocumentStore } from './documents';
-import { onRequest0 } from './extRequests';
 import { registerFeatures } from './features';
 import type { ServerHost } from './host';
 import { LayoutLanguage } from './languages/layout';
@@ -53,7 +52,7 @@ export function startServer(connection: Connection, host: ServerHost): void {
   listenForChanges(connection, store, languages, scheduler, publisher, settings);
   registerFeatures(connection, store, languages);
   registerRunRequests(connection, host, store, settings, publisher);
-  onRequest0(connection, ServerStatusRequest, () => ({
+  connection.onRequest(ServerStatusRequest, () => ({
     version: host.version,
     documents: store.all().length,
     lastCheckMs: tprog.lastCheckMs,
