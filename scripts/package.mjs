@@ -3,14 +3,16 @@
 // @vscode/vsce. The bundles carry every dependency, so the package holds no node_modules
 // (`--no-dependencies`); .vscodeignore lists what goes in. Prints the size and the file count, and fails
 // when the package holds a file it must not (source maps, sources, tests, node_modules) or lacks one
-// the manifest needs.
+// the manifest needs. The README goes in as the details page can show it (scripts/lib/packagedReadme.mjs:
+// its screenshots inlined as data: URIs, since that page loads no relative image).
 //
 // Usage: node scripts/package.mjs [--out FILE] [--skip-build]
 import { spawnSync } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { listVsixAsync } from './lib/vsix.mjs';
+import { packagedReadme } from './lib/packagedReadme.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
@@ -28,6 +30,23 @@ function run(cmd, args) {
 
 const t0 = Date.now();
 if (!argv.includes('--skip-build')) run(process.execPath, ['scripts/build.mjs', '--production']);
+// vsce takes the README from --readme-path (inside the folder it packages) and stores it as readme.md
+const README = 'dist/package/README.md';
+try {
+  const readme = packagedReadme(readFileSync(join(REPO, 'README.md'), 'utf8'), (rel) => {
+    try {
+      return readFileSync(join(REPO, rel));
+    } catch {
+      return undefined;
+    }
+  });
+  mkdirSync(join(REPO, dirname(README)), { recursive: true });
+  writeFileSync(join(REPO, README), readme.text);
+  console.log(`[package] README: ${readme.images.length} images inlined (${readme.images.map((i) => i.path).join(', ')})`);
+} catch (e) {
+  console.error(`[package] ${e.message}`);
+  process.exit(1);
+}
 run(process.execPath, [
   join(REPO, 'node_modules', '@vscode', 'vsce', 'vsce'),
   'package',
@@ -35,13 +54,17 @@ run(process.execPath, [
   '--allow-missing-repository',
   '--no-rewrite-relative-links',
   '--skip-license',
+  '--readme-path',
+  README,
   '--out',
   OUT,
 ]);
 
 const entries = await listVsixAsync(OUT);
 const files = entries.filter((e) => e.name.startsWith('extension/')).map((e) => e.name.slice('extension/'.length));
-const forbidden = files.filter((f) => /\.map$|\.ts$|^node_modules\/|^test\/|^bench\/|^core\/|^client\/|^server\/|^scripts\/|^\.ci\//.test(f));
+const forbidden = files.filter((f) => /\.map$|\.ts$|^node_modules\/|^test\/|^bench\/|^core\/|^client\/|^server\/|^scripts\/|^\.ci\/|^dist\/package\//.test(f));
+// one README only: a second one differing in case would collide on case-insensitive file systems
+if (files.filter((f) => /^readme\.md$/i.test(f)).length !== 1) forbidden.push(...files.filter((f) => /^readme\.md$/i.test(f)));
 const required = [
   'package.json',
   'dist/client/node.js',
@@ -56,6 +79,8 @@ const required = [
   'media/icon/icon.png',
   'syntaxes/tprog.tmLanguage.json',
   'examples/test/test.m',
+  'readme.md',
+  'changelog.md',
 ];
 const missing = required.filter((f) => !files.includes(f));
 const size = statSync(OUT).size;
