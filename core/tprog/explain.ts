@@ -2,6 +2,7 @@
 import type { StmtInfo, TermInfo } from './analyze';
 import { enumerate, invalidCount, type Descriptor, type Element } from './descriptor';
 import { byteAddress as hex } from '../common/address';
+import { mdCode, mdText } from '../common/markdown';
 
 /** `b:e` or `b:s:e` of a level, with the source text where the value is only known at run time. */
 function levelRange(l: Descriptor['levels'][number]): string {
@@ -19,7 +20,7 @@ export function shapeText(d: Descriptor): string {
   return d.levels.map((l) => (l.count === undefined ? '?' : String(l.count))).join('×') || '1';
 }
 
-/** One-paragraph summary of a term: space, dims, ranges, count, type, address range. */
+/** One-paragraph summary of a term: space, dims, ranges, count, type, address range (Markdown: program text escaped). */
 export function termSummary(ti: TermInfo): string[] {
   const d = ti.desc;
   const t = ti.term;
@@ -27,7 +28,7 @@ export function termSummary(ti: TermInfo): string[] {
   const typeName = d.dtype ?? d.dtypeText;
   if (d.space === 'CONST') {
     out.push(
-      `**constant** ${d.dtypeText}(${t.constValue?.text ?? ''})` +
+      `**constant** ${mdText(`${d.dtypeText}(${t.constValue?.text ?? ''})`)}` +
         `${d.constValue !== undefined && String(d.constValue) !== t.constValue?.text ? ` = ${d.constValue}` : ''}` +
         ' — every destination element receives this value',
     );
@@ -35,7 +36,7 @@ export function termSummary(ti: TermInfo): string[] {
   }
   if (d.space === 'MEM' || d.space === 'SCRATCH') {
     const dims = d.dims ?? [];
-    out.push(`**${d.written}** ${d.space === 'MEM' ? 'external memory (byte-addressed)' : 'scratch-pad (32 KB, byte-addressed)'}`);
+    out.push(`**${mdText(d.written)}** ${d.space === 'MEM' ? 'external memory (byte-addressed)' : 'scratch-pad (32 KB, byte-addressed)'}`);
     const noDims = (t.spec?.items.length ?? 0) <= 1 && !d.bufLimit;
     out.push(
       noDims
@@ -48,10 +49,10 @@ export function termSummary(ti: TermInfo): string[] {
       `**PCORE** ${d.shared ? 'shared' : 'private'} memory — ` +
         `${d.pcoreShape ? `PCORE array ${d.pcoreShape.join('×')}` : 'PCORE array ?'}${d.shared ? '' : `, threads ${d.threadShape?.join('×') ?? '?'}`}`,
     );
-    if (m) out.push(`variable: ${m.summary}`);
+    if (m) out.push(`variable: ${mdText(m.summary)}`);
     else if (t.member)
       out.push(
-        `variable: \`${t.member.name.text}\`` +
+        `variable: ${mdCode(t.member.name.text)}` +
           `${t.member.name.text === 'root.constant' ? ' (whole shared space, 4096 words)' : ' (not found in the PCORE program)'}`,
       );
     if (d.memberShape) out.push(`variable shape: ${d.memberShape.join('×')}${t.member?.spec ? ' (cast)' : ''}`);
@@ -60,18 +61,18 @@ export function termSummary(ti: TermInfo): string[] {
   if (d.levels.length) {
     out.push(
       'iteration (outermost first): ' +
-        d.levels.map((l) => `${l.label}${l.forName ? ` (FOR ${l.forName})` : ''} ${levelRange(l)}${l.wildcard ? ' (broadcast *)' : ''}`).join(', '),
+        mdText(d.levels.map((l) => `${l.label}${l.forName ? ` (FOR ${l.forName})` : ''} ${levelRange(l)}${l.wildcard ? ' (broadcast *)' : ''}`).join(', ')),
     );
   }
   const total = d.total;
   const unit = d.dtype ? (d.space === 'PCORE' ? ' (12-bit words)' : ` (${d.elemBytes} byte${d.elemBytes === 1 ? '' : 's'} each)`) : '';
-  out.push(`elements: ${total ?? '?'}${d.levels.length > 1 ? ` (${shapeText(d)})` : ''}${typeName ? ` of ${typeName}${unit}` : ''}`);
+  out.push(`elements: ${total ?? '?'}${d.levels.length > 1 ? ` (${shapeText(d)})` : ''}${typeName ? ` of ${mdText(typeName)}${unit}` : ''}`);
   const bad = invalidCount(d);
   if (bad) out.push(`out of bounds: ${bad} element${bad === 1 ? '' : 's'}`);
   const range = addressRange(d);
-  if (range) out.push(range);
+  if (range) out.push(mdText(range));
   const pad = t.prefixes.find((p) => p.kind === 'PAD');
-  if (pad) out.push(`padding value: ${pad.arg?.text}${d.pad !== undefined && String(d.pad) !== pad.arg?.text ? ` = ${d.pad}` : ''}`);
+  if (pad) out.push(`padding value: ${mdText(pad.arg?.text ?? '')}${d.pad !== undefined && String(d.pad) !== pad.arg?.text ? ` = ${d.pad}` : ''}`);
   return out;
 }
 

@@ -10,24 +10,26 @@ import { hex, list } from '../util';
 import type { HoverResult } from '../../common/featureResults';
 import { wordDoc } from './keywords';
 import { locate } from './locate';
+import { mdText } from '../../common/markdown';
 
 const inside = (s: Span, o: number) => o >= s.start && o <= s.end;
 
 export function stepsTable(steps: Step[]): string {
-  const esc = (s: string) => s.replace(/\|/g, '\\|');
-  return ['| step | value |', '|---|---|', ...steps.map((s) => `| ${esc(s.name)} | ${esc(s.value)} |`)].join('\n');
+  return ['| step | value |', '|---|---|', ...steps.map((s) => `| ${mdText(s.name)} | ${mdText(s.value)} |`)].join('\n');
 }
 
-export function forwardMarkdown(name: string, f: ForwardBase): string {
-  const where = f.unit ? `${f.unit.label}, ` : '';
+export function forwardMarkdown(tensorName: string, f: ForwardBase): string {
+  const name = mdText(tensorName);
+  const where = f.unit ? `${mdText(f.unit.label)}, ` : '';
   const head = Number.isNaN(f.address)
     ? `**${name}${list(f.coord)}** — not stored (implicit zero)`
     : `**${name}${list(f.coord)}** → ${where}address \`${hex(f.address)}\` (${f.address.toLocaleString('en-US')}), ${f.size} byte${f.size === 1 ? '' : 's'}`;
   return `${head}\n\n${stepsTable(f.steps)}`;
 }
 
-export function inverseMarkdown(name: string, r: InverseResult): string {
-  const where = r.unit ? ` in ${r.unit.label}` : '';
+export function inverseMarkdown(tensorName: string, r: InverseResult): string {
+  const name = mdText(tensorName);
+  const where = r.unit ? ` in ${mdText(r.unit.label)}` : '';
   let head: string;
   if (r.kind === 'element')
     head =
@@ -36,15 +38,15 @@ export function inverseMarkdown(name: string, r: InverseResult): string {
   else if (r.kind === 'replica') head = `\`${hex(r.address)}\`${where} → a broadcast copy of **${name}${list(r.coord ?? [])}**`;
   else if (r.kind === 'outside') head = `\`${hex(r.address)}\`${where} is outside **${name}**`;
   else head = `\`${hex(r.address)}\`${where} in **${name}** is **${r.kind}**`;
-  return `${head}${r.reason ? `\n\n${r.reason}` : ''}${r.steps.length ? `\n\n${stepsTable(r.steps)}` : ''}`;
+  return `${head}${r.reason ? `\n\n${mdText(r.reason)}` : ''}${r.steps.length ? `\n\n${stepsTable(r.steps)}` : ''}`;
 }
 
 export function tensorMarkdown(t: TensorInfo): string {
   const head =
-    `**tensor ${t.name}**: ${t.dtype ?? '?'}` +
-    list(t.shape?.map((s, i) => (t.dimNames[i] ? `${t.dimNames[i]}=${s}` : String(s))) ?? []) +
+    `**tensor ${mdText(t.name)}**: ${mdText(t.dtype ?? '?')}` +
+    mdText(list(t.shape?.map((s, i) => (t.dimNames[i] ? `${t.dimNames[i]}=${s}` : String(s))) ?? [])) +
     (t.family ? ` — ${t.family} layout` : '');
-  if (!t.summary) return `${head}\n\n_${t.problem ?? 'no layout'}_`;
+  if (!t.summary) return `${head}\n\n_${mdText(t.problem ?? 'no layout')}_`;
   const br = Object.entries(t.summary.breakdown)
     .filter(([, v]) => v > 0)
     .map(([k, v]) => `${k} ${v.toLocaleString('en-US')} B`)
@@ -53,17 +55,18 @@ export function tensorMarkdown(t: TensorInfo): string {
 }
 
 export function probeMarkdown(p: ProbeInfo): string | undefined {
-  const name = p.tensor?.name ?? '';
-  if (p.forward) return forwardMarkdown(name, p.forward);
+  const raw = p.tensor?.name ?? '';
+  if (p.forward) return forwardMarkdown(raw, p.forward);
   if (p.inverse && p.kind === 'device') {
     const r = p.inverse;
-    const what = r.kind === 'element' ? `**${name}${list(r.coord ?? [])}**` : `**${r.kind}**${r.reason ? ` (${r.reason})` : ''}`;
+    const name = mdText(raw);
+    const what = r.kind === 'element' ? `**${name}${list(r.coord ?? [])}**` : `**${r.kind}**${r.reason ? ` (${mdText(r.reason)})` : ''}`;
     return `device ${list(p.coord ?? [])} of **${name}** → address \`${hex(r.address)}\` → ${what}\n\n${stepsTable(r.steps)}`;
   }
-  if (p.inverse) return inverseMarkdown(name, p.inverse);
+  if (p.inverse) return inverseMarkdown(raw, p.inverse);
   if (p.hits)
     return p.hits.length ? p.hits.map((h) => inverseMarkdown(h.tensor.name, h.result)).join('\n\n---\n\n') : `no tensor holds \`${hex(p.address ?? 0)}\``;
-  if (p.error) return `_${p.error}_`;
+  if (p.error) return `_${mdText(p.error)}_`;
   return undefined;
 }
 

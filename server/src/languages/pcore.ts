@@ -2,6 +2,7 @@
 import { SymbolKind, type DocumentSymbol, type Hover } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic } from '../../../core/common/diagnostic';
+import { mdCode, mdText } from '../../../core/common/markdown';
 import { formatPcoreVariable } from '../../../core/pcore';
 import type { PcoreView } from '../../../core/project/pcoreAdapter';
 import { isPcorePath, type Project } from '../../../core/project/project';
@@ -36,16 +37,16 @@ export class PcoreLanguage implements LanguageFeatures {
     let md: string;
     switch (s.kind) {
       case 'variable':
-        md = formatPcoreVariable(s.variable);
+        md = mdText(formatPcoreVariable(s.variable));
         break;
       case 'param':
-        md = formatPcoreVariable(s.param);
+        md = mdText(formatPcoreVariable(s.param));
         break;
       case 'local':
-        md = formatPcoreVariable(s.local);
+        md = mdText(formatPcoreVariable(s.local));
         break;
       case 'function':
-        md = `${s.fn.isKernel ? 'kernel' : 'function'} \`${s.fn.fullName}\`(${s.fn.params.map((p) => `${p.type} ${p.name}`).join(', ')})`;
+        md = `${s.fn.isKernel ? 'kernel' : 'function'} ${mdCode(s.fn.fullName)}(${mdText(s.fn.params.map((p) => `${p.type} ${p.name}`).join(', '))})`;
         break;
       case 'builtin':
         md =
@@ -56,7 +57,7 @@ export class PcoreLanguage implements LanguageFeatures {
               : '`_VMASK` — lane-enable mask of vector stores (bit i = lane i; -1 = all lanes)';
         break;
       default:
-        md = `intrinsic \`${s.name}\``;
+        md = `intrinsic ${mdCode(s.name)}`;
     }
     return { contents: { kind: 'markdown', value: md }, range: v.program.lineIndex.range(ref.start, ref.end) };
   }
