@@ -21,23 +21,27 @@ export const NPY_DTYPE: Record<ElemType, NpyDtype | 'f2'> = {
   f32: 'f4',
 };
 
-/** `.npy` bytes of `bytes` read as elements of `type` (a trailing partial element is dropped). */
-export function toNpy(bytes: Uint8Array, type: ElemType, bigEndian = false): Uint8Array {
+/**
+ * `.npy` bytes of `bytes` read as elements of `type` (a trailing partial element is dropped), 1-D or of
+ * `shape` when its element count is the bytes' (a picture exported from the Views pane).
+ */
+export function toNpy(bytes: Uint8Array, type: ElemType, bigEndian = false, shape?: readonly number[]): Uint8Array {
   const el = ELEM_BYTES[type];
   const n = Math.floor(bytes.length / el);
+  const dims = shape && shape.length && shape.reduce((a, b) => a * b, 1) === n ? shape : [n];
   const dt = NPY_DTYPE[type];
   if (dt === 'f2') {
     // fp16: write the raw bits as <u2 and relabel the header: '<u2' and '<f2' have the same length
     const bits = new Uint16Array(n);
     for (let i = 0; i < n; i++) bits[i] = bigEndian ? (bytes[2 * i] << 8) | bytes[2 * i + 1] : bytes[2 * i] | (bytes[2 * i + 1] << 8);
-    const out = encodeNpy({ dtype: 'u2', shape: [n], data: bits });
+    const out = encodeNpy({ dtype: 'u2', shape: dims, data: bits });
     const at = findAscii(out, "'<u2'");
     out[at + 2] = 'f'.charCodeAt(0);
     return out;
   }
   const data = new Float64Array(n);
   for (let i = 0; i < n; i++) data[i] = decode(bytes, i * el, type, bigEndian);
-  return encodeNpy({ dtype: dt, shape: [n], data });
+  return encodeNpy({ dtype: dt, shape: dims, data });
 }
 
 function findAscii(b: Uint8Array, s: string): number {
@@ -75,10 +79,10 @@ export function toHexText(bytes: Uint8Array, address = 0, opts: { width?: number
 export function exportBytes(
   bytes: Uint8Array,
   format: ExportFormat,
-  opts: { type?: ElemType; bigEndian?: boolean; address?: number; width?: number; unitBytes?: number } = {},
+  opts: { type?: ElemType; bigEndian?: boolean; address?: number; width?: number; unitBytes?: number; shape?: readonly number[] } = {},
 ): Uint8Array {
   if (format === 'bin') return bytes.slice();
-  if (format === 'npy') return toNpy(bytes, opts.type ?? 'u8', opts.bigEndian);
+  if (format === 'npy') return toNpy(bytes, opts.type ?? 'u8', opts.bigEndian, opts.shape);
   return new TextEncoder().encode(toHexText(bytes, opts.address ?? 0, opts));
 }
 

@@ -20,6 +20,9 @@ import {
   type ParamsOf,
   type RequestMethod,
   type ResultOf,
+  type Region,
+  type RunBuffer,
+  type TensorView,
   type SourceLoc,
   type SpaceInfo,
   type WebviewNotifyParams,
@@ -62,6 +65,14 @@ export interface InspectorSource {
   resolve?(text: string, space?: string): Resolved | undefined;
   /** Where a fresh view starts. */
   initial?(): { space: string; offset: number; length?: number } | undefined;
+  /** The run's named buffers in MEM (name, address, bytes). */
+  buffers?(): RunBuffer[];
+  /** Regions to jump to (buffers, loads, dumps, pointer arguments); the first is where a fresh view starts. */
+  regions?(): Region[];
+  /** Pictures the Views pane opens at the start (the run configuration's `views`). */
+  views?(): TensorView[];
+  /** Asks the user for a reference file to compare a picture with; undefined when cancelled. */
+  pickReference?(label: string): Promise<{ name: string; bytes: Uint8Array } | undefined> | { name: string; bytes: Uint8Array } | undefined;
   /** Writes an exported file (asks the user where); returns the path, undefined when cancelled. */
   save?(suggestedName: string, bytes: Uint8Array, kind: ExportFormat | 'png'): Promise<string | undefined> | string | undefined;
   reveal?(loc: SourceLoc, preserveFocus?: boolean): void;
@@ -173,6 +184,11 @@ export class WebviewHost {
     });
   }
 
+  /** Opens the Views pane on a region (a term, a debugger variable, a configured view). */
+  showView(v: TensorView): void {
+    this.notify('showView', v);
+  }
+
   showLayout(p: LayoutMapProvider): void {
     this.layoutProvider = p;
     this.notify('showLayout', { layout: p.map });
@@ -221,6 +237,9 @@ export class WebviewHost {
       step: this.current(),
       initial: this.src.initial?.(),
       layout: p.view === 'layoutMap' ? this.layoutProvider?.map : undefined,
+      buffers: p.view === 'inspector' ? this.src.buffers?.() : undefined,
+      regions: p.view === 'inspector' ? this.src.regions?.() : undefined,
+      views: p.view === 'inspector' ? this.src.views?.() : undefined,
     }),
     read: async (p) => ({ bytes: toArrayBuffer(await this.bytes(p.space, p.offset, p.length, p.step)) }),
     steps: (p) => {
@@ -251,7 +270,7 @@ export class WebviewHost {
       const data = await this.bytes(p.space, p.offset, p.length, p.step);
       const unit = info.unitBytes;
       const address = (info.base ?? 0) + p.offset / unit;
-      const file = exportBytes(data, p.format, { type: p.type, bigEndian: p.bigEndian, address, width: p.width, unitBytes: unit });
+      const file = exportBytes(data, p.format, { type: p.type, bigEndian: p.bigEndian, address, width: p.width, unitBytes: unit, shape: p.shape });
       if (!this.src.save) return { saved: false };
       const path = await this.src.save(exportName(p.space, address, data.length, p.format, p.type), file, p.format);
       return { saved: !!path, path: path ?? undefined, bytes: file.length };
@@ -260,6 +279,10 @@ export class WebviewHost {
       if (!this.src.save) return { saved: false };
       const path = await this.src.save(p.name.endsWith('.png') ? p.name : `${p.name}.png`, bytesOf(p.png), 'png');
       return { saved: !!path, path: path ?? undefined };
+    },
+    reference: async (p) => {
+      const r = await this.src.pickReference?.(p.label);
+      return r ? { name: r.name, bytes: toArrayBuffer(r.bytes) } : null;
     },
     layoutQuery: (p) => this.layout.query(p.x, p.y, p.innerRow, p.innerCol),
     layoutLocate: (p) => this.layout.locate({ coord: p.coord, address: p.address, unit: p.unit }),

@@ -213,6 +213,54 @@ export const LayoutHitS = S.obj({
 });
 export type LayoutHit = Infer<typeof LayoutHitS>;
 
+/**
+ * A named buffer of a run (`buffers` of tensorlens.run.json, `--buffer NAME=…`): where the simulator placed it in MEM.
+ * The run result (LSP and CLI `--json`) and the inspector's hello carry the run's buffers in this shape.
+ */
+export const RunBufferS = S.obj({ name: S.str(256), address: int(0), bytes: int(0) });
+export type RunBuffer = Infer<typeof RunBufferS>;
+
+// ---------------------------------------------------------------------------------------------
+// Tensors as pictures (the inspector's Views pane, core/inspect/tensorView.ts)
+
+/** How an image's u8 channels lie in memory: one plane per channel, or the channels of a pixel together. */
+export const IMAGE_FORMATS = ['grey', 'rgb-planar', 'rgb-interleaved', 'bgr-planar', 'bgr-interleaved'] as const;
+export type ImageFormat = (typeof IMAGE_FORMATS)[number];
+export const VIEW_MODES = ['image', 'heatmap'] as const;
+
+/**
+ * A region drawn as a picture: `bytes` bytes of `space` from byte `offset`, as an image (`format`, u8) or a
+ * heatmap of `dtype`; its size from `shape` (image: [h, w], [c, h, w] planar, [h, w, c] interleaved; heatmap:
+ * the last two dimensions, `slice` indexing the leading ones) or `width`/`height`.
+ */
+export const TensorViewS = S.obj({
+  label: S.str(1024),
+  space: S.str(256),
+  offset: int(0),
+  bytes: int(0),
+  mode: S.lit(...VIEW_MODES),
+  format: S.opt(S.lit(...IMAGE_FORMATS)),
+  dtype: S.opt(ElemTypeS),
+  shape: S.opt(S.arr(int(0), 16)),
+  width: S.opt(int(1, 1 << 16)),
+  height: S.opt(int(1, 1 << 16)),
+  slice: S.opt(S.arr(int(0), 16)),
+});
+export type TensorView = Infer<typeof TensorViewS>;
+
+/** A region the inspector lists to jump to and to view: a named buffer, a load, a dump, a pointer argument of the entry, a C global. */
+export const REGION_KINDS_LISTED = ['buffer', 'load', 'dump', 'argument', 'global'] as const;
+export const RegionS = S.obj({
+  kind: S.lit(...REGION_KINDS_LISTED),
+  name: S.str(1024),
+  space: S.str(256),
+  offset: int(0),
+  bytes: int(0),
+  dtype: S.opt(ElemTypeS),
+  shape: S.opt(S.arr(int(0), 16)),
+});
+export type Region = Infer<typeof RegionS>;
+
 // ---------------------------------------------------------------------------------------------
 // Requests (webview → extension) with their results
 
@@ -233,6 +281,12 @@ export const Requests = {
       initial: S.opt(S.obj({ space: S.str(256), offset: int(0), length: S.opt(int(0)) })),
       /** For the layout-map view: the map to draw. */
       layout: S.opt(LayoutMapS),
+      /** The run's named buffers in MEM (inspector view), in the order the configuration gives them. */
+      buffers: S.opt(S.arr(RunBufferS, 4096)),
+      /** Regions to jump to (the run's buffers, loads, dumps, pointer arguments), in the order to list them; the first is where a fresh view starts. */
+      regions: S.opt(S.arr(RegionS, 4096)),
+      /** Pictures to open in the Views pane (the run configuration's `views`). */
+      views: S.opt(S.arr(TensorViewS, 64)),
     }),
   },
   /** Bytes [offset, offset+length) of a space after `step`. The result may be shorter at the end of the space. */
@@ -292,6 +346,8 @@ export const Requests = {
       bigEndian: S.bool(),
       /** Bytes per line for hex text. */
       width: S.opt(int(1, 256)),
+      /** `.npy` shape (a picture of the Views pane); 1-D when absent or when its element count differs. */
+      shape: S.opt(S.arr(int(0), 16)),
     }),
     result: S.obj({ saved: S.bool(), path: S.opt(S.str(4096)), bytes: S.opt(int(0)) }),
   },
@@ -299,6 +355,11 @@ export const Requests = {
   savePng: {
     params: S.obj({ name: S.str(256), png: S.bin() }),
     result: S.obj({ saved: S.bool(), path: S.opt(S.str(4096)) }),
+  },
+  /** A reference file the user picks to compare a picture with (`.npy`, `.bin`); null when cancelled. */
+  reference: {
+    params: S.obj({ label: S.str(1024) }),
+    result: S.nullable(S.obj({ name: S.str(4096), bytes: S.bin() })),
   },
   /** What is at a picture cell (and element inside it, when zoomed in). */
   layoutQuery: {
@@ -341,6 +402,8 @@ export const WebviewNotifications = {
     rows: S.arr(S.obj({ addr: S.str(64), hex: S.str(4096), typed: S.str(4096), ascii: S.str(1024), ov: S.str(4096), chg: S.opt(S.str(4096)) }), 1024),
     status: S.str(1 << 14),
     title: S.str(1024),
+    /** The Views pane's picture, when one is open: what it shows, its error, and the RGBA of its pixel (0, 0) once painted. */
+    picture: S.opt(S.obj({ label: S.str(1024), describe: S.str(1024), error: S.opt(S.str(4096)), pixel0: S.opt(S.arr(int(0, 255), 4)) })),
   }),
 };
 
@@ -356,6 +419,8 @@ export const HostNotifications = {
   showLayout: S.obj({ layout: LayoutMapS }),
   /** Asks the inspector to report what it renders (answered with the `viewDump` notification of the same token). */
   dumpView: S.obj({ token: int(0) }),
+  /** Opens the Views pane on a region (a `>` term, a debugger variable, the run configuration's `views`). */
+  showView: TensorViewS,
 };
 
 // ---------------------------------------------------------------------------------------------

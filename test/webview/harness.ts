@@ -10,7 +10,8 @@ import { WebviewHost, type LayoutMapProvider } from '../../core/inspect/host';
 import { createSource } from '../../core/inspect/simSource';
 import { layoutMapFromModel } from '../../core/inspect/layoutMap';
 import { resolveName, traceOverlays } from '../../core/inspect/traceOverlays';
-import { bytesOf, type HostToWebview, type Overlay, type SourceLoc } from '../../core/protocol/webview';
+import { bytesOf, type HostToWebview, type Overlay, type Region, type SourceLoc, type TensorView } from '../../core/protocol/webview';
+import { encodeNpy, type NpyDtype } from '../../core/common/npy';
 import { buildScenario, layoutModel, LAYOUT_CASES, MEM_BYTES, type LayoutCase } from './scenario';
 
 const params = new URLSearchParams(location.search);
@@ -58,6 +59,19 @@ const harness = {
   failReads: '',
   host: undefined as unknown as WebviewHost,
   scenario,
+  /** The file the next "Diff…" gets (undefined: the user cancels). */
+  reference: undefined as { name: string; bytes: Uint8Array } | undefined,
+  /** Sets that file: a `.npy` of `values`, or raw bytes for another name. */
+  setReference(name: string, values: number[], dtype: NpyDtype = 'u1', shape?: number[]) {
+    harness.reference = {
+      name,
+      bytes: name.endsWith('.npy') ? encodeNpy({ dtype, shape: shape ?? [values.length], data: values }) : Uint8Array.from(values),
+    };
+  },
+  /** Opens the Views pane on a region as the extension does (a term, a debugger variable). */
+  showView(v: TensorView) {
+    harness.host.showView(v);
+  },
   /** Posts a raw message to the webview as the extension would (tests use it for malformed messages). */
   post(msg: unknown) {
     window.postMessage(msg, '*');
@@ -130,6 +144,22 @@ const source = createSource({
   },
   layout: () => layout,
 });
+
+/** `regions=1`: the run lists a dump, a named buffer and a pointer argument (section 4's jump list; the first is where a fresh view starts). */
+const REGIONS: Region[] = [
+  { kind: 'dump', name: 'out', space: 'MEM', offset: 0x2000, bytes: 64, dtype: 'f32', shape: [4, 4] },
+  { kind: 'buffer', name: 'input', space: 'MEM', offset: 0x8000, bytes: 3 * 16 * 8, dtype: 'u8', shape: [3, 8, 16] },
+  { kind: 'argument', name: 'arg 1 (table)', space: 'MEM', offset: 0x5000, bytes: 32 },
+];
+if (params.get('regions') === '1') {
+  source.regions = () => REGIONS;
+  // no starting place of the host's own: the view starts at the first listed region
+  source.initial = undefined;
+}
+/** `view=<json>`: the run configuration lists this view (the pane opens on it). */
+const viewParam = params.get('view');
+if (viewParam) source.views = () => [JSON.parse(viewParam) as TensorView];
+source.pickReference = () => harness.reference;
 
 const deliver = (m: HostToWebview) => {
   harness.received.push(m);

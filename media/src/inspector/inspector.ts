@@ -22,6 +22,8 @@ import { Navigation } from './navigation';
 import { Timeline } from './timeline';
 import { Toolbar } from './toolbar';
 import { Tooltip } from './tooltip';
+import { ViewsPane } from './views/viewsPane';
+import { JumpList } from './views/jumpList';
 
 export type { InspectorState } from './state';
 
@@ -37,6 +39,9 @@ export class Inspector implements InspectorView {
   private readonly nav: Navigation;
   private readonly toolbar: Toolbar;
   private readonly timeline: Timeline;
+  /** The Views pane beside the grid (pictures of regions) and the list of the run's regions to jump to. */
+  readonly views: ViewsPane;
+  private readonly jump: JumpList;
 
   constructor(
     private readonly root: HTMLElement,
@@ -57,7 +62,15 @@ export class Inspector implements InspectorView {
     this.toolbar = new Toolbar(this, this.nav, this.grid);
     this.timeline = new Timeline(this, this.nav);
     this.status = h('div', { id: 'tl-status', class: 'tl-status', role: 'status', 'aria-live': 'polite' });
-    root.append(h('header', { class: 'tl-top' }, this.title, this.toolbar.el), this.timeline.el, this.grid.scroller, this.status, this.tip.el);
+    this.views = new ViewsPane(this);
+    this.jump = new JumpList(this, this.nav, this.views);
+    root.append(
+      h('header', { class: 'tl-top' }, this.title, this.jump.el, this.toolbar.el),
+      this.timeline.el,
+      h('div', { class: 'tl-main' }, this.grid.scroller, this.views.el),
+      this.status,
+      this.tip.el,
+    );
     this.grid.scroller.addEventListener('keydown', (e) => this.nav.onKey(e));
     const vp = this.grid.viewport;
     vp.addEventListener('mousemove', (e) => this.tip.onHover(e));
@@ -74,10 +87,13 @@ export class Inspector implements InspectorView {
     const hello = await this.rpc.request('hello', { view: 'inspector', protocol: PROTOCOL_VERSION });
     m.spaces = hello.spaces;
     m.totalSteps = hello.steps;
+    m.setRegions(hello.regions, hello.buffers);
     this.setTitle(hello.title);
     const saved = m.spaces.find((s) => s.id === m.st.space);
     if (!saved) {
-      const init = hello.initial;
+      // the host's starting place, else the run's first listed region (a dump, a named buffer)
+      const first = m.regions[0];
+      const init = hello.initial ?? (first ? { space: first.space, offset: first.offset, length: first.bytes } : undefined);
       const sp = (init && m.spaces.find((s) => s.id === init.space)) ?? m.spaces[0];
       m.st.step = hello.step;
       if (sp) this.selectSpace(sp.id, false);
@@ -87,8 +103,10 @@ export class Inspector implements InspectorView {
       this.selectSpace(saved.id, true);
     }
     this.toolbar.fillSpaces(m.spaces);
+    this.jump.fill();
     this.syncControls();
     m.ready = true;
+    if (hello.views?.length) this.views.show(hello.views[0]);
     this.root.setAttribute('aria-busy', 'false');
     void this.loadSteps();
     void this.loadOverlays();
@@ -111,6 +129,8 @@ export class Inspector implements InspectorView {
     }
     this.stepsLoaded = true;
     m.cache.index(m.stepRecs.filter(Boolean));
+    this.views.reader.index(m.stepRecs.filter(Boolean));
+    this.views.onStep();
     this.timeline.drawTrack();
     this.timeline.updateStepText();
     this.schedule();
@@ -124,6 +144,7 @@ export class Inspector implements InspectorView {
     if (space !== m.info.id) return;
     m.overlays.set(r.overlays);
     this.toolbar.fillOverlays(m.overlays.list);
+    this.views.fillRegions();
     this.schedule();
   }
 
@@ -132,6 +153,7 @@ export class Inspector implements InspectorView {
     switch (n.method) {
       case 'refresh':
         m.cache.clear();
+        this.views.refresh();
         m.totalSteps = n.params.steps;
         if (n.params.spaces) {
           m.spaces = n.params.spaces;
@@ -166,6 +188,9 @@ export class Inspector implements InspectorView {
       case 'dumpView':
         this.rpc.notify('viewDump', this.viewDump(n.params.token));
         break;
+      case 'showView':
+        this.views.show(n.params);
+        break;
     }
   }
 
@@ -193,6 +218,7 @@ export class Inspector implements InspectorView {
       rows,
       status: this.status.textContent ?? '',
       title: this.title.textContent ?? '',
+      picture: this.views.summary(),
     };
   }
 
@@ -276,6 +302,7 @@ export class Inspector implements InspectorView {
     m.st.step = step;
     this.tip.forget();
     this.timeline.showStep(step);
+    this.views.onStep();
     this.save();
     this.schedule();
     if (fromUser) this.rpc.notify('stepSelected', { step });

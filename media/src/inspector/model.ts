@@ -5,7 +5,7 @@
  * from it (window, selection, addresses); the controller (inspector.ts) fills and changes it, the
  * components read it, and navigation moves the cursor and marks in it.
  */
-import { partitionWindow, type SpaceInfo } from '../../../core/protocol/webview';
+import { partitionWindow, type Region, type RunBuffer, type SpaceInfo } from '../../../core/protocol/webview';
 import type { TraceStep } from '../../../core/protocol/trace';
 import { addressDigits } from '../../../core/inspect/decode';
 import { OverlayIndex } from './overlays';
@@ -26,11 +26,22 @@ export class InspectorModel {
   match: { lo: number; hi: number } | undefined;
   /** The first hello was answered (until then frames do not count as first paint). */
   ready = false;
+  /** The run's regions to jump to and view (buffers, loads, dumps, pointer arguments), in the host's order. */
+  regions: Region[] = [];
 
   constructor(
     readonly st: InspectorState,
     readonly cache: PageCache,
   ) {}
+
+  /** The host's regions, with the named buffers it did not list itself (in MEM). */
+  setRegions(regions: Region[] | undefined, buffers: RunBuffer[] | undefined): void {
+    const list = [...(regions ?? [])];
+    for (const b of buffers ?? [])
+      if (!list.some((r) => r.kind === 'buffer' && r.name === b.name))
+        list.push({ kind: 'buffer', name: b.name, space: 'MEM', offset: b.address, bytes: b.bytes });
+    this.regions = list;
+  }
 
   /** The record of step `s` (the current one by default), once the step records have loaded. */
   stepRec(s = this.st.step): TraceStep | undefined {

@@ -25,6 +25,8 @@ export class PageCache {
     private readonly maxPages = 2048,
     /** A read failed (e.g. the run is no longer kept): the message to show. */
     private readonly onError?: (message: string) => void,
+    /** Pages per `read` request at most (the grid's few rows: 16; a whole picture: up to MAX_READ_BYTES). */
+    private readonly runPages = 16,
   ) {}
 
   /** Builds the page-change index from the complete trace (until then every step is its own version). */
@@ -95,7 +97,7 @@ export class PageCache {
       const missing = !this.pages.has(k) && !this.inflight.has(k);
       if (missing) {
         if (runStart < 0) runStart = p;
-        if (p - runStart >= 15) flush(p);
+        if (p - runStart >= this.runPages - 1) flush(p);
       } else flush(p - 1);
     }
     flush(p1);

@@ -1,0 +1,285 @@
+/**
+ * The inspector's Views pane in real Chromium: regions of the known 64 MiB image (scenario.ts) drawn as
+ * images and heatmaps, checked by reading back the canvas at the centre of known pixels against values
+ * computed here from `memByte` and the scale's definition (blue → white → red); hover text, the last
+ * writer and reveal, the step outline, difference to a reference file, export, bad shapes, narrow panels.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { open, settle, setUp, shot, tearDown, until, type Fixture } from './util';
+import { A, B, memByte } from './scenario';
+
+let f: Fixture | undefined;
+before(async () => {
+  f = await setUp();
+});
+after(async () => {
+  await tearDown(f);
+});
+const fx = () => f!;
+
+/** Opens the pane on a view as the extension would, and waits until it has painted it. */
+async function view(page: Page, spec: object): Promise<void> {
+  const before = Number(await page.evaluate('document.body.dataset.viewPainted ?? 0'));
+  await page.evaluate(`window.harness.showView(${JSON.stringify(spec)})`);
+  await until(page, `Number(document.body.dataset.viewPainted ?? 0) > ${before} || document.querySelector('#tl-vstatus').classList.contains('tl-warn')`);
+  await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
+}
+
+/** RGBA painted on the visible canvas at the centre of picture pixel (x, y). */
+const drawn = (page: Page, x: number, y: number) => page.evaluate(`window.tensorLens.inspector.views.drawnPixel(${x}, ${y})`) as Promise<number[]>;
+const text = async (page: Page, sel: string) => ((await page.textContent(sel)) ?? '').trim();
+
+/** The scale's colour at t (its definition: k = round(510 t); k ≤ 255 → (k, k, 255), else (255, 510 − k, 510 − k)). */
+function scale(t: number): number[] {
+  const k = Math.round(t * 510);
+  return k <= 255 ? [k, k, 255, 255] : [255, 510 - k, 510 - k, 255];
+}
+
+test('grey image: each pixel is its byte, zoomed with crisp edges', async () => {
+  const { page, problems, csp } = await open(fx(), '/inspector?state=fresh');
+  const off = 0x6000;
+  await view(page, { label: 'grey', space: 'MEM', offset: off, bytes: 32 * 16, mode: 'image', format: 'grey', width: 32, height: 16 });
+  for (const [x, y] of [
+    [0, 0],
+    [5, 3],
+    [31, 15],
+    [17, 9],
+  ]) {
+    const g = memByte(off + y * 32 + x);
+    assert.deepEqual(await drawn(page, x, y), [g, g, g, 255], `pixel (${x}, ${y})`);
+  }
+  assert.match(await text(page, '#tl-vstatus'), /grey: grey 32×16 at MEM 0x6000/);
+  // zoom is a whole number of canvas pixels per picture pixel, and neighbours are not blended
+  const zoom = (await page.evaluate('window.tensorLens.inspector.views.picture.zoom')) as number;
+  assert.ok(zoom >= 2 && Number.isInteger(zoom), `fit zoom ${zoom}`);
+  assert.equal(await page.evaluate(`getComputedStyle(document.getElementById('tl-vcanvas')).imageRendering`), 'pixelated');
+  await shot(page, 'views-grey');
+  assert.deepEqual(problems, []);
+  assert.deepEqual(await csp(), []);
+  await page.close();
+});
+
+test('RGB planar and BGR interleaved images take their channels from the right bytes', async () => {
+  const { page } = await open(fx(), '/inspector?state=fresh');
+  const w = 20;
+  const hgt = 10;
+  const n = w * hgt;
+  const off = 0x7000;
+  await view(page, { label: 'planar', space: 'MEM', offset: off, bytes: 3 * n, mode: 'image', shape: [3, hgt, w] });
+  assert.match(await text(page, '#tl-vstatus'), /RGB planar 20×10/);
+  for (const [x, y] of [
+    [0, 0],
+    [7, 4],
+    [19, 9],
+  ]) {
+    const i = y * w + x;
+    assert.deepEqual(await drawn(page, x, y), [memByte(off + i), memByte(off + n + i), memByte(off + 2 * n + i), 255], `planar (${x}, ${y})`);
+  }
+  await view(page, { label: 'bgr', space: 'MEM', offset: off, bytes: 3 * n, mode: 'image', format: 'bgr-interleaved', width: w, height: hgt });
+  assert.match(await text(page, '#tl-vstatus'), /BGR interleaved 20×10/);
+  for (const [x, y] of [
+    [0, 0],
+    [7, 4],
+    [19, 9],
+  ]) {
+    const i = 3 * (y * w + x);
+    // memory holds B, G, R per pixel
+    assert.deepEqual(await drawn(page, x, y), [memByte(off + i + 2), memByte(off + i + 1), memByte(off + i), 255], `bgr (${x}, ${y})`);
+  }
+  // an [h, w, 3] shape reads as interleaved RGB
+  await view(page, { label: 'hwc', space: 'MEM', offset: off, bytes: 3 * n, mode: 'image', shape: [hgt, w, 3] });
+  assert.match(await text(page, '#tl-vstatus'), /RGB interleaved 20×10/);
+  assert.deepEqual(await drawn(page, 3, 2), [memByte(off + 3 * 43), memByte(off + 3 * 43 + 1), memByte(off + 3 * 43 + 2), 255]);
+  await shot(page, 'views-rgb');
+  await page.close();
+});
+
+test('heatmap scale: min blue, max red, the middle value white; legend states the range', async () => {
+  const { page } = await open(fx(), '/inspector?state=fresh');
+  // MEM bytes 0, 1, 2 are 1, 8, 15: min, exact middle, max
+  assert.deepEqual([memByte(0), memByte(1), memByte(2)], [1, 8, 15]);
+  await view(page, { label: 'three', space: 'MEM', offset: 0, bytes: 3, mode: 'heatmap', dtype: 'u8', width: 3 });
+  assert.deepEqual(await drawn(page, 0, 0), [0, 0, 255, 255]);
+  assert.deepEqual(await drawn(page, 1, 0), [255, 255, 255, 255]);
+  assert.deepEqual(await drawn(page, 2, 0), [255, 0, 0, 255]);
+  assert.equal(await text(page, '#tl-vrange'), 'min 1 · max 15');
+  assert.equal(await page.isVisible('#tl-vlegend'), true);
+  // f32 B = 0, 0.5, …, 7.5 as 4 × 4: value k/2 sits at t = k/15
+  await view(page, { label: 'B', space: 'MEM', offset: B.offset, bytes: 64, mode: 'heatmap', dtype: 'f32', shape: [4, 4] });
+  assert.equal(await text(page, '#tl-vrange'), 'min 0 · max 7.5');
+  for (const k of [0, 3, 7, 8, 12, 15]) assert.deepEqual(await drawn(page, k % 4, Math.floor(k / 4)), scale(k / 15), `B[${k}] = ${k / 2}`);
+  assert.deepEqual(scale(7 / 15), [238, 238, 255, 255]);
+  // i16 heatmap of a 3-D tensor, slice [1]: the halves of B's last eight f32 values (4 … 7.5)
+  const bBytes = new Uint8Array(new Float32Array(Array.from({ length: 16 }, (_, i) => i * 0.5)).buffer);
+  const i16 = (i: number) => new DataView(bBytes.buffer).getInt16(2 * i, true);
+  await view(page, { label: 'Bi16', space: 'MEM', offset: B.offset, bytes: 64, mode: 'heatmap', dtype: 'i16', shape: [2, 4, 4], slice: [1] });
+  const vals = Array.from({ length: 16 }, (_, i) => i16(16 + i));
+  const lo = Math.min(...vals);
+  const hi = Math.max(...vals);
+  assert.equal(await text(page, '#tl-vrange'), `min ${lo} · max ${hi}`);
+  for (const i of [0, 5, 15]) assert.deepEqual(await drawn(page, i % 4, Math.floor(i / 4)), scale((vals[i] - lo) / (hi - lo)), `slice [1] element ${i}`);
+  assert.match(await text(page, '#tl-vstatus'), /i16 heatmap \[2, 4, 4\] slice \[1\]/);
+  await shot(page, 'views-heatmap');
+  await page.close();
+});
+
+test('hover tells coordinate, value, address and last writer; click reveals it; the step outline follows the timeline', async () => {
+  const { page } = await open(fx(), '/inspector?state=fresh');
+  await view(page, { label: 'A', space: 'MEM', offset: A.offset, bytes: 64, mode: 'heatmap', dtype: 'f32', shape: [4, 4] });
+  const box = (await page.evaluate(
+    `(() => {
+      const r = document.getElementById('tl-vcanvas').getBoundingClientRect();
+      const p = window.tensorLens.inspector.views.picture.cssPointOf(1, 0);
+      return { x: r.left + p.x, y: r.top + p.y };
+    })()`,
+  )) as { x: number; y: number };
+  await page.mouse.move(box.x, box.y);
+  await until(page, `document.getElementById('tl-vhover').textContent.includes('last written')`);
+  assert.equal(await text(page, '#tl-vhover'), '[0, 1] = 2.5 (f32) · MEM 0x1004 · last written by step 1: demo.tprog:11 >A[0][1] <= 2.5;');
+  await page.mouse.click(box.x, box.y);
+  await until(page, 'window.harness.revealed.length > 0');
+  assert.equal(((await page.evaluate('window.harness.revealed[0]')) as { line: number }).line, 11);
+  // the last step (3) wrote $x, not A: no outline; step 1 wrote A[0][1]: that pixel is outlined
+  assert.deepEqual(await page.evaluate('window.tensorLens.inspector.views.picture.outlined'), []);
+  const painted = Number(await page.evaluate('document.body.dataset.viewPainted'));
+  await page.evaluate(`(() => { const s = document.getElementById('tl-scrub'); s.value = '1'; s.dispatchEvent(new Event('input')); })()`);
+  await until(page, `Number(document.body.dataset.viewPainted) > ${painted}`);
+  assert.deepEqual(await page.evaluate('window.tensorLens.inspector.views.picture.outlined'), [{ x: 1, y: 0, w: 1, h: 1 }]);
+  // before step 0 copied B into A, A holds the pattern bytes
+  await page.evaluate(`(() => { const s = document.getElementById('tl-scrub'); s.value = '-1'; s.dispatchEvent(new Event('input')); })()`);
+  await until(page, `window.tensorLens.inspector.views.shownStep === -1`);
+  const f0 = new DataView(Uint8Array.from({ length: 4 }, (_, i) => memByte(A.offset + i)).buffer).getFloat32(0, true);
+  await page.mouse.move(box.x - 30, box.y + 30);
+  const p00 = (await page.evaluate(`window.tensorLens.inspector.views.describePixel(0, 0)`)) as string;
+  assert.ok(p00.startsWith(`[0, 0] = ${Number.isInteger(f0) ? f0 : Number(f0.toPrecision(6))} (f32) · MEM 0x1000`), p00);
+  await page.close();
+});
+
+test('difference to a reference .npy counts and marks the differing elements; a wrong size is a clear error', async () => {
+  const { page } = await open(fx(), '/inspector?state=fresh');
+  await view(page, { label: 'B', space: 'MEM', offset: B.offset, bytes: 64, mode: 'heatmap', dtype: 'f32', shape: [4, 4] });
+  const ref = Array.from({ length: 16 }, (_, i) => i * 0.5);
+  ref[5] = 99;
+  ref[14] = -1;
+  await page.evaluate(`window.harness.setReference('/tmp/expected.npy', ${JSON.stringify(ref)}, 'f4', [4, 4])`);
+  await page.click('#tl-vdiff');
+  await until(page, `document.getElementById('tl-vdiffinfo').textContent !== ''`);
+  assert.equal(await text(page, '#tl-vdiffinfo'), '2 of 16 elements differ from expected.npy (2 pixels, red)');
+  // a differing pixel is tinted red over its colour; an equal one keeps the scale's colour
+  const tinted = await drawn(page, 1, 1);
+  assert.ok(tinted[0] > 200 && tinted[1] < 150, `tinted ${tinted}`);
+  assert.deepEqual(await drawn(page, 0, 1), scale(4 / 15));
+  // equal to itself: nothing differs
+  await page.evaluate(`window.harness.setReference('same.npy', ${JSON.stringify(ref.map((_, i) => i * 0.5))}, 'f4', [16])`);
+  await page.click('#tl-vdiff');
+  await until(page, `document.getElementById('tl-vdiffinfo').textContent.includes('same.npy')`);
+  assert.equal(await text(page, '#tl-vdiffinfo'), 'no element differs from same.npy (16 compared)');
+  // a .bin of the wrong size names the file and both sizes
+  await page.evaluate(`window.harness.setReference('short.bin', [1, 2, 3])`);
+  await page.click('#tl-vdiff');
+  await until(page, `document.getElementById('tl-vdiffinfo').textContent.includes('short.bin')`);
+  assert.equal(await text(page, '#tl-vdiffinfo'), "short.bin: 3 bytes, the view's 16 f32 elements take 64");
+  // an image of 3 × 2 u8 against a .bin: the raw bytes compared, one differs
+  const img = Array.from({ length: 6 }, (_, i) => memByte(0x6000 + i));
+  img[4] ^= 1;
+  await view(page, { label: 'tiny', space: 'MEM', offset: 0x6000, bytes: 6, mode: 'image', format: 'grey', width: 3, height: 2 });
+  await page.evaluate(`window.harness.setReference('tiny.bin', ${JSON.stringify(img)})`);
+  await page.click('#tl-vdiff');
+  await until(page, `document.getElementById('tl-vdiffinfo').textContent.includes('tiny.bin')`);
+  assert.equal(await text(page, '#tl-vdiffinfo'), '1 of 6 elements differ from tiny.bin (1 pixels, red)');
+  await page.close();
+});
+
+test('a shape that does not fit the region is a clear error at its address; nothing is drawn', async () => {
+  const { page, problems } = await open(fx(), '/inspector?state=fresh');
+  await view(page, { label: 'A', space: 'MEM', offset: A.offset, bytes: 64, mode: 'image', shape: [3, 100, 100] });
+  assert.equal(await text(page, '#tl-vstatus'), 'A (MEM offset 4096, 64 bytes): RGB planar 100×100 needs 30000 bytes, the region has 64');
+  const d = (await page.evaluate(`window.tensorLens.inspector.viewDump(1).picture`)) as { error?: string };
+  assert.match(d.error ?? '', /needs 30000 bytes/);
+  await view(page, { label: 'A', space: 'MEM', offset: A.offset, bytes: 64, mode: 'heatmap', dtype: 'f32', shape: [2, 4, 4], slice: [2] });
+  assert.equal(await text(page, '#tl-vstatus'), 'A (MEM offset 4096, 64 bytes): slice index 2 is outside dimension 0 (size 2) of [2, 4, 4]');
+  // typed in the controls: a malformed shape names the item
+  await view(page, { label: 'A', space: 'MEM', offset: A.offset, bytes: 64, mode: 'heatmap', dtype: 'f32', shape: [4, 4] });
+  await page.fill('#tl-vshape', '4,x');
+  await page.press('#tl-vshape', 'Enter');
+  await page.dispatchEvent('#tl-vshape', 'change');
+  await until(page, `document.getElementById('tl-vstatus').textContent.startsWith('shape:')`, 3000).catch(async (e) => {
+    throw new Error(e.message + ' status: ' + (await text(page, '#tl-vstatus')));
+  });
+  assert.equal(await text(page, '#tl-vstatus'), 'shape: "x" (item 2 of "4,x") is not a size (an integer ≥ 1)');
+  // the controls change the view: 2 × 8 rows of the same bytes
+  await page.fill('#tl-vshape', '2,8');
+  await page.dispatchEvent('#tl-vshape', 'change');
+  await until(page, `document.getElementById('tl-vstatus').textContent.includes('[2, 8]')`);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('export as PNG and .npy: the picture and the shown elements with their shape', async () => {
+  const { page } = await open(fx(), '/inspector?state=fresh');
+  await view(page, { label: 'planar', space: 'MEM', offset: 0x7000, bytes: 3 * 40, mode: 'image', shape: [3, 5, 8] });
+  await page.click('#tl-vpng');
+  await until(page, 'window.harness.saved.length === 1');
+  const png = (await page.evaluate('window.harness.bytesOfSaved(0)')) as number[];
+  assert.deepEqual(png.slice(0, 8), [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  const be32 = (o: number) => ((png[o] << 24) | (png[o + 1] << 16) | (png[o + 2] << 8) | png[o + 3]) >>> 0;
+  assert.deepEqual([be32(16), be32(20)], [8, 5], 'IHDR width and height');
+  assert.equal(await page.evaluate('window.harness.saved[0].name'), 'planar.png');
+  await page.click('#tl-vnpy');
+  await until(page, 'window.harness.saved.length === 2');
+  const npy = (await page.evaluate('window.harness.bytesOfSaved(1)')) as number[];
+  const header = String.fromCharCode(...npy.slice(10, 80));
+  assert.match(header, /'descr': '\|u1', 'fortran_order': False, 'shape': \(3, 5, 8\)/);
+  const dataAt = npy.length - 120;
+  assert.deepEqual(
+    npy.slice(dataAt),
+    Array.from({ length: 120 }, (_, i) => memByte(0x7000 + i)),
+  );
+  await page.close();
+});
+
+test('section 4: a run with regions opens on its first dump, lists buffers, dumps and pointer arguments, and stays usable at half width', async () => {
+  const { page, problems } = await open(fx(), '/inspector?state=fresh&regions=1', { width: 680, height: 760 });
+  await settle(page);
+  const info = (await page.evaluate('window.tensorLens.inspector.debugInfo()')) as { cursor: number; space: string };
+  assert.equal(info.space, 'MEM');
+  assert.equal(info.cursor, 0x2000, 'the view starts at the first listed region (the dump out)');
+  const groups = (await page.evaluate(
+    `[...document.querySelectorAll('#tl-jump optgroup')].map((g) => g.label + ': ' + [...g.children].map((o) => o.textContent).join(', '))`,
+  )) as string[];
+  assert.deepEqual(groups, ['Buffers: input', 'Dumps: out', 'Pointer arguments: arg 1 (table)']);
+  await page.selectOption('#tl-jump', { label: 'input' });
+  await settle(page);
+  assert.equal(((await page.evaluate('window.tensorLens.inspector.debugInfo()')) as { cursor: number }).cursor, 0x8000);
+  await page.click('#tl-view');
+  await until(page, `Number(document.body.dataset.viewPainted ?? 0) > 0`);
+  assert.match(await text(page, '#tl-vstatus'), /input: RGB planar 16×8 at MEM 0x8000/);
+  assert.deepEqual(await drawn(page, 2, 1), [memByte(0x8000 + 18), memByte(0x8000 + 128 + 18), memByte(0x8000 + 256 + 18), 255]);
+  // half width: the pane stacks under the grid, both usable
+  const g = (await page.evaluate(`(() => {
+    const a = document.getElementById('tl-grid').getBoundingClientRect();
+    const b = document.getElementById('tl-vcanvas').getBoundingClientRect();
+    return { gridH: a.height, gridBottom: a.bottom, canvasTop: b.top, canvasW: b.width, canvasH: b.height, scrollW: document.documentElement.scrollWidth };
+  })()`)) as Record<string, number>;
+  assert.ok(g.gridH > 100, `grid height ${g.gridH}`);
+  assert.ok(g.canvasTop >= g.gridBottom - 1, 'the pane is below the grid');
+  assert.ok(g.canvasW > 600 && g.canvasH > 100, `canvas ${g.canvasW}×${g.canvasH}`);
+  assert.ok(g.scrollW <= 680, `page scrolls sideways: ${g.scrollW}`);
+  await shot(page, 'views-half-width');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('the run configuration lists a view: the pane opens on it at the start', async () => {
+  const spec = { label: 'B', space: 'MEM', offset: B.offset, bytes: 64, mode: 'heatmap', dtype: 'f32', shape: [4, 4] };
+  const { page } = await open(fx(), `/inspector?state=fresh&view=${encodeURIComponent(JSON.stringify(spec))}`);
+  await until(page, `Number(document.body.dataset.viewPainted ?? 0) > 0`);
+  assert.equal(await page.isVisible('#tl-views'), true);
+  assert.deepEqual(await drawn(page, 3, 3), scale(1));
+  const d = (await page.evaluate(`window.tensorLens.inspector.viewDump(1).picture`)) as { label: string; pixel0: number[] };
+  assert.equal(d.label, 'B');
+  assert.deepEqual(d.pixel0, scale(0));
+  await page.close();
+});
