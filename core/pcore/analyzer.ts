@@ -485,6 +485,7 @@ class Analyzer {
       v.cls = cls;
       v.fullName = fullName;
       v.offset = undefined;
+      v.nameRange = this.memberRange(d.nameStart, d.nameEnd, d.name, member);
       this.variables.set(fullName, v);
       if (scoped && cls) {
         const c = this.getClass(cls);
@@ -495,6 +496,14 @@ class Analyzer {
       d.symbol = sym;
       this.ref(d.nameStart, d.nameEnd, sym, true);
     }
+  }
+
+  /**
+   * Where `cls::member` names its member: go to definition and the outline land on the member, not on
+   * the class (the whole name when it does not stand as written, e.g. made by a macro).
+   */
+  memberRange(start: number, end: number, name: string, member: string): Range {
+    return member && end - start === name.length && name.endsWith(member) ? this.range(end - member.length, end) : this.range(start, end);
   }
 
   declareFunction(fn: A.FunctionDef): void {
@@ -528,7 +537,7 @@ class Analyzer {
       params: [],
       locals: [],
       range: this.range(fn.start, fn.end),
-      nameRange: this.range(fn.nameStart, fn.nameEnd),
+      nameRange: this.memberRange(fn.nameStart, fn.nameEnd, fn.name, member),
       node: fn,
       privateWords: 0,
       localWordsEstimate: 0,

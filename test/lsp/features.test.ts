@@ -248,26 +248,33 @@ describe('language server over stdio (examples/)', () => {
     for (const h of all) assertInside(BLUR_M, { start: h.position, end: h.position }, 'inlay hint');
   });
 
-  it('go to definition of test::_A lands on its declaration in test.p', async () => {
-    const r = (await lsp.conn.sendRequest(DefinitionRequest.type, {
-      textDocument: { uri: uri.test },
-      position: posOf(TEST_M, 18, 'test::_A', 3),
-    })) as Location[];
-    assert.equal(r.length, 1);
-    assert.equal(r[0].uri, uri.testP);
-    assert.equal(r[0].range.start.line, 1);
-    assert.equal(textAt(TEST_P, r[0].range), 'test::_A');
-    assert.match(TEST_P.split('\n')[1], /^vint16 test::_A;/);
+  it('go to definition of test::_A lands on the member _A of its declaration in test.p, from the class part of the name too', async () => {
+    for (const delta of [0, 3, 7]) {
+      const r = (await lsp.conn.sendRequest(DefinitionRequest.type, {
+        textDocument: { uri: uri.test },
+        position: posOf(TEST_M, 18, 'test::_A', delta),
+      })) as Location[];
+      assert.match(TEST_P.split('\n')[1], /^vint16 test::_A;/);
+      // `vint16 test::` is 13 characters: the member is 13..15 of line 1, not the class at 7
+      assert.deepEqual(
+        r.map((l) => [l.uri, l.range]),
+        [[uri.testP, { start: { line: 1, character: 13 }, end: { line: 1, character: 15 } }]],
+        `from character ${delta} of test::_A`,
+      );
+    }
   });
 
-  it('go to definition of the kernel test::add lands on the kernel in test.p', async () => {
+  it('go to definition of the kernel test::add lands on add in test.p', async () => {
     const r = (await lsp.conn.sendRequest(DefinitionRequest.type, {
       textDocument: { uri: uri.test },
       position: posOf(TEST_M, 19, 'test::add', 7),
     })) as Location[];
-    assert.ok(r.length >= 1);
-    assert.equal(r[0].uri, uri.testP);
-    assert.match(textAt(TEST_P, r[0].range), /test::add/);
+    assert.match(TEST_P.split('\n')[4], /^_kernel_ void test::add\(\) \{/);
+    // `_kernel_ void test::` is 20 characters
+    assert.deepEqual(
+      r.map((l) => [l.uri, l.range]),
+      [[uri.testP, { start: { line: 4, character: 20 }, end: { line: 4, character: 23 } }]],
+    );
   });
 
   it('references of the tensor variable $out_pc in blur.m', async () => {

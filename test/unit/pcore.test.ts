@@ -24,6 +24,14 @@ function rangeOf(src: string, needle: string, nth = 0): Range {
   return new LineIndex(src).range(at, at + needle.length);
 }
 
+/** The member part of the first `cls::member` in `src`: where go to definition lands. */
+function memberRangeOf(src: string, name: string): Range {
+  const at = src.indexOf(name);
+  assert.ok(at >= 0, `\`${name}\` not found in source`);
+  const member = name.slice(name.indexOf('::') + 2);
+  return new LineIndex(src).range(at + name.length - member.length, at + name.length);
+}
+
 function show(ds: readonly Diagnostic[]): string {
   return ds.map((d) => `${d.range.start.line}:${d.range.start.character} ${d.severity} ${d.code} ${d.message}`).join('\n');
 }
@@ -307,13 +315,13 @@ describe('symbol index', () => {
     const src = fixture('edge.p');
     const p = analyze(src);
     const sx = p.variables.get('edge::sx')!;
-    assert.deepEqual(sx.nameRange, rangeOf(src, 'edge::sx'));
+    assert.deepEqual(sx.nameRange, memberRangeOf(src, 'edge::sx'));
     assert.deepEqual(sx.range, rangeOf(src, '_share int16 edge::sx[TAPS][TAPS];'));
     assert.deepEqual([sx.dims, sx.dimTexts, sx.numDim, sx.lanes], [[3, 3], ['TAPS', 'TAPS'], 2, 1]);
     const tile = p.variables.get('edge::tile')!;
     assert.deepEqual([tile.dims, tile.numDim, tile.shape], [[36], 2, [36, 8]]);
     const k = p.kernels.get('edge::sobel')!;
-    assert.deepEqual(k.nameRange, rangeOf(src, 'edge::sobel'));
+    assert.deepEqual(k.nameRange, memberRangeOf(src, 'edge::sobel'));
     assert.deepEqual(
       k.locals.map((l) => l.name),
       ['r', 'c', 'w', 'dx', 'dy', 'big', 'small', 'test'],
@@ -365,7 +373,7 @@ describe('symbol index', () => {
     const p = analyze(src);
     assert.deepEqual(errors(p), []);
     assert.equal(p.variables.get('filt::strip')!.offset, 416);
-    assert.deepEqual(p.variables.get('filt::strip')!.nameRange, rangeOf(src, 'filt::strip'));
+    assert.deepEqual(p.variables.get('filt::strip')!.nameRange, memberRangeOf(src, 'filt::strip'));
   });
 
   test('extern prototypes and _NTn_ class declarations are parsed and ignored', () => {
