@@ -9,16 +9,30 @@ import { RunInputs } from '../node/runInputs';
 import { nodeRunHost } from '../node/runHost';
 import { runProgram } from '../core/sim/run';
 import { warningText } from '../core/sim/runWarning';
-import { DIALECTS, type Dialect, type RunConfig } from '../core/sim/runConfig';
+import {
+  BUFFER_ARG,
+  BUFFER_CHANNELS,
+  BUFFER_LAYOUTS,
+  BUFFER_NAME,
+  DIALECTS,
+  MAX_BUFFER_ALIGN,
+  type BufferConfig,
+  type Dialect,
+  type RunConfig,
+} from '../core/sim/runConfig';
+import { bufferText } from '../core/sim/buffers';
 import { parseArgs, parseInteger, UsageError, type Parsed } from './args';
 import { MAX_MEM_BYTES, MIN_MEM_BYTES } from '../core/sim/spaces';
 
 export const RUN_USAGE = [
-  'usage: tensor-lens run <program> [--entry NAME] [--arg N]... [--load WHERE=FILE]... [--dump SPACE:WHERE:COUNT:DTYPE[=FILE]]... ' +
+  'usage: tensor-lens run <program> [--entry NAME] [--arg N|@NAME]... [--buffer NAME=FILE|BYTES[,align=N][,layout=L][,channels=C]]... ' +
+    '[--load WHERE=FILE]... [--dump SPACE:WHERE:COUNT:DTYPE[=FILE]]... ' +
     '[--include DIR]... [--dialect auto|ztachip|guide] [--pcore FILE] [--mem-bytes N] [--steps N] [--trace] [--json]',
   '  SPACE is MEM, SCRATCH, PCORE (process page 0) or PCORE@1; WHERE a number (bytes for MEM/SCRATCH, the word address',
   '  pcore*4096+thread*256+offset for PCORE), a C global with optional +bytes, or pcore.thread.class::var / pcore.class::var',
   '  with optional +words; DTYPE one of u8 i8 u16 i16 u32 i32 f32 word12. --load takes raw bytes or .npy into MEM.',
+  '  --buffer places a named MEM buffer (raw, .npy, or a .png/.bmp image; or BYTES zero bytes) where nothing else lives;',
+  '  --arg @NAME passes its address, and WHERE may name it. Images: layout planar|interleaved, channels rgb|bgr|grey.',
   '  --include and --dialect read the program as `tensor-lens check` does with them.',
   '  Exit status 1 on a runtime or compile error (printed as file:line:col: error: ...), 2 on bad usage.',
 ].join('\n');
@@ -39,7 +53,8 @@ export function runConfigOf(args: Parsed): RunConfig {
     return {
       program: args.positionals[0],
       entry: one('entry'),
-      args: (args.options.get('arg') ?? []).map((a) => parseInteger(a, '--arg', ARG_MIN, ARG_MAX)),
+      args: (args.options.get('arg') ?? []).map((a) => (a.startsWith('@') ? bufferArg(a) : parseInteger(a, '--arg', ARG_MIN, ARG_MAX))),
+      buffers: buffersOf(args.options.get('buffer') ?? []),
       load: (args.options.get('load') ?? []).map(toLoadConfig),
       dump: (args.options.get('dump') ?? []).map(toDumpConfig),
       includePaths: args.options.get('include') ?? [],
@@ -51,6 +66,48 @@ export function runConfigOf(args: Parsed): RunConfig {
   } catch (e) {
     throw e instanceof SpecError ? new UsageError(e.message) : e;
   }
+}
+
+/** `--arg @name` / `@name+bytes`: checked here, resolved once the buffers are placed. */
+function bufferArg(a: string): string {
+  if (!new RegExp(BUFFER_ARG).test(a)) throw new UsageError(`--arg ${a}: expected an integer, @NAME or @NAME+BYTES`);
+  return a;
+}
+
+/** `--buffer NAME=FILE|BYTES` with optional `,align=N`, `,layout=planar|interleaved`, `,channels=rgb|bgr|grey`, `,bytes=N` (after a file). */
+export function buffersOf(texts: string[]): Record<string, BufferConfig> {
+  const out: Record<string, BufferConfig> = {};
+  for (const text of texts) {
+    const what = `--buffer ${text}`;
+    const eq = text.indexOf('=');
+    if (eq <= 0 || eq === text.length - 1) throw new UsageError(`${what}: expected NAME=FILE or NAME=BYTES`);
+    const name = text.slice(0, eq);
+    if (!new RegExp(BUFFER_NAME).test(name)) throw new UsageError(`${what}: NAME must be letters, digits and _, not starting with a digit`);
+    if (Object.hasOwn(out, name)) throw new UsageError(`${what}: buffer ${name} is given twice`);
+    let value = text.slice(eq + 1);
+    const b: BufferConfig = {};
+    // options from the end, so that a file name may hold commas
+    for (let m; (m = /,(align|layout|channels|bytes)=([^,]*)$/.exec(value)); value = value.slice(0, m.index)) {
+      const [, key, v] = m;
+      if (key in b) throw new UsageError(`${what}: ${key} is given twice`);
+      if (key === 'align') b.align = parseInteger(v, `${what}: align`, 1, MAX_BUFFER_ALIGN);
+      else if (key === 'bytes') b.bytes = parseInteger(v, `${what}: bytes`, 1, MAX_MEM_BYTES);
+      else if (key === 'layout') {
+        if (!(BUFFER_LAYOUTS as readonly string[]).includes(v)) throw new UsageError(`${what}: layout must be ${BUFFER_LAYOUTS.join(' or ')} (got ${v})`);
+        b.layout = v as BufferConfig['layout'];
+      } else {
+        if (!(BUFFER_CHANNELS as readonly string[]).includes(v)) throw new UsageError(`${what}: channels must be ${BUFFER_CHANNELS.join(', ')} (got ${v})`);
+        b.channels = v as BufferConfig['channels'];
+      }
+    }
+    if (/^(0x[0-9a-f]+|\d+)$/i.test(value)) {
+      if (b.bytes !== undefined) throw new UsageError(`${what}: give the size once`);
+      b.bytes = parseInteger(value, `${what}: BYTES`, 1, MAX_MEM_BYTES);
+    } else if (value) b.file = value;
+    else throw new UsageError(`${what}: expected NAME=FILE or NAME=BYTES`);
+    out[name] = b;
+  }
+  return out;
 }
 
 export async function runRun(argv: string[], out: (s: string) => void, err: (s: string) => void): Promise<number> {
@@ -66,7 +123,7 @@ async function run(argv: string[], out: (s: string) => void, err: (s: string) =>
   const args = parseArgs(argv, {
     flags: ['json', 'trace', 'help'],
     options: ['entry', 'dialect', 'pcore', 'mem-bytes', 'steps'],
-    repeatable: ['arg', 'load', 'dump', 'include'],
+    repeatable: ['arg', 'buffer', 'load', 'dump', 'include'],
   });
   if (args.flags.has('help')) {
     out(RUN_USAGE);
@@ -137,6 +194,7 @@ async function run(argv: string[], out: (s: string) => void, err: (s: string) =>
           summary: r.summary,
           warnings: r.warnings.map((w) => ({ ...w, file: rel(w.file) })),
           entry: r.entry,
+          buffers: r.buffers,
           trace: r.trace,
           dumps: r.dumps.filter((d) => !d.file).map((d) => ({ space: d.space, where: d.where, dtype: d.dtype, values: d.values })),
           files: r.dumps.filter((d) => d.file).map((d) => d.file),
@@ -155,6 +213,7 @@ async function run(argv: string[], out: (s: string) => void, err: (s: string) =>
           `step ${s.step} ${rel(s.file)}:${s.line} pid ${s.process} ${s.kind}${s.kernel ? ' ' + s.kernel : ''} ${s.elements} ` +
             `el${s.padded ? `, ${s.padded} padded` : ''}${s.skipped ? `, ${s.skipped} skipped` : ''}`,
         );
+    for (const b of r.buffers) out(bufferText(b));
     for (const d of r.dumps) {
       if (d.file) out(`${d.space}:${d.where}: wrote ${d.file}`);
       else out(`${d.space}:${d.where}:${d.dtype} = ${d.values!.join(' ')}`);

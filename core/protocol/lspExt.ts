@@ -14,6 +14,7 @@ import { NotificationType, RequestType, RequestType0 } from 'vscode-jsonrpc';
 import type { RunConfig } from '../sim/runConfig';
 import type { RunSummary } from '../sim/trace';
 import type { TraceStep } from './trace';
+import type { RunBuffer } from './webview';
 
 /** `tensorLens/transferPreview`: markdown listing each transfer of a function (or the file) with its element table. */
 export interface TransferPreviewParams {
@@ -72,6 +73,8 @@ export interface RunResultMessage {
   error: { uri: string; line: number; column: number; message: string; kind: string; stack: string[] } | null;
   /** C globals of the host program with their MEM byte addresses (the memory inspector labels them). */
   globals?: { name: string; address: number; size: number; type: string; file?: string; line?: number }[];
+  /** The run's named buffers (tensorlens.run.json `buffers`) where the simulator placed them in MEM, in the configuration's order. */
+  buffers?: RunBuffer[];
 }
 export const RunRequest = new RequestType<RunParams, RunResultMessage, void>('tensorLens/run');
 

@@ -18,6 +18,8 @@ export interface DumpSpec {
   count: number;
   dtype: DumpDtype;
   file?: string;
+  /** Shape of the .npy written (its product is `count`); default [count]. */
+  shape?: number[];
   /** The text as given. */
   text: string;
 }

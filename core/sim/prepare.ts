@@ -2,14 +2,15 @@
  * Preparing a run from its configuration, the same way for the CLI, the editor's Run (server worker)
  * and the debugger: the program is read exactly as the checker reads it (a Project with the include
  * paths, the dialect and the `.p` beside it or the one named), relative file names start from one
- * folder, loads are read and dumps parsed. `runProgram` then compiles, places the program's buffers in
- * MEM, applies the loads and runs.
+ * folder, buffers and loads are read (images decoded) and dumps parsed. `runProgram` then compiles,
+ * places the C globals and the named buffers in MEM, applies the loads and runs.
  */
 import { Project, type PcoreLoader } from '../project/project';
-import { parseDump, parseLoad, SpecError, type DumpSpec, type LoadSpec } from './dump';
+import { bufferSpec, dumpSpecOf } from './buffers';
+import { parseDump, parseLoad, SpecError, type LoadSpec } from './dump';
 import type { WasmLoader } from './host';
 import type { RunConfig } from './runConfig';
-import { dumpText, loadText } from './runConfigText';
+import { loadText } from './runConfigText';
 import type { RunOptions } from './run';
 
 /** What a run needs from where it runs (Node in all three today). */
@@ -39,7 +40,7 @@ export interface PreparedRun {
 /**
  * Resolves `config` for a run; `cwd` is the folder a relative program, loads, dumps and include
  * paths start from (default: the program's folder). Throws SpecError for a load that cannot be read,
- * a malformed load or dump, or a program or PCORE program that cannot be read.
+ * a malformed load, dump or buffer (a file that cannot be read or decoded), or a program or PCORE program that cannot be read.
  */
 export function prepareRun(config: RunConfig & { cwd?: string }, host: RunHost): PreparedRun {
   const file = config.cwd ? host.resolve(config.cwd, config.program) : config.program;
@@ -68,12 +69,15 @@ export function prepareRun(config: RunConfig & { cwd?: string }, host: RunHost):
       throw new SpecError(`load ${spec.text}: ${why}`);
     }
   });
-  const dumps: DumpSpec[] = (config.dump ?? []).map((d) => parseDump(dumpText(d)));
+  // buffers first: a dump of a buffer takes its count from the buffer's size
+  const buffers = Object.entries(config.buffers ?? {}).map(([name, b]) => bufferSpec(name, b, (f) => host.readBytes(at(f))));
+  const dumps = (config.dump ?? []).map((d) => dumpSpecOf(d, buffers, parseDump));
   const options: RunOptions = {
     project,
     file,
     entry: config.entry,
     args: config.args,
+    buffers,
     loads,
     dumps,
     memBytes: config.memBytes,

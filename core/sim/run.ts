@@ -9,7 +9,8 @@ import { encodeNpy, NpyError, npyLoadBytes } from '../common/npy';
 import { Machine } from './machine';
 import { SpaceHistory } from './history';
 import { TensorExecutor } from './engine/execute';
-import { compileProgram, type HostProgram, type WasmLoader } from './host';
+import { compileProgram, type FunctionInfo, type HostProgram, type WasmLoader } from './host';
+import { placeBuffers, resolveArgs, type BufferSpec, type RunBuffer } from './buffers';
 import type { DebugPort } from './host/compile';
 import { createPcoreRunner } from './pcore';
 import { callRuntime } from './libraryCalls';
@@ -26,7 +27,10 @@ export interface RunOptions {
   /** Overrides the file's text (an unsaved editor buffer). */
   text?: string;
   entry?: string;
-  args?: number[];
+  /** Integers, or `"@name"`/`"@name+bytes"` for the address of a buffer. */
+  args?: (number | string)[];
+  /** Named buffers, placed in MEM after the C globals (buffers.ts). */
+  buffers?: BufferSpec[];
   loads?: (LoadSpec & { bytes: Uint8Array })[];
   dumps?: DumpSpec[];
   memBytes?: number;
@@ -99,6 +103,8 @@ export interface RunResult {
   machine: Machine;
   histories: Map<string, SpaceHistory>;
   host?: HostProgram;
+  /** The named buffers where they were placed in MEM, in the configuration's order (empty when the run stopped before placing them). */
+  buffers: RunBuffer[];
 }
 
 export const DEFAULT_STEP_BUDGET = 500_000_000;
@@ -159,6 +165,7 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
     entry: o.entry ?? '',
     machine: m,
     histories,
+    buffers: [],
   };
   const maxTrace = o.maxTraceSteps ?? DEFAULT_MAX_TRACE_STEPS;
   const maxHistory = o.maxHistoryBytes ?? DEFAULT_MAX_HISTORY_BYTES;
@@ -256,9 +263,18 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
       ...exec.hostHooks(),
     };
     host.init(services);
+    // named buffers after the globals (the stack and the heap are allocated later, above them)
+    for (const b of o.buffers ?? [])
+      if (host.globals().has(b.name)) throw new SpecError(`buffer ${b.name}: the program has a C global of that name; name the buffer differently`);
+    result.buffers = placeBuffers(m, o.buffers ?? []);
+    /** A C global or a buffer, by name (load and dump WHERE). */
+    const named = (n: string) => {
+      const b = result.buffers.find((x) => x.name === n);
+      return b ? { address: b.address, size: b.bytes } : globalOf(host, n);
+    };
     // preloads
     for (const l of o.loads ?? []) {
-      const where = labelled(`--load ${l.text}`, () => resolveWhere('MEM', l.where, { global: (n) => globalOf(host, n), pcore }));
+      const where = labelled(`--load ${l.text}`, () => resolveWhere('MEM', l.where, { global: named, pcore }));
       let data = l.bytes;
       // a .npy file's data bytes as stored (the codec only reads its header)
       if (l.file.toLowerCase().endsWith('.npy')) data = labelled(`--load ${l.text}`, () => npyLoadBytes(l.bytes, l.file));
@@ -275,19 +291,24 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
     if (!names.includes(entry))
       throw new SimError(`no function named ${entry} (functions: ${names.join(', ')})`, { file: o.file, line: 1, column: 1 }, [], 'compile');
     result.entry = entry;
+    const args = resolveArgs(o.args ?? [], result.buffers);
+    checkEntryArgs(
+      host.functions().find((f) => f.name === entry)!,
+      args.length,
+    );
     o.debug?.attach({ host, machine: m, executor: exec, histories, trace, entry, pcore });
     // host C writes from here on are journaled in the MEM history (initialisers and loads are the initial state)
     services.memJournal = histories.get('MEM')?.journal;
-    host.run(entry, o.args ?? [], services);
+    host.run(entry, args, services);
     // dumps
     for (const d of o.dumps ?? []) {
-      const where = labelled(`--dump ${d.text}`, () => resolveWhere(d.space, d.where, { global: (n) => globalOf(host, n), pcore }));
+      const where = labelled(`--dump ${d.text}`, () => resolveWhere(d.space, d.where, { global: named, pcore }));
       const values = labelled(`--dump ${d.text}`, () => readValues(m, d, where.address, where.shared, where.limit));
       const r: DumpResult = { space: d.space === 'PCORE' ? `PCORE@${d.process}` : d.space, where: d.where, dtype: d.dtype, address: where.address };
       if (d.file) {
         r.file = d.file;
         r.bytes = d.file.toLowerCase().endsWith('.npy')
-          ? encodeNpy({ dtype: NPY_OF[d.dtype], shape: [values.length], data: values })
+          ? encodeNpy({ dtype: NPY_OF[d.dtype], shape: d.shape ?? [values.length], data: values })
           : rawBytes(values, d.dtype);
       } else r.values = values;
       result.dumps.push(r);
@@ -304,6 +325,23 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
   result.output = output;
   result.warnings = [...warnings.values()];
   return result;
+}
+
+/**
+ * The entry's arguments against its C definition: a missing or extra argument is an error at the definition the run uses (a
+ * prototype in a header may come first), with the parameters named, kind `entry-args` (the editor offers to create a run
+ * configuration).
+ */
+function checkEntryArgs(f: FunctionInfo, given: number): void {
+  const want = f.params.length;
+  if (given === want) return;
+  const list = f.params.map((p, i) => p || `#${i + 1}`).join(', ');
+  throw new SimError(
+    `${f.name}() takes ${want} argument(s) (${list}), ${given} given: give them in the run configuration ("args", e.g. "@input" for a buffer's address)`,
+    f.loc,
+    [],
+    'entry-args',
+  );
 }
 
 function globalOf(host: HostProgram, name: string): { address: number; size: number } | undefined {

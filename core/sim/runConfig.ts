@@ -14,12 +14,19 @@ import { MAX_MEM_BYTES, MIN_MEM_BYTES } from './spaces';
 export interface JsonSchema {
   type?: 'string' | 'integer' | 'boolean' | 'array' | 'object';
   enum?: readonly string[];
+  /** A regular expression a string must match (whole: give ^…$). */
+  pattern?: string;
   minimum?: number;
   maximum?: number;
   items?: JsonSchema;
   properties?: Readonly<Record<string, JsonSchema>>;
   required?: readonly string[];
-  additionalProperties?: boolean;
+  /** false: no other property; a schema: every other property's value (a map, such as `buffers`). */
+  additionalProperties?: boolean | JsonSchema;
+  /** What every property name must match (with `additionalProperties` as a map). */
+  propertyNames?: JsonSchema;
+  minItems?: number;
+  maxItems?: number;
   anyOf?: readonly JsonSchema[];
   description?: string;
   default?: unknown;
@@ -29,12 +36,45 @@ const DTYPES = ['u8', 'i8', 'u16', 'i16', 'u32', 'i32', 'f32', 'word12'] as cons
 const SPACES = ['MEM', 'SCRATCH', 'PCORE', 'PCORE@1'] as const;
 export const DIALECTS = ['auto', 'ztachip', 'guide'] as const;
 
+/** A buffer name: what `@name` in `args`, `buffer` of a dump and `where` of a load or dump refer to. */
+export const BUFFER_NAME = '^[A-Za-z_][A-Za-z0-9_]*$';
+/** An argument naming a buffer: its address, with optional +bytes. */
+export const BUFFER_ARG = '^@[A-Za-z_][A-Za-z0-9_]*(\\+(0x[0-9a-fA-F]+|[0-9]+))?$';
+export const BUFFER_LAYOUTS = ['planar', 'interleaved'] as const;
+export const BUFFER_CHANNELS = ['rgb', 'bgr', 'grey'] as const;
+/** Largest `align` of a buffer (a power of two up to this). */
+export const MAX_BUFFER_ALIGN = 65536;
+
+const BUFFER = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    file: {
+      type: 'string',
+      description:
+        'Initial contents: raw bytes (.bin), the data of a .npy, or a PNG/BMP image decoded to 8-bit pixels; relative to this file (in a launch ' +
+        'configuration: to cwd).',
+    },
+    bytes: {
+      type: 'integer',
+      minimum: 1,
+      description: 'Size in bytes. Default: the size of the file’s data; with a file it must hold it (the rest is zero).',
+    },
+    align: { type: 'integer', minimum: 1, maximum: MAX_BUFFER_ALIGN, description: 'Alignment of its address in bytes, a power of two (default 64).' },
+    layout: {
+      enum: BUFFER_LAYOUTS,
+      description: 'An image’s pixel order: planar (all of the first channel, then the second… — ztachip’s "split"; the default) or interleaved (RGBRGB…).',
+    },
+    channels: { enum: BUFFER_CHANNELS, description: 'An image’s channels in memory: rgb (default), bgr, or grey (one channel, the luma of a colour image).' },
+  },
+} as const;
+
 const LOAD = {
   type: 'object',
   additionalProperties: false,
   required: ['where', 'file'],
   properties: {
-    where: { type: 'string', description: 'A byte address ("0x1000") or a C global with optional +bytes ("inbuf", "inbuf+64").' },
+    where: { type: 'string', description: 'A byte address ("0x1000"), a C global or a buffer with optional +bytes ("inbuf", "inbuf+64").' },
     file: { type: 'string', description: "Raw bytes (.bin, like ztachip's test images) or .npy; relative to this file (in a launch configuration: to cwd)." },
   },
 } as const;
@@ -42,17 +82,25 @@ const LOAD = {
 const DUMP = {
   type: 'object',
   additionalProperties: false,
-  required: ['space', 'where', 'count', 'dtype'],
+  required: ['dtype'],
   properties: {
-    space: { enum: SPACES, description: 'PCORE is process page 0, PCORE@1 page 1.' },
+    buffer: { type: 'string', pattern: BUFFER_NAME, description: 'A buffer of this configuration (instead of space and where): MEM at its address.' },
+    space: { enum: SPACES, description: 'PCORE is process page 0, PCORE@1 page 1 (with where; not with buffer).' },
     where: {
       type: 'string',
       description:
-        'Byte address or C global+bytes (MEM/SCRATCH); word address pcore*4096+thread*256+offset, pcore.thread.class::var or pcore.class::var with optional ' +
-        '+words (PCORE).',
+        'Byte address, C global or buffer with optional +bytes (MEM/SCRATCH); word address pcore*4096+thread*256+offset, pcore.thread.class::var or ' +
+        'pcore.class::var with optional +words (PCORE).',
     },
-    count: { type: 'integer', minimum: 1, description: 'Number of elements.' },
+    count: { type: 'integer', minimum: 1, description: 'Number of elements (default with buffer: the product of shape, else what the buffer holds).' },
     dtype: { enum: DTYPES },
+    shape: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 16,
+      items: { type: 'integer', minimum: 1 },
+      description: 'Shape of the .npy written (its product is the count), e.g. [3, 200, 200].',
+    },
     file: {
       type: 'string',
       description: 'Write to this file (.npy or raw .bin) instead of printing; relative to this file (in a launch configuration: to cwd).',
@@ -81,10 +129,16 @@ const PROPERTIES = {
       'function never called.',
   },
   args: {
-    schema: { type: 'array', items: { type: 'integer' } },
-    file: 'Integer arguments of the entry function.',
-    launch: 'Integer arguments of the entry function.',
+    schema: { type: 'array', items: { anyOf: [{ type: 'integer' }, { type: 'string', pattern: BUFFER_ARG }] } },
+    file: 'Arguments of the entry function: integers, or "@name" for the address of a buffer (with optional +bytes).',
+    launch: 'Arguments of the entry function: integers, or "@name" for the address of a buffer (with optional +bytes).',
     launchDefault: [],
+  },
+  buffers: {
+    schema: { type: 'object', propertyNames: { type: 'string', pattern: BUFFER_NAME }, additionalProperties: BUFFER },
+    file: 'Named MEM buffers the simulator places where nothing else lives: {"input": {"file": "in.png"}, "output": {"bytes": 120000}}.',
+    launch:
+      'Named MEM buffers the simulator places where nothing else lives, as in tensorlens.run.json: {"input": {"file": "in.png"}, "output": {"bytes": 120000}}.',
   },
   load: {
     schema: { type: 'array', items: LOAD },
@@ -150,14 +204,21 @@ export type FromSchema<S> = S extends { enum: readonly (infer E)[] }
         ? boolean
         : S extends { type: 'array'; items: infer I }
           ? FromSchema<I>[]
-          : S extends { type: 'object'; properties: infer P; required: readonly (infer R)[] }
-            ? ObjectOf<P, R & PropertyKey>
-            : never;
+          : S extends { anyOf: readonly (infer A)[] }
+            ? FromSchema<A>
+            : S extends { type: 'object'; additionalProperties: infer A extends { type: string } }
+              ? Record<string, FromSchema<A>>
+              : S extends { type: 'object'; properties: infer P; required: readonly (infer R)[] }
+                ? ObjectOf<P, R & PropertyKey>
+                : S extends { type: 'object'; properties: infer P }
+                  ? ObjectOf<P, never>
+                  : never;
 
 type Schemas = { [K in keyof typeof PROPERTIES]: (typeof PROPERTIES)[K]['schema'] };
 export type RunConfig = ObjectOf<Schemas, 'program'>;
 export type LoadConfig = FromSchema<typeof LOAD>;
 export type DumpConfig = FromSchema<typeof DUMP>;
+export type BufferConfig = FromSchema<typeof BUFFER>;
 export type Dialect = (typeof DIALECTS)[number];
 /** The properties a `tensorlens.run.json` configuration may give (the others come from the settings). */
 export type FileRunConfig = Pick<

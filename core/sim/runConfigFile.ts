@@ -5,7 +5,7 @@
  * and failing somewhere in the run.
  */
 import { LineIndex } from '../common/lineIndex';
-import { fileConfigurationSchema, runConfigFileSchema, type FileRunConfig, type JsonSchema } from './runConfig';
+import { BUFFER_ARG, BUFFER_NAME, fileConfigurationSchema, runConfigFileSchema, type FileRunConfig, type JsonSchema } from './runConfig';
 
 export const RUN_CONFIG_FILE = 'tensorlens.run.json';
 
@@ -79,7 +79,14 @@ function validate(v: unknown, s: JsonSchema, path: string, file: RunConfigFile):
   const out: ConfigProblem[] = [];
   const fail = (p: string, message: string, at = file.at.get(p)) => out.push({ ...position(file.lines, at ?? file.at.get(path) ?? 0), path: p, message });
   if (s.anyOf) {
-    if (!s.anyOf.some((alt) => validate(v, alt, path, file).length === 0)) fail(path, `${describe(v)} matches none of the allowed forms`);
+    if (s.anyOf.some((alt) => validate(v, alt, path, file).length === 0)) return out;
+    // the one form of the value's type says what is wrong with it; else the forms allowed
+    const sameType = s.anyOf.filter((alt) => alt.type === jsonType(v));
+    if (sameType.length === 1) return validate(v, sameType[0], path, file);
+    fail(
+      path,
+      `must be ${s.anyOf.map((alt) => (alt.type === 'integer' ? 'an integer' : alt.type === 'object' ? 'an object' : `a ${alt.type}`)).join(' or ')} (got ${describe(v)})`,
+    );
     return out;
   }
   if (s.enum) {
@@ -89,6 +96,7 @@ function validate(v: unknown, s: JsonSchema, path: string, file: RunConfigFile):
   switch (s.type) {
     case 'string':
       if (typeof v !== 'string') fail(path, `must be a string (got ${describe(v)})`);
+      else if (s.pattern && !new RegExp(s.pattern).test(v)) fail(path, `${describe(v)} ${patternText(s.pattern)}`);
       break;
     case 'boolean':
       if (typeof v !== 'boolean') fail(path, `must be true or false (got ${describe(v)})`);
@@ -100,6 +108,8 @@ function validate(v: unknown, s: JsonSchema, path: string, file: RunConfigFile):
       break;
     case 'array':
       if (!Array.isArray(v)) fail(path, `must be an array (got ${describe(v)})`);
+      else if (s.minItems !== undefined && v.length < s.minItems) fail(path, `must have at least ${s.minItems} item${s.minItems === 1 ? '' : 's'}`);
+      else if (s.maxItems !== undefined && v.length > s.maxItems) fail(path, `must have at most ${s.maxItems} items (got ${v.length})`);
       else if (s.items) v.forEach((x, i) => out.push(...validate(x, s.items!, `${path}[${i}]`, file)));
       break;
     case 'object': {
@@ -112,13 +122,31 @@ function validate(v: unknown, s: JsonSchema, path: string, file: RunConfigFile):
       const key = (k: string) => (path ? `${path}.${k}` : k);
       for (const r of s.required ?? []) if (!(r in o)) fail(path, `"${r}" is required`);
       for (const [k, x] of Object.entries(o)) {
-        if (props[k]) out.push(...validate(x, props[k], key(k), file));
+        if (s.propertyNames?.pattern && !new RegExp(s.propertyNames.pattern).test(k))
+          fail(key(k), `name ${JSON.stringify(k)} ${patternText(s.propertyNames.pattern)}`, file.keys.get(key(k)));
+        if (Object.hasOwn(props, k)) out.push(...validate(x, props[k], key(k), file));
+        else if (typeof s.additionalProperties === 'object') out.push(...validate(x, s.additionalProperties, key(k), file));
         else if (s.additionalProperties === false) fail(key(k), `unknown property "${k}" (allowed: ${Object.keys(props).join(', ')})`, file.keys.get(key(k)));
       }
       break;
     }
   }
   return out;
+}
+
+/** The schema type of a JSON value. */
+function jsonType(v: unknown): JsonSchema['type'] | 'null' | 'number' {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
+  return typeof v as JsonSchema['type'];
+}
+
+/** What a value failing `pattern` should look like, in words for the patterns runConfig.ts uses. */
+function patternText(pattern: string): string {
+  if (pattern === BUFFER_NAME) return 'is not a name (letters, digits and _, not starting with a digit)';
+  if (pattern === BUFFER_ARG) return 'is neither an integer nor a buffer reference ("@name", "@name+bytes")';
+  return `does not match ${pattern}`;
 }
 
 class JsonSyntaxError extends Error {

@@ -10,9 +10,9 @@ export function loadText(l: LoadConfig): string {
   return `${l.where}=${l.file}`;
 }
 
-/** A dump as its command-line text `SPACE:WHERE:COUNT:DTYPE[=FILE]`. */
+/** A dump as its command-line text `SPACE:WHERE:COUNT:DTYPE[=FILE]` (a buffer's dump: `MEM:name:COUNT:DTYPE`, `*` for a count still to compute). */
 export function dumpText(d: DumpConfig): string {
-  return `${d.space}:${d.where}:${d.count}:${d.dtype}${d.file ? '=' + d.file : ''}`;
+  return `${d.space ?? 'MEM'}:${d.where ?? d.buffer}:${d.count ?? '*'}:${d.dtype}${d.file ? '=' + d.file : ''}`;
 }
 
 /** A load given as an object or as its command-line text (`--load`, a launch configuration); throws SpecError. */

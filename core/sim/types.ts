@@ -21,8 +21,8 @@ export class SimError extends Error {
     public loc?: SourceLoc,
     /** Innermost first: `fn (file:line:col)`. */
     public stack_: string[] = [],
-    /** `not-simulated`, `fault`, `budget`, `cancelled`, `compile`. */
-    public kind: 'not-simulated' | 'fault' | 'budget' | 'cancelled' | 'compile' = 'fault',
+    /** `not-simulated`, `fault`, `budget`, `cancelled`, `compile`, `entry-args` (the entry's arguments do not match its parameters). */
+    public kind: 'not-simulated' | 'fault' | 'budget' | 'cancelled' | 'compile' | 'entry-args' = 'fault',
   ) {
     super(message);
   }

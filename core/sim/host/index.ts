@@ -36,6 +36,7 @@ export interface GlobalInfo {
 
 export interface FunctionInfo {
   name: string;
+  /** Where the function is defined (not a prototype before it). */
   loc: SourceLoc;
   /** Runs inside ztaDualHartExecute as a generator (reaches ztaTaskYield). */
   mayYield: boolean;
@@ -149,7 +150,7 @@ class Program implements HostProgram {
       const p = this.c.plainOf(f);
       out.push({
         name: f.name,
-        loc: f.loc,
+        loc: d.loc,
         mayYield: f.mayYield,
         params: d.params.map((x) => x.name ?? ''),
         locals: p.locals.map((l) => ({ name: l.name, type: typeName(l.type), slot: l.slot, offset: l.offset, fromLine: l.fromLine })),

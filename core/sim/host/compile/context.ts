@@ -172,7 +172,8 @@ export abstract class CompileContext {
   readonly src: Src;
   readonly global = new Scope();
   readonly fns = new Map<string, FnRec>();
-  readonly defs = new Map<FnRec, { n: N; params: ParamD[] }>();
+  /** Function definitions (`loc`: the definition's, where FnRec.loc is the first declaration's, maybe a prototype in a header). */
+  readonly defs = new Map<FnRec, { n: N; params: ParamD[]; loc: SourceLoc }>();
   readonly gvars: GVar[] = [];
   readonly problems: SimError[] = [];
   readonly evalCtxs = new Map<number, EvalCtx[]>();

@@ -137,7 +137,7 @@ export class Compiler extends CompileContext implements BuiltinHost {
     f.hasBody = true;
     f.type = d.t;
     f.argNorm = argNormalizers(d.t);
-    this.defs.set(f, { n, params: d.params ?? [] });
+    this.defs.set(f, { n, params: d.params ?? [], loc: this.src.loc(n) });
     this.fnNodes.set(f, n);
     if (syntaxErr) {
       const e = new SimError(syntaxErr.missing ? `syntax error: missing '${syntaxErr.type}'` : 'syntax error', this.src.loc(syntaxErr), [], 'compile');
