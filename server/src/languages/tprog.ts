@@ -18,6 +18,7 @@ import { signatureHelp } from '../../../core/tprog/features/signature';
 import { documentSymbols } from '../../../core/tprog/features/symbols';
 import { semanticTokens } from '../../../core/tprog/features/tokens';
 import { encodeTokens, toCompletionItem, toDocumentSymbol, toHover, toInlayHint } from '../convert';
+import type { RunValuesStore } from '../runValues';
 import { pathToUri, uriToPath } from '../uri';
 import type { LanguageFeatures } from './registry';
 
@@ -29,10 +30,11 @@ export class TprogLanguage implements LanguageFeatures {
   /** Duration of the last analysis (tensorLens/serverStatus). */
   lastCheckMs = 0;
 
-  /** `canRun`: the host has a simulator, so functions get a "▶ Run" code lens. */
+  /** `canRun`: the host has a simulator, so functions get a "▶ Run" code lens; `runValues`: what the last run or debugger stop did (hovers, hints). */
   constructor(
     private readonly project: Project,
     private readonly canRun: boolean,
+    private readonly runValues?: RunValuesStore,
   ) {}
 
   /** The fallback language: any C file may hold `>` statements. */
@@ -56,16 +58,24 @@ export class TprogLanguage implements LanguageFeatures {
 
   hover(doc: TextDocument, offset: number) {
     const a = this.analysis(doc);
-    const h = a && hover(a, offset);
+    const h = a && hover(a, offset, this.runValuesOf(doc));
     return h ? toHover(h) : null;
   }
 
   inlayHints(doc: TextDocument, startLine: number, endLine: number) {
     const a = this.analysis(doc);
-    return a ? inlayHints(a, startLine, endLine).map(toInlayHint) : [];
+    return a ? inlayHints(a, startLine, endLine, this.runValuesOf(doc)).map(toInlayHint) : [];
   }
 
-  /** "▶ Run" on functions that can be an entry (no parameters; main, kernel_* or never called), "Preview transfers" on those with transfers. */
+  private runValuesOf(doc: TextDocument) {
+    return this.runValues?.valuesFor(doc.uri, uriToPath(doc.uri), doc.version);
+  }
+
+  /**
+   * "▶ Run" on functions that can be an entry — `main` and `kernel_*` (ztachip's entries, which the host
+   * calls with its request's arguments: a run takes them from tensorlens.run.json `args`), and functions
+   * without parameters that nothing calls — and "Preview transfers" on those with transfers.
+   */
   codeLenses(doc: TextDocument): CodeLens[] {
     const a = this.analysis(doc);
     if (!a) return [];
@@ -74,8 +84,9 @@ export class TprogLanguage implements LanguageFeatures {
       const range = a.lines.range(f.nameSpan.start, f.nameSpan.end);
       const hasParams = a.c.vars.some((v) => v.fn === i && v.type === 'param');
       const called = a.c.calls.some((c) => c.name === f.name);
-      if (this.canRun && !hasParams && (f.name === 'main' || f.name.startsWith('kernel_') || !called)) {
-        lenses.push({ range, command: { title: '▶ Run', command: RUN_COMMAND, arguments: [doc.uri, f.name] } });
+      if (this.canRun && (f.name === 'main' || f.name.startsWith('kernel_') || (!hasParams && !called))) {
+        const tooltip = hasParams ? `Run ${f.name} with the arguments of its tensorlens.run.json configuration ("args")` : `Run ${f.name}`;
+        lenses.push({ range, command: { title: '▶ Run', tooltip, command: RUN_COMMAND, arguments: [doc.uri, f.name] } });
       }
       const has = a.units.some((u) => a.values.functionAt(u.buf.markerOffset)?.index === i && u.stmts.some((s) => s.stmt.kind === 'transfer'));
       if (has) lenses.push({ range, command: { title: 'Preview transfers', command: PREVIEW_TRANSFERS_COMMAND, arguments: [doc.uri, f.name] } });
