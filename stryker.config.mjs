@@ -1,0 +1,121 @@
+// StrykerJS configuration for `npm run mutate` (scripts/mutate.mjs). On demand only, never in CI: a run of the four
+// modules takes tens of minutes on 2 cores.
+//
+// The unit tests are node:test files run through tsx. The tap runner starts one `node --import tsx FILE` per test
+// file (node:test prints TAP with --test-reporter=tap), so "per test" coverage is per test FILE: a mutant runs only the
+// files whose run reached it, and stops at the first file that fails.
+//
+// Each module lists the test files that exercise it, so the initial (coverage) run stays short. Long property/fuzz
+// suites (fuzz.test.ts, layout-properties.test.ts, pcore-robustness.test.ts) are left out: they assert "no crash",
+// not answers, and would be run for every mutant they reach.
+
+/** The modules whose answers users rely on: name → files to mutate and the test files that exercise them. */
+export const modules = {
+  csf: {
+    mutate: ['core/csf/**/*.ts', '!core/csf/index.ts'],
+    tests: [
+      'test/unit/csf-*.test.ts',
+      'test/unit/layout-csf*.test.ts',
+      'test/unit/inspect-host.test.ts',
+      'test/unit/inspect-export.test.ts',
+      'test/unit/common-npy.test.ts',
+      'test/unit/mutant-csf*.test.ts',
+    ],
+  },
+  layout: {
+    mutate: ['core/layout/models/**/*.ts', '!core/layout/models/*/index.ts'],
+    tests: [
+      'test/unit/layout-cells.test.ts',
+      'test/unit/layout-spyre.test.ts',
+      'test/unit/layout-tt.test.ts',
+      'test/unit/layout-csf.test.ts',
+      'test/unit/layout-language.test.ts',
+      'test/unit/layout-cli.test.ts',
+      'test/unit/mutant-layout*.test.ts',
+    ],
+  },
+  check: {
+    mutate: ['core/tprog/check.ts', 'core/tprog/check[A-Z]*.ts'],
+    tests: [
+      'test/unit/tprog-diagnostics.test.ts',
+      'test/unit/tprog-ztachip-mistakes.test.ts',
+      'test/unit/tprog-realworld.test.ts',
+      'test/unit/tprog-guide-tables.test.ts',
+      'test/unit/tprog-incremental.test.ts',
+      'test/unit/mutant-check*.test.ts',
+    ],
+  },
+  engine: {
+    mutate: ['core/sim/engine/**/*.ts'],
+    tests: [
+      'test/unit/sim-statements.test.ts',
+      'test/unit/sim-transfer.test.ts',
+      'test/unit/sim-guide.test.ts',
+      'test/unit/sim-hw-bounds.test.ts',
+      'test/unit/sim-remap.test.ts',
+      'test/unit/sim-qconv.test.ts',
+      'test/unit/sim-runs.test.ts',
+      'test/unit/sim-run.test.ts',
+      'test/unit/sim-spaces.test.ts',
+      'test/unit/host-kernel.test.ts',
+      'test/unit/engine-hardening.test.ts',
+      'test/unit/mutant-engine*.test.ts',
+    ],
+  },
+};
+
+/** Options shared by every module; scripts/mutate.mjs adds mutate, tap.testFiles and the report paths per module. */
+export const base = {
+  testRunner: 'tap',
+  coverageAnalysis: 'perTest',
+  tap: {
+    nodeArgs: ['--test-reporter=tap', '--import', 'tsx', '-r', '{{hookFile}}', '{{testFile}}'],
+    forceBail: true,
+  },
+  // The machine has 2 cores shared with other developers.
+  concurrency: 2,
+  // tsx type-strips without checking; a mutant that would not type-check still runs (and is usually killed).
+  disableTypeChecks: true,
+  // A busy shared machine: a mutant is a timeout only well past its covering tests' normal time.
+  timeoutMS: 5000,
+  timeoutFactor: 2,
+  dryRunTimeoutMinutes: 10,
+  // Only what the unit tests read is copied into the sandbox (node_modules is linked).
+  ignorePatterns: [
+    'dist',
+    'out',
+    'docs',
+    'media',
+    'test-artifacts',
+    '.vscode-test',
+    '.vscode-test-web',
+    '.chromium-profile',
+    '.prof',
+    '*.vsix',
+    'reports',
+    '.stryker-tmp',
+  ],
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: 'always',
+  // Message wording (StringLiteral) is left out: about a sixth of all mutants, and the texts users read are pinned by
+  // the diagnostics and CLI tests. Mutants run only at module load (tables built once) are ignored: each one would
+  // rerun every test file.
+  mutator: { excludedMutations: ['StringLiteral'] },
+  ignoreStatic: true,
+  appendPlugins: ['./scripts/mutate-live.mjs'],
+  reporters: ['html', 'json', 'progress', 'live-survivors'],
+  thresholds: { high: 90, low: 80 },
+  fileLogLevel: 'off',
+  logLevel: 'info',
+};
+
+/** `npx stryker run` without the script: all four modules in one run. */
+export default {
+  ...base,
+  mutate: Object.values(modules).flatMap((m) => m.mutate),
+  tap: { ...base.tap, testFiles: [...new Set(Object.values(modules).flatMap((m) => m.tests))] },
+  htmlReporter: { fileName: 'reports/mutation/all.html' },
+  jsonReporter: { fileName: 'reports/mutation/all.json' },
+  incremental: true,
+  incrementalFile: 'reports/mutation/all.incremental.json',
+};
