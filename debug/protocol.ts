@@ -73,6 +73,12 @@ export interface TargetRequestArgs {
   memoryAtStop: { space: string; offset?: number; length?: number; stop: number };
   /** Every stop point of the program (tests). */
   stopPoints: Record<string, never>;
+  /**
+   * What each `>` statement did up to now — how many times it ran and its last execution's values
+   * (`{ statements: StatementRun[] }`, core/protocol/trace.ts); the extension sends them to the language
+   * server at each stop for the hovers and inlay hints "at this stop".
+   */
+  runValues: Record<string, never>;
 }
 
 export type TargetCommand = keyof TargetRequestArgs;
@@ -101,6 +107,7 @@ export const TARGET_COMMANDS: ReadonlySet<string> = new Set<TargetCommand>([
   'stopPoints',
   'memoryStops',
   'memoryAtStop',
+  'runValues',
 ]);
 
 export function isTargetCommand(command: string): command is TargetCommand {

@@ -19,6 +19,7 @@ import { runProgram, type RunResult } from '../core/sim/run';
 import { warningText } from '../core/sim/runWarning';
 import type { TraceSlice, TraceStep } from '../core/protocol/trace';
 import type { SimError } from '../core/sim/types';
+import type { TensorExecutor } from '../core/sim/engine/execute';
 import { Breakpoints } from './breakpoints';
 import { baseName, fromBase64, hex8, toBase64 } from './format';
 import { CTL, MSG, PAUSE, STEP, WATCH, type FromTarget, type LaunchArgs, type ToTarget } from './protocol';
@@ -82,6 +83,7 @@ export class DebugTarget {
   /** After a stop inside a transfer: move the next batch and stop again, or the rest of it. */
   private xferMode: 'batch' | 'finish' = 'batch';
   private xferStepIn = false;
+  private executor?: TensorExecutor;
 
   constructor(
     private readonly launch: LaunchArgs,
@@ -124,7 +126,9 @@ export class DebugTarget {
     this.bps = new Breakpoints(view, this.ids, this.vars, (text, category) => this.output(text, category));
     let r: RunResult;
     try {
-      r = await runProgram({ ...prepared.options, debug: view.hooks });
+      // the executor answers `runValues` (what each statement did so far)
+      const hooks = view.hooks;
+      r = await runProgram({ ...prepared.options, debug: { ...hooks, attach: (p) => ((this.executor = p.executor), hooks.attach(p)) } });
     } catch (e) {
       if (!view.attached) this.ch.post({ t: 'launchError', message: (e as Error).message });
       else {
@@ -473,6 +477,8 @@ export class DebugTarget {
         const len = Math.max(0, Math.min(Number(m.args.length ?? 0), 1 << 24));
         return { data: toBase64(view.stops.read(String(m.args.space), Number(m.args.offset ?? 0), len, Number(m.args.stop))) };
       }
+      case 'runValues':
+        return { statements: this.executor?.statementRecords() ?? [] };
       case 'stopPoints':
         return { stops: view.stopPoints.map((s) => ({ id: s.id, file: s.loc.file, line: s.loc.line, fn: s.fn, tensor: s.tensor })) };
     }

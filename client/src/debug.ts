@@ -12,7 +12,8 @@ import type { LaunchArgs } from '../../debug/protocol';
 import type { RunConfig } from '../../core/sim/runConfig';
 import { TensorLensDebugSession } from '../../debug/session';
 import { createDebugSource, type DebugSource } from '../../core/inspect/debugSource';
-import { checkTraceSlice, type TraceStep } from '../../core/protocol/trace';
+import { checkStatementRuns, checkTraceSlice, type TraceStep } from '../../core/protocol/trace';
+import type { DebugValuesParams } from '../../core/protocol/lspExt';
 import type { InspectorPanel } from './inspectorPanel';
 import { resolveRunConfig } from './runConfig';
 
@@ -165,10 +166,38 @@ class DebugInspector {
 }
 
 /**
- * Registers the debugger; with the memory inspector, returns what "Open Memory Inspector" calls while a
- * `tensor-lens` session is active (true when it opened a panel on the paused program).
+ * The language server's hovers and inlay hints follow a session: at each stop they get what every `>`
+ * statement did up to it (the adapter's `runValues`), and lose it when the program continues or ends.
+ * Steps keep the previous stop's values until the next stop replaces them (no flicker while stepping).
  */
-export function registerDebugger(context: vscode.ExtensionContext, inspector?: InspectorPanel): (session: vscode.DebugSession) => Promise<boolean> {
+class StopValues {
+  constructor(private readonly send: (p: DebugValuesParams) => void) {}
+
+  async stopped(session: vscode.DebugSession): Promise<void> {
+    try {
+      const body = (await session.customRequest('runValues')) as { statements?: unknown } | undefined;
+      this.send({ session: session.id, statements: checkStatementRuns(body?.statements, 'runValues') });
+    } catch {
+      // the session has ended (or the adapter is not ours)
+    }
+  }
+
+  resumed(session: vscode.DebugSession): void {
+    this.send({ session: session.id, statements: null });
+  }
+}
+
+/**
+ * Registers the debugger; with the memory inspector, returns what "Open Memory Inspector" calls while a
+ * `tensor-lens` session is active (true when it opened a panel on the paused program). `sendStopValues`
+ * tells the language server what the statements did at each stop (tensorLens/debugValues).
+ */
+export function registerDebugger(
+  context: vscode.ExtensionContext,
+  inspector?: InspectorPanel,
+  sendStopValues?: (p: DebugValuesParams) => void,
+): (session: vscode.DebugSession) => Promise<boolean> {
+  const values = sendStopValues && new StopValues(sendStopValues);
   const worker = vscode.Uri.joinPath(context.extensionUri, 'dist', 'debug', 'worker.js').fsPath;
   const trace = new TraceView();
   const memory = inspector && new DebugInspector(inspector);
@@ -183,10 +212,15 @@ export function registerDebugger(context: vscode.ExtensionContext, inspector?: I
     vscode.debug.registerDebugAdapterTrackerFactory(DEBUG_TYPE, {
       createDebugAdapterTracker: (session) => ({
         onWillStartSession: () => trace.clear(),
+        onWillReceiveMessage: (m: { type?: string; command?: string }) => {
+          if (m.type === 'request' && m.command === 'continue') values?.resumed(session);
+        },
+        onWillStopSession: () => values?.resumed(session),
         onDidSendMessage: (m: { type?: string; event?: string; body?: unknown }) => {
           if (m.type === 'event' && m.event === 'stopped') {
             void trace.refresh(session);
             memory?.stopped(session).catch(log);
+            void values?.stopped(session);
           }
           // sent by the target when the program ends
           if (m.type === 'event' && m.event === 'tensorTrace') trace.show(m.body);

@@ -13,7 +13,7 @@
 import { NotificationType, RequestType, RequestType0 } from 'vscode-jsonrpc';
 import type { RunConfig } from '../sim/runConfig';
 import type { RunSummary } from '../sim/trace';
-import type { TraceStep } from './trace';
+import type { StatementRun, TraceStep } from './trace';
 import type { RunBuffer } from './webview';
 
 /** `tensorLens/transferPreview`: markdown listing each transfer of a function (or the file) with its element table. */
@@ -42,6 +42,27 @@ export interface ServerStatusResult {
   execArgv?: string[];
 }
 export const ServerStatusRequest = new RequestType0<ServerStatusResult, void>('tensorLens/serverStatus');
+
+/**
+ * `tensorLens/documentStatus`: what the server made of one open document — the client's language
+ * status item shows it (the dialect a tensor program is read in, the files paired with it).
+ */
+export interface DocumentStatusParams {
+  uri: string;
+}
+export interface DocumentStatusResult {
+  /** The language the server reads it as: `tensor-program`, `pcore` or `tensor-layout`; absent when the document is not open in the server. */
+  language?: string;
+  /** Tensor programs: the dialect it is read in (with `auto`, decided by its constructs). */
+  dialect?: 'ztachip' | 'guide';
+  /** Tensor programs: the `tensorLens.dialect` setting it was read with (`auto`, `ztachip` or `guide`). */
+  dialectSetting?: string;
+  /** URIs of the files paired with it: a tensor program's PCORE program (`.p` of the same name), a PCORE program's tensor programs. */
+  paired: string[];
+  /** Layout specs: how many tensors it declares. */
+  tensors?: number;
+}
+export const DocumentStatusRequest = new RequestType<DocumentStatusParams, DocumentStatusResult, void>('tensorLens/documentStatus');
 
 /**
  * `tensorLens/run`: runs a tensor program on the simulator (in a worker; cancel with $/cancelRequest).
@@ -107,6 +128,46 @@ export interface ReadMemoryResult {
   size: number;
 }
 export const ReadMemoryRequest = new RequestType<ReadMemoryParams, ReadMemoryResult, void>('tensorLens/readMemory');
+
+/**
+ * `tensorLens/readFile` (server → client): a file the server needs that is not open in the editor (the `.p` beside a `.m`, an
+ * included header, a `fibers(file=…)` `.csfbin`) when the server cannot read it itself — in the browser (a web worker has no
+ * file system) and, on the desktop, for a URI that is not `file:` (a virtual workspace). The client reads it with
+ * `vscode.workspace.fs` under the rules the Node server keeps on disk: a regular file of at most READ_FILE_MAX_BYTES, and with
+ * `roots`, only a file under one of them reached through no symbolic link below the root (where a link leads, that file system
+ * cannot tell). The server asks only a client that announced CLIENT_READS_FILES in `capabilities.experimental`.
+ */
+export interface ReadFileParams {
+  uri: string;
+  /** `text` (UTF-8) or `bytes` (answered as base64). */
+  as: 'text' | 'bytes';
+  /** URIs of the folders the file must lie under (a layout spec's `.csfbin`); absent: anywhere. */
+  roots?: string[];
+}
+export type ReadFileResult =
+  | { kind: 'text'; text: string }
+  | { kind: 'bytes'; base64: string }
+  | { kind: 'missing' }
+  /** A file the rules refuse; `reason` says why and names no content (`a folder, not a file`, `larger than … bytes`). */
+  | { kind: 'refused'; reason: string };
+export const ReadFileRequest = new RequestType<ReadFileParams, ReadFileResult, void>('tensorLens/readFile');
+/** The client capability (`capabilities.experimental[CLIENT_READS_FILES] === true`) that says the client answers ReadFileRequest. */
+export const CLIENT_READS_FILES = 'tensorLensReadFile';
+/** The largest file the language server reads, from disk or through the client (64 MiB). */
+export const READ_FILE_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * `tensorLens/debugValues` (client → server notification): a `tensor-lens` debug session stopped, with
+ * what each `>` statement did up to this stop (the adapter's `runValues` answer, debug/protocol.ts), so
+ * hovers and inlay hints show "at this stop"; `statements: null` when the session runs on or has ended.
+ * The server checks the records (checkStatementRuns, core/protocol/trace.ts).
+ */
+export interface DebugValuesParams {
+  /** The debug session's id (a later session's stop replaces an earlier one's). */
+  session: string;
+  statements: StatementRun[] | null;
+}
+export const DebugValuesNotification = new NotificationType<DebugValuesParams>('tensorLens/debugValues');
 
 /*
  * Commands the server's code lenses run (the client registers them; arguments: document URI, then the

@@ -81,3 +81,62 @@ export function checkTraceSlice(x: unknown, what = 'tensorTrace'): TraceSlice {
   if (e) throw new Error(`not a trace slice: ${e}`);
   return x as TraceSlice;
 }
+
+/**
+ * One side of a `>` statement as it last ran, with the run's values: the hover and inlay hints show it
+ * where the program's text leaves sizes to run time (core/tprog/features/runValues.ts).
+ */
+export const RunSideS = S.obj({
+  /** The memory space as written (`MEM`, `DDR`, `SCRATCH`, `PCORE`, `SPU`, `PROG`), or `CONST` for a constant source. */
+  space: S.str(64),
+  dtype: S.opt(S.str(64)),
+  elements: int(0),
+  /** Each level's resolved range, outermost first (`end` = begin + (count − 1)·step). */
+  levels: S.arr(S.obj({ label: S.str(256), begin: S.num({ int: true }), end: S.num({ int: true }), step: S.num({ int: true }), count: int(0) }), 64),
+  /**
+   * Addresses of the first and the last element in iteration order: bytes for MEM/SCRATCH, words
+   * (`pcore·4096 + thread·256 + offset`) for PCORE; absent when the term has none (a constant, SPU, PROG).
+   */
+  first: S.opt(S.num({ int: true })),
+  last: S.opt(S.num({ int: true })),
+  /** The first (last) element is outside the term's bounds: a padded read, a skipped write (its address is not accessed). */
+  firstOut: S.opt(S.bool()),
+  lastOut: S.opt(S.bool()),
+  /** The term as the static hover describes it, with the run's numbers (Markdown lines, program text escaped). */
+  summary: S.arr(S.str(1 << 12), 64),
+});
+export type RunSide = Infer<typeof RunSideS>;
+
+/**
+ * What one `>` transfer or tensor-variable definition did the last time it ran: the simulator keeps one
+ * such record per statement (core/sim/engine/statementRuns.ts), never one per execution.
+ */
+export const StatementRunS = S.obj({
+  /** Where the statement starts (1-based) and its text as compiled, as in its trace steps. */
+  file: S.str(4096),
+  line: int(1),
+  column: int(1),
+  endLine: int(1),
+  text: S.str(1 << 16),
+  /** `transfer` or `define` (a `$` tensor variable). */
+  kind: S.str(64),
+  /** How many times it ran; the rest is its last execution (trace step `step`, by process `process`). */
+  runs: int(1),
+  step: int(0),
+  process: S.lit(0, 1),
+  elements: int(0),
+  padded: int(0),
+  skipped: int(0),
+  dst: S.opt(RunSideS),
+  src: S.opt(RunSideS),
+  /** The first element pairs as the static hover's table shows them, with the run's values. */
+  table: S.opt(S.str(1 << 16)),
+});
+export type StatementRun = Infer<typeof StatementRunS>;
+
+/** `x` as statement records, checked (they come from another thread or process); throws saying what is wrong. */
+export function checkStatementRuns(x: unknown, what = 'statements'): StatementRun[] {
+  const e = S.arr(StatementRunS, 1 << 20).check(x, what);
+  if (e) throw new Error(`not a table of statement runs: ${e}`);
+  return x as StatementRun[];
+}

@@ -11,10 +11,11 @@ import { SpaceHistory } from './history';
 import { TensorExecutor } from './engine/execute';
 import { compileProgram, type FunctionInfo, type HostProgram, type WasmLoader } from './host';
 import { placeBuffers, resolveArgs, type BufferSpec, type RunBuffer } from './buffers';
+import { UnwrittenReads } from './unwrittenReads';
 import type { DebugPort } from './host/compile';
 import { createPcoreRunner } from './pcore';
 import { callRuntime } from './libraryCalls';
-import { YIELD_KIND, type TraceStep } from '../protocol/trace';
+import { YIELD_KIND, type StatementRun, type TraceStep } from '../protocol/trace';
 import { countStatements, type RunSummary } from './trace';
 import { labelled, NPY_OF, readValues, resolveWhere, SpecError, type DumpSpec, type LoadSpec } from './dump';
 import { IncludedPrograms } from './included';
@@ -103,6 +104,8 @@ export interface RunResult {
   machine: Machine;
   histories: Map<string, SpaceHistory>;
   host?: HostProgram;
+  /** What each `>` transfer and definition did the last time it ran, with how many times (made when called: engine/statementRuns.ts). */
+  statements: () => StatementRun[];
   /** The named buffers where they were placed in MEM, in the configuration's order (empty when the run stopped before placing them). */
   buffers: RunBuffer[];
 }
@@ -165,8 +168,10 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
     entry: o.entry ?? '',
     machine: m,
     histories,
+    statements: () => ex?.statementRecords() ?? [],
     buffers: [],
   };
+  const unwritten = new UnwrittenReads(m.mem.length);
   const maxTrace = o.maxTraceSteps ?? DEFAULT_MAX_TRACE_STEPS;
   const maxHistory = o.maxHistoryBytes ?? DEFAULT_MAX_HISTORY_BYTES;
   /**
@@ -235,6 +240,7 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
       budget,
       history: (s) => histories.get(s),
       onStep: (s) => {
+        unwritten.step(s);
         if (keepTrace) trace.push(s);
         else if (s.kind !== YIELD_KIND) untraced++;
         if (keepTrace || histories.size) limit();
@@ -266,7 +272,10 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
     // named buffers after the globals (the stack and the heap are allocated later, above them)
     for (const b of o.buffers ?? [])
       if (host.globals().has(b.name)) throw new SpecError(`buffer ${b.name}: the program has a C global of that name; name the buffer differently`);
+    // what the C program's globals, statics and strings hold is initialised (zero or their initialisers)
+    unwritten.wrote(0, m.heapEnd);
     result.buffers = placeBuffers(m, o.buffers ?? []);
+    result.buffers.forEach((b, i) => unwritten.wrote(b.address, o.buffers![i].data?.length ?? 0));
     /** A C global or a buffer, by name (load and dump WHERE). */
     const named = (n: string) => {
       const b = result.buffers.find((x) => x.name === n);
@@ -283,6 +292,7 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
       if (where.limit !== undefined && data.length > where.limit)
         throw new SpecError(`--load ${l.text}: ${data.length} bytes are more than ${l.where} holds (${where.limit} bytes)`);
       m.mem.set(data, where.address);
+      unwritten.wrote(where.address, data.length);
     }
     const names = host.functions().map((f) => f.name);
     const entry = o.entry ?? defaultEntry(names, new Set(a.c.calls.map((c) => c.name)));
@@ -298,7 +308,7 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
     );
     o.debug?.attach({ host, machine: m, executor: exec, histories, trace, entry, pcore });
     // host C writes from here on are journaled in the MEM history (initialisers and loads are the initial state)
-    services.memJournal = histories.get('MEM')?.journal;
+    services.memJournal = unwritten.journal(histories.get('MEM')?.journal);
     host.run(entry, args, services);
     // dumps
     for (const d of o.dumps ?? []) {
@@ -323,6 +333,10 @@ export async function runProgram(o: RunOptions): Promise<RunResult> {
   result.summary.statements = countStatements(trace) + untraced;
   result.summary.timeMs = Date.now() - t0;
   result.output = output;
+  for (const w of unwritten.warnings()) {
+    const key = `${w.file}:${w.line}:${w.column}:${w.message}`;
+    if (warnings.size < MAX_WARNINGS) warnings.set(key, w);
+  }
   result.warnings = [...warnings.values()];
   return result;
 }

@@ -5,6 +5,7 @@
 import type { RunResultMessage } from '../../core/protocol/lspExt';
 import type { RunConfig } from '../../core/sim/runConfig';
 import type { RunWarning } from '../../core/sim/types';
+import type { StatementRun } from '../../core/protocol/trace';
 
 /**
  * A run's result as the worker posts it (simWorker.ts): the client's RunResultMessage with files as
@@ -12,6 +13,8 @@ import type { RunWarning } from '../../core/sim/types';
  */
 export interface SimRunResult extends Omit<RunResultMessage, 'warnings' | 'error'> {
   warnings: RunWarning[];
+  /** What each `>` statement did the last time it ran (the server keeps them for hovers and inlay hints; not sent to the client). */
+  statements?: StatementRun[];
   error: { file: string; line: number; column: number; message: string; kind: string; stack: string[] } | null;
 }
 

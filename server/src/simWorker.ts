@@ -82,6 +82,7 @@ port.on('message', async (msg: WorkerRun | WorkerRead) => {
       output: r.output,
       error: r.error ?? (dumpError ? { file: msg.file, line: 1, column: 1, message: dumpError, kind: 'io', stack: [] } : null),
       globals: globalsOf(r),
+      statements: r.statements(),
       buffers: r.buffers,
     };
     port.postMessage(done);

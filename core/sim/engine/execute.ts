@@ -6,7 +6,7 @@ import { canonicalType, LIMITS, type DataType } from '../../tprog/machineConstan
 import type { MemberInfo, PcoreIndexView } from '../../tprog/pcoreView';
 import type { SpaceHistory } from '../history';
 import type { Machine } from '../machine';
-import { YIELD_KIND, type TraceStep } from '../../protocol/trace';
+import { YIELD_KIND, type StatementRun, type TraceStep } from '../../protocol/trace';
 import {
   SimError,
   type Budget,
@@ -24,6 +24,7 @@ import { SteppedTransfer } from './stepped';
 import { runTransfer, type EngineContext, type Side, type TransferStats } from './transfer';
 import { Walker } from './walk';
 import { uncheckedClip } from './unchecked';
+import { StatementRuns } from './statementRuns';
 import { SPACE_NAMES } from '../spaces';
 
 const TYPE_CODES: Record<number, DataType> = { 3: 'INT16', 2: 'INT8', 4: 'UINT8' };
@@ -83,9 +84,16 @@ export class TensorExecutor {
   /** Set by a debugger to step into transfers. */
   stepHook?: TransferStepHook;
   laneOps = 0;
+  /** Each `>` transfer and definition as it last ran, with how many times (hovers and inlay hints after a run or at a stop). */
+  readonly statementRuns = new StatementRuns((t, p) => (t.kind === 'var' && t.name ? (this.slots[p].get(t.name.text)?.info.src?.term ?? t) : t));
 
   constructor(private readonly o: ExecOptions) {
     if (o.included?.length) this.includedOf = new Map(o.included.flatMap((p) => p.a.units.map((u) => [u, p.a] as const)));
+  }
+
+  /** What each `>` transfer and definition did the last time it ran so far (StatementRun records, placed as trace steps are). */
+  statementRecords(): StatementRun[] {
+    return this.statementRuns.records((info, offset) => this.locOf(info, offset));
   }
 
   /** The `$` tensor variables process `process` has defined, by name (for a debugger). */
@@ -351,6 +359,7 @@ export class TensorExecutor {
     if (!slots.has(name) && slots.size >= LIMITS.maxTensorVars)
       throw new SimError(`more than ${LIMITS.maxTensorVars} tensor variables in process ${scope.process}`);
     slots.set(name, { info, desc, placeholder, member, side: rest, pad: desc.pad ?? 0, repeat: desc.repeat });
+    this.statementRuns.note(info, 'define', this.step, scope.process, undefined, side, {});
     this.record(info, scope, 'define', {});
   }
 
@@ -397,6 +406,7 @@ export class TensorExecutor {
     const conc = [...dstT.prefixes, ...srcT.prefixes].some((p) => p.kind === 'CONCURRENT' || p.kind === 'SCATTER');
     if (conc) this.clobberScratch(d.side.space === 'PCORE' ? d.side : src.side, scope.process);
     if (this.o.warn && (stats.padded || stats.skipped)) this.warnUnchecked(info, d.side.desc, src.side.desc);
+    this.statementRuns.note(info, 'transfer', this.step, scope.process, d.side, src.side, stats);
     this.record(info, scope, 'transfer', stats);
   }
 

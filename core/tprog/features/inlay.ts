@@ -3,9 +3,10 @@ import type { InlayHintItem } from '../../common/featureResults';
 import type { TprogAnalysis } from '../analyze';
 import { bufToDoc } from '../lines';
 import { shapeText } from '../explain';
+import { runInlay, runRecordOf, type RunValues } from './runValues';
 
-/** Hints for statements that end within [startLine, endLine]. */
-export function inlayHints(a: TprogAnalysis, startLine: number, endLine: number): InlayHintItem[] {
+/** Hints for statements that end within [startLine, endLine]; where a size is known only at run time, `run`'s values (the last run, a debugger stop). */
+export function inlayHints(a: TprogAnalysis, startLine: number, endLine: number, run?: RunValues): InlayHintItem[] {
   const out: InlayHintItem[] = [];
   for (const unit of a.units) {
     if (unit.buf.lastLine < startLine || unit.buf.firstLine > endLine) continue;
@@ -15,10 +16,15 @@ export function inlayHints(a: TprogAnalysis, startLine: number, endLine: number)
       const d = s.kind === 'transfer' ? info.dst?.desc : info.src?.desc;
       if (!d || d.space === 'GLOBAL' || d.space === 'VAR') continue;
       const n = d.total;
-      if (n === undefined) continue;
+      const end = bufToDoc(unit.buf, s.span.end + 1);
+      if (n === undefined) {
+        const ran = runRecordOf(a, info, run);
+        const hint = ran && runInlay(ran, run!.tag);
+        if (hint) out.push({ position: a.lines.position(end), ...hint });
+        continue;
+      }
       const type = d.dtype ?? d.dtypeText ?? info.src?.desc.dtype ?? '';
       const shape = d.levels.length > 1 ? ` (${shapeText(d)})` : '';
-      const end = bufToDoc(unit.buf, s.span.end + 1);
       const label = `${s.kind === 'vardef' ? '≔ ' : ''}${n.toLocaleString('en-US')} × ${type}${shape}`;
       out.push({
         position: a.lines.position(end),
