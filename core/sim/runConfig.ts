@@ -9,6 +9,7 @@
  * `tensorlens.run.json` at run time (runConfigFile.ts).
  */
 import { MAX_MEM_BYTES, MIN_MEM_BYTES } from './spaces';
+import { IMAGE_FORMATS } from '../protocol/webview';
 
 /** The subset of JSON Schema the run configuration uses (validated by runConfigFile.ts). */
 export interface JsonSchema {
@@ -108,6 +109,31 @@ const DUMP = {
   },
 } as const;
 
+/** A picture the memory inspector opens after a run (its Views pane, core/inspect/tensorView.ts). */
+const VIEW = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['where'],
+  properties: {
+    where: { type: 'string', description: 'What to view: a buffer, a C global or a MEM byte address, with optional +bytes.' },
+    bytes: { type: 'integer', minimum: 1, description: 'Bytes to view (default: the whole buffer or global).' },
+    as: { enum: ['image', 'heatmap'], description: 'An image (8-bit pixels) or a heatmap of numbers (default: image for u8 data, else heatmap).' },
+    format: { enum: IMAGE_FORMATS, description: 'How an image lies in memory (default from shape: [h, w] grey, [3, h, w] planar, [h, w, 3] interleaved).' },
+    dtype: { enum: DTYPES, description: 'Element type of a heatmap (default u8).' },
+    shape: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 16,
+      items: { type: 'integer', minimum: 1 },
+      description: 'Shape; a heatmap shows its last two dimensions, e.g. [3, 200, 200].',
+    },
+    width: { type: 'integer', minimum: 1, description: 'Picture width, without a shape.' },
+    height: { type: 'integer', minimum: 1, description: 'Picture height, without a shape.' },
+    slice: { type: 'array', maxItems: 16, items: { type: 'integer', minimum: 0 }, description: 'Indices of the leading dimensions of a heatmap.' },
+    label: { type: 'string', description: 'Its name in the inspector (default: where).' },
+  },
+} as const;
+
 /**
  * Every property of a run configuration: its schema, its description in tensorlens.run.json (`file`;
  * absent = not settable there: how a program is read comes from the same settings as the checker's)
@@ -155,6 +181,13 @@ const PROPERTIES = {
       'Regions printed to the Debug Console or written to a file when the program ends, as in tensorlens.run.json: { space, where, count, dtype, file? }, ' +
       'or the command-line text SPACE:WHERE:COUNT:DTYPE[=FILE].',
     text: true,
+  },
+  views: {
+    schema: { type: 'array', items: VIEW },
+    file:
+      'Pictures the memory inspector opens after a run: [{"where": "output", "shape": [3, 200, 200]}] (an image), ' +
+      '{"where": "acc", "dtype": "i32", …} (a heatmap).',
+    launch: 'Pictures the memory inspector opens: [{"where": "output", "shape": [3, 200, 200]}].',
   },
   memBytes: {
     schema: { type: 'integer', minimum: MIN_MEM_BYTES, maximum: MAX_MEM_BYTES },
@@ -219,6 +252,7 @@ export type RunConfig = ObjectOf<Schemas, 'program'>;
 export type LoadConfig = FromSchema<typeof LOAD>;
 export type DumpConfig = FromSchema<typeof DUMP>;
 export type BufferConfig = FromSchema<typeof BUFFER>;
+export type ViewConfig = FromSchema<typeof VIEW>;
 export type Dialect = (typeof DIALECTS)[number];
 /** The properties a `tensorlens.run.json` configuration may give (the others come from the settings). */
 export type FileRunConfig = Pick<

@@ -39,7 +39,7 @@ test('schemas/run-config.schema.json and the launch attributes in package.json a
 
 test('the TypeScript types carry the same properties as the schemas', () => {
   // compile-time: each key of the type is a property of the schema and the other way round
-  const fileKeys = { name: 1, program: 1, entry: 1, args: 1, buffers: 1, load: 1, dump: 1, memBytes: 1, stepBudget: 1 } satisfies Record<
+  const fileKeys = { name: 1, program: 1, entry: 1, args: 1, buffers: 1, load: 1, dump: 1, views: 1, memBytes: 1, stepBudget: 1 } satisfies Record<
     keyof FileRunConfig,
     1
   >;
@@ -50,6 +50,7 @@ test('the TypeScript types carry the same properties as the schemas', () => {
     buffers: 1,
     load: 1,
     dump: 1,
+    views: 1,
     memBytes: 1,
     stepBudget: 1,
     includePaths: 1,
@@ -117,7 +118,7 @@ test('a malformed tensorlens.run.json is a located problem, not a crash', () => 
     return p && formatProblem('tensorlens.run.json', p);
   };
   const conf = (body: string) => `{\n  "configurations": [\n    {\n      "program": "test.m",\n      ${body}\n    }\n  ]\n}`;
-  const unknown = (k: string) => `configurations[0].${k}: unknown property "${k}" (allowed: name, program, entry, args, buffers, load, dump, memBytes, stepBudget)`;
+  const unknown = (k: string) => `configurations[0].${k}: unknown property "${k}" (allowed: name, program, entry, args, buffers, load, dump, views, memBytes, stepBudget)`;
   const cases: [string, string][] = [
     // syntax errors at their place
     ['{\n  "configurations": [\n    { "program": "test.m", }\n  ]\n}', '3:28: expected a property name in double quotes'],
