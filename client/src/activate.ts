@@ -172,7 +172,7 @@ export async function activateWith(context: vscode.ExtensionContext, factory: Cl
             else if (b === 'Inspect Memory') void vscode.commands.executeCommand('tensorLens.openMemoryInspector');
           });
         if (inspector.visible || vscode.workspace.getConfiguration('tensorLens').get<boolean>('openInspectorAfterRun', true)) {
-          inspector.show(result, lastRunName, true).catch((e: unknown) => output.error(`[inspector] ${e instanceof Error ? e.message : String(e)}`));
+          inspector.show(result, lastRunName, true, false, params).catch((e: unknown) => output.error(`[inspector] ${e instanceof Error ? e.message : String(e)}`));
         }
       }
       return result;

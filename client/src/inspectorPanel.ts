@@ -12,7 +12,8 @@ import { WebviewHost, type InspectorSource, type ViewDump } from '../../core/ins
 import { createRemoteSource } from '../../core/inspect/remoteSource';
 import { rangeAtPoint, resolveName, traceOverlays } from '../../core/inspect/traceOverlays';
 import type { ReadMemoryParams, ReadMemoryResult, RunResultMessage } from '../../core/protocol/lspExt';
-import type { Overlay, SourceLoc } from '../../core/protocol/webview';
+import type { Overlay, SourceLoc, TensorView } from '../../core/protocol/webview';
+import { configViews, runRegions, viewOfVariable, type ConfigView, type RunPlaces } from '../../core/inspect/runRegions';
 import { checkTraceSteps, type TraceStep } from '../../core/protocol/trace';
 import { inspectorHtml, makeNonce } from '../../media/src/html';
 import { cspSourceFor } from './webviewCsp';
@@ -24,10 +25,23 @@ export const DEBUG_STATE_COMMAND = 'tensorLens.inspector.debugState';
 export const SHOW_TERM_COMMAND = 'tensorLens.inspector.showTerm';
 /** Another panel on the run the last used panel shows. */
 export const NEW_VIEW_COMMAND = 'tensorLens.inspector.newView';
+/** Variables view while debugging: the variable's memory as an image / a heatmap in the inspector's Views pane. */
+export const VIEW_VARIABLE_IMAGE_COMMAND = 'tensorLens.inspector.viewVariableAsImage';
+export const VIEW_VARIABLE_HEATMAP_COMMAND = 'tensorLens.inspector.viewVariableAsHeatmap';
+/** Largest reference file "Diff…" reads. */
+const MAX_REFERENCE_BYTES = 256 * 1024 * 1024;
+
+/** What of the run configuration the inspector lists and opens: loads, entry arguments, views. */
+export type InspectorRunConfig = Pick<RunPlaces, 'load' | 'args'> & { views?: ConfigView[] };
 
 /** A trace `file` is a path or a URI. */
 function fileUri(file: string): vscode.Uri {
   return /^[a-z][\w+.-]+:/i.test(file) && !/^[a-z]:[\\/]/i.test(file) ? vscode.Uri.parse(file) : vscode.Uri.file(file);
+}
+
+/** What VS Code passes a `debug/variables/context` command: the DAP variable. */
+interface VariableContext {
+  variable?: { name: string; value?: string; type?: string; evaluateName?: string; memoryReference?: string };
 }
 
 interface View {
@@ -71,6 +85,8 @@ export class InspectorPanel {
         if (!t) void vscode.window.showWarningMessage('Open the memory inspector on a run first.');
         return t;
       }),
+      vscode.commands.registerCommand(VIEW_VARIABLE_IMAGE_COMMAND, (ctx?: VariableContext) => this.viewVariable(ctx, 'image')),
+      vscode.commands.registerCommand(VIEW_VARIABLE_HEATMAP_COMMAND, (ctx?: VariableContext) => this.viewVariable(ctx, 'heatmap')),
       vscode.commands.registerCommand(SHOW_TERM_COMMAND, async () => {
         const ed = vscode.window.activeTextEditor;
         if (!ed) return false;
@@ -125,8 +141,13 @@ export class InspectorPanel {
    * another). `newView`: another panel on the same run (its own position, type, step), which later runs
    * of the program leave alone.
    */
-  show(run: RunResultMessage, name: string, preserveFocus = false, newView = false): Promise<string> {
-    const next = this.queue.then(() => this.open(run, name, preserveFocus, newView));
+  show(run: RunResultMessage, name: string, preserveFocus = false, newView = false, config?: InspectorRunConfig): Promise<string> {
+    if (config) {
+      this.configs.set(run.runId, config);
+      // the server keeps the last few runs: so many configurations are enough
+      for (const k of [...this.configs.keys()].slice(0, -16)) this.configs.delete(k);
+    }
+    const next = this.queue.then(() => this.open(run, name, preserveFocus, newView, this.configs.get(run.runId)));
     this.queue = next.catch(() => undefined);
     return next;
   }
@@ -138,13 +159,22 @@ export class InspectorPanel {
     return this.show(v.run, v.name, false, true);
   }
 
-  private async open(run: RunResultMessage, name: string, preserveFocus: boolean, newView: boolean): Promise<string> {
+  /** The run configuration of each run shown (its loads, arguments and views), by run id. */
+  private readonly configs = new Map<number, InspectorRunConfig>();
+
+  private async open(run: RunResultMessage, name: string, preserveFocus: boolean, newView: boolean, config?: InspectorRunConfig): Promise<string> {
     const main = `Memory: ${name}${run.entry ? ' (' + run.entry + ')' : ''}`;
     let title = main;
     if (newView) for (let k = 2; this.views.has(title); k++) title = `${main} · view ${k}`;
     // the steps come from the language server: checked, not cast
     const trace = checkTraceSteps(run.trace, 'run.trace');
     const overlays = traceOverlays(trace, run.globals ?? []);
+    // the run's dumps, buffers, loads and @buffer arguments to jump to; the configuration's views to open
+    const places: RunPlaces = { dumps: run.dumps, buffers: run.buffers, globals: run.globals, load: config?.load, args: config?.args };
+    const { regions, unplaced } = runRegions(places);
+    const cv = configViews(config?.views ?? [], places);
+    if (unplaced.length) this.output.info(`[inspector] not listed (no MEM place known): ${unplaced.join(', ')}`);
+    for (const p of cv.problems) this.output.warn(`[inspector] ${p}`);
     let view = this.views.get(title);
     const source = await createRemoteSource({
       runId: run.runId,
@@ -155,7 +185,8 @@ export class InspectorPanel {
       overlays,
       resolve: (text, space) => resolveName(overlays, text, space),
       initial: () => {
-        // start at the C global the first MEM transfer used, else at that transfer's range
+        // start at the run's first dump or named buffer, else at the C global the first MEM transfer used, else at that transfer's range
+        if (regions[0]) return { space: regions[0].space, offset: regions[0].offset, length: regions[0].bytes };
         const mem = overlays.filter((o) => o.space === 'MEM');
         const t = mem.find((o) => o.kind !== 'global');
         const g = t && mem.find((o) => o.kind === 'global' && t.offset >= o.offset && t.offset < o.offset + o.length);
@@ -168,6 +199,8 @@ export class InspectorPanel {
       log: (level, message) => this.output[level](`[inspector] ${message}`),
       save: (n, bytes) => this.save(n, bytes),
     });
+    source.regions = () => regions;
+    source.views = () => cv.views;
     if (view) {
       const v = view;
       v.name = name;
@@ -202,6 +235,7 @@ export class InspectorPanel {
   showSource(title: string, source: InspectorSource, preserveFocus = false, reveal = true): Promise<string> {
     const next = this.queue.then(() => {
       const v = this.views.get(title);
+      source.pickReference ??= (label) => this.pickReference(label);
       if (v) {
         Object.assign(v, { run: undefined, trace: [], overlays: [], used: ++this.clock, host: new WebviewHost(source, (m) => v.panel.webview.postMessage(m)) });
         v.host.refresh();
@@ -224,6 +258,7 @@ export class InspectorPanel {
 
   /** Wires a panel (new or restored) to a source and loads the page. */
   private attach(panel: vscode.WebviewPanel, key: string, source: InspectorSource): View {
+    source.pickReference ??= (label) => this.pickReference(label);
     const view: View = {
       key,
       name: '',
@@ -259,6 +294,45 @@ export class InspectorPanel {
     const v = this.views.get(title);
     v?.host.highlight(space, offset, length, label);
     return !!v;
+  }
+
+  /** Opens the Views pane of the panel titled `title` on a picture (false when it is not open). */
+  showViewIn(title: string, v: TensorView): boolean {
+    const p = this.views.get(title);
+    p?.host.showView(v);
+    return !!p;
+  }
+
+  /**
+   * "View as Image / Heatmap" on a Variables entry while debugging: the inspector of the paused session
+   * (opened if needed) shows the variable's memory in its Views pane.
+   */
+  private async viewVariable(ctx: VariableContext | undefined, mode: 'image' | 'heatmap'): Promise<boolean> {
+    const v = ctx?.variable;
+    const spec = v ? viewOfVariable({ name: v.evaluateName ?? v.name, type: v.type, memoryReference: v.memoryReference }, mode) : undefined;
+    if (!spec) {
+      void vscode.window.showInformationMessage(`${v?.name ?? 'This variable'} has no memory to view (no memory reference).`);
+      return false;
+    }
+    const opened = await vscode.commands.executeCommand<boolean>('tensorLens.openMemoryInspector');
+    const title = this.title;
+    if (!opened || !title) return false;
+    return this.showViewIn(title, spec);
+  }
+
+  /** Asks for the reference file of "Diff…" (a .npy, .bin or image) and reads it. */
+  private async pickReference(label: string): Promise<{ name: string; bytes: Uint8Array } | undefined> {
+    const picked = await vscode.window.showOpenDialog({
+      canSelectMany: false,
+      openLabel: 'Compare',
+      title: `Reference to compare ${label} with`,
+      filters: { 'Reference data': ['npy', 'bin', 'raw', 'png', 'bmp'], 'All files': ['*'] },
+    });
+    const uri = picked?.[0];
+    if (!uri) return undefined;
+    const stat = await vscode.workspace.fs.stat(uri);
+    if (stat.size > MAX_REFERENCE_BYTES) throw new Error(`${uri.fsPath}: ${stat.size} bytes, more than a reference may have (${MAX_REFERENCE_BYTES})`);
+    return { name: uri.scheme === 'file' ? uri.fsPath : uri.toString(), bytes: await vscode.workspace.fs.readFile(uri) };
   }
 
   /** A panel VS Code brings back after a reload: its view state returns, its memory with the next run. */

@@ -184,8 +184,12 @@ export class WebviewHost {
     });
   }
 
+  /** The last picture asked for: a page that starts later (a panel still loading) opens on it. */
+  private lastView: TensorView | undefined;
+
   /** Opens the Views pane on a region (a term, a debugger variable, a configured view). */
   showView(v: TensorView): void {
+    this.lastView = v;
     this.notify('showView', v);
   }
 
@@ -239,7 +243,7 @@ export class WebviewHost {
       layout: p.view === 'layoutMap' ? this.layoutProvider?.map : undefined,
       buffers: p.view === 'inspector' ? this.src.buffers?.() : undefined,
       regions: p.view === 'inspector' ? this.src.regions?.() : undefined,
-      views: p.view === 'inspector' ? this.src.views?.() : undefined,
+      views: p.view === 'inspector' ? (this.lastView ? [this.lastView] : this.src.views?.()) : undefined,
     }),
     read: async (p) => ({ bytes: toArrayBuffer(await this.bytes(p.space, p.offset, p.length, p.step)) }),
     steps: (p) => {

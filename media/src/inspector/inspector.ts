@@ -189,7 +189,8 @@ export class Inspector implements InspectorView {
         this.rpc.notify('viewDump', this.viewDump(n.params.token));
         break;
       case 'showView':
-        this.views.show(n.params);
+        // before the hello is answered the spaces are unknown: the hello's views carry it
+        if (m.ready) this.views.show(n.params);
         break;
     }
   }
