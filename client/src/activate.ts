@@ -3,10 +3,11 @@
  * `.m`/`.p` detection, and commands. The heavy lifting happens in the language server.
  */
 import * as vscode from 'vscode';
-import type { BaseLanguageClient, LanguageClientOptions } from 'vscode-languageclient';
+import { DidChangeConfigurationNotification, type BaseLanguageClient, type LanguageClientOptions } from 'vscode-languageclient';
 import { detectLanguage } from '../../core/project/detect';
 import { warningText } from '../../core/sim/runWarning';
 import {
+  DebugValuesNotification,
   PREVIEW_TRANSFERS_COMMAND,
   ReadMemoryRequest,
   RUN_COMMAND,
@@ -18,42 +19,44 @@ import {
   type RunResultMessage,
   type TransferPreviewParams,
 } from '../../core/protocol/lspExt';
+import { registerCommandLine } from './commandLine';
 import { registerCsfEditor } from './csfEditor';
 import { registerDebugger } from './debug';
 import { InspectorPanel } from './inspectorPanel';
+import { LAYOUT, PCORE, TPROG } from './languageIds';
+import { LazyServer } from './lazyStart';
 import { registerLayoutMap } from './layoutMapPanel';
+import { createLog, showOutputButton } from './log';
 import { resolveRunConfig } from './runConfig';
 import { ServerHealth } from './serverHealth';
+import { StatusItems, type StatusSnapshot } from './statusItem';
 import { exists, registerWalkthrough } from './walkthrough';
 
-export const TPROG = 'tensor-program';
-export const PCORE = 'pcore';
-export const LAYOUT = 'tensor-layout';
-
 export type ClientFactory = (options: LanguageClientOptions) => BaseLanguageClient;
+
+/** Where the extension host runs: the desktop's Node host can run programs, the web worker host cannot. */
+export type HostKind = 'node' | 'web';
 
 export interface TensorLensApi {
   client: BaseLanguageClient;
   /** The last run's result (for tests and the memory inspector). */
   lastRun(): RunResultMessage | undefined;
-  /** Resolves when the server has answered `initialize`. */
-  ready: Promise<void>;
+  /**
+   * Starts the language server if it has not started yet (see lazyStart.ts) and resolves when it has
+   * answered `initialize`: whoever asks for it (a test, another extension) needs the server.
+   */
+  readonly ready: Promise<void>;
+  /** Whether the language server was started, and why (undefined: not started). */
+  serverStartedBecause(): string | undefined;
+  /** The language status items as they are now. */
+  statusItems(): StatusSnapshot[];
   /** Crash recovery of the language server (restarts, give-ups). */
   serverHealth: ServerHealth;
 }
 
-function settings() {
-  const c = vscode.workspace.getConfiguration('tensorLens');
-  return {
-    dialect: c.get<string>('dialect', 'auto'),
-    includePaths: c.get<string[]>('includePaths', []),
-    detectLanguage: c.get<boolean>('detectLanguage', true),
-  };
-}
-
 /** Switches a `.m`/`.p` document to our languages when it is a ztachip file (never other files). */
 export async function maybeAdoptDocument(doc: vscode.TextDocument): Promise<void> {
-  if (!settings().detectLanguage) return;
+  if (!vscode.workspace.getConfiguration('tensorLens', doc.uri).get<boolean>('detectLanguage', true)) return;
   if (doc.languageId === TPROG || doc.languageId === PCORE) return;
   const path = doc.uri.path;
   if (!/\.(m|p)$/i.test(path)) return;
@@ -69,9 +72,10 @@ export async function maybeAdoptDocument(doc: vscode.TextDocument): Promise<void
   if (d.language) await vscode.languages.setTextDocumentLanguage(doc, d.language);
 }
 
-export async function activateWith(context: vscode.ExtensionContext, factory: ClientFactory): Promise<TensorLensApi> {
-  const output = vscode.window.createOutputChannel('Tensor Lens', { log: true });
-  const s = settings();
+export async function activateWith(context: vscode.ExtensionContext, factory: ClientFactory, host: HostKind): Promise<TensorLensApi> {
+  const output = createLog(context);
+  // the first values of the server's settings (files outside every folder); it pulls each folder's own (server/src/settings.ts)
+  const initial = vscode.workspace.getConfiguration('tensorLens');
   // restarts a crashed server and says so; stops after too many crashes (see serverHealth.ts)
   const health = new ServerHealth(output);
   const client = factory({
@@ -82,31 +86,44 @@ export async function activateWith(context: vscode.ExtensionContext, factory: Cl
       { scheme, language: LAYOUT },
     ]),
     // .csfbin files read by layout specs: the server re-checks the specs when one changes on disk
-    synchronize: { configurationSection: 'tensorLens', fileEvents: vscode.workspace.createFileSystemWatcher('**/*.csfbin') },
-    initializationOptions: { dialect: s.dialect, includePaths: s.includePaths },
+    synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher('**/*.csfbin') },
+    initializationOptions: { dialect: initial.get<string>('dialect', 'auto'), includePaths: initial.get<string[]>('includePaths', []) },
     outputChannel: output,
+    traceOutputChannel: output,
   });
   health.attach(client);
   context.subscriptions.push(health);
-  const ready = client.start();
+  // the server starts when there is work for it, not at activation (lazyStart.ts)
+  const lazy = new LazyServer(client, health, output);
+  const ready = (why: string) => lazy.start(why);
+  const status = new StatusItems(client, lazy, health);
+  context.subscriptions.push(lazy, status);
+  lazy.watch();
   let lastRun: RunResultMessage | undefined;
   let lastRunName = '';
-  context.subscriptions.push({ dispose: () => void client.stop() });
+  context.subscriptions.push(
+    { dispose: () => void (client.isRunning() ? client.stop() : undefined) },
+    // the pull model: the server asks for the settings again (per folder) when told they changed
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('tensorLens') && client.isRunning()) void client.sendNotification(DidChangeConfigurationNotification.type, { settings: null });
+    }),
+  );
   const inspector = new InspectorPanel(context.extensionUri, (p) => client.sendRequest(ReadMemoryRequest, p), output);
   context.subscriptions.push(inspector);
   registerLayoutMap(context, output);
   inspector.register(context);
   // "Open Memory Inspector" while debugging shows the paused program's memory
-  const inspectDebuggee = registerDebugger(context, inspector);
+  const inspectDebuggee = registerDebugger(context, inspector, (p) => void client.sendNotification(DebugValuesNotification, p));
   registerCsfEditor(context, inspector, output);
   registerWalkthrough(context);
+  if (host === 'node') registerCommandLine(context);
 
   context.subscriptions.push(
     vscode.workspace.onDidOpenTextDocument((d) => void maybeAdoptDocument(d)),
     vscode.commands.registerCommand(PREVIEW_TRANSFERS_COMMAND, async (uri?: string, fn?: string) => {
       const target = uri ?? vscode.window.activeTextEditor?.document.uri.toString();
       if (!target) return;
-      await ready;
+      await ready('Preview Transfers');
       const params: TransferPreviewParams = { uri: target, function: fn, rows: 32 };
       const r = await client.sendRequest(TransferPreviewRequest, params);
       const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: r.markdown });
@@ -114,32 +131,50 @@ export async function activateWith(context: vscode.ExtensionContext, factory: Cl
     }),
     vscode.commands.registerCommand(RUN_COMMAND, async (uri?: string, entry?: string) => {
       const target = uri ? vscode.Uri.parse(uri) : vscode.window.activeTextEditor?.document.uri;
+      if (host === 'web' || (target && target.scheme !== 'file' && target.scheme !== 'untitled')) {
+        // the menus hide Run there (`shellExecutionSupported && !virtualWorkspace`); this is for the palette, a key or another extension
+        void vscode.window.showErrorMessage(
+          host === 'web'
+            ? vscode.l10n.t('Tensor Lens: running a program needs the desktop VS Code (the simulator reads its inputs from disk in a Node worker).')
+            : vscode.l10n.t(
+                'Tensor Lens: running a program needs it in a local folder (the simulator reads its inputs from disk); {0} is not.',
+                target!.toString(),
+              ),
+        );
+        return undefined;
+      }
       if (!target) {
-        void vscode.window.showWarningMessage('Open a tensor program to run it.');
+        void vscode.window.showWarningMessage(vscode.l10n.t('Open a tensor program to run it.'));
         return undefined;
       }
       if (!vscode.workspace.isTrusted) {
         void vscode.window.showWarningMessage(
-          'Tensor Lens: running a program needs a trusted workspace (a run reads the files its run configuration names and writes its dumps). ' +
-            'Checking and hovers work in Restricted Mode.',
+          vscode.l10n.t(
+            'Tensor Lens: running needs a trusted workspace (a run reads the files its configuration names and writes dumps). Checks work in Restricted Mode.',
+          ),
         );
         return undefined;
       }
-      await ready;
+      await ready('Run Program');
       const resolved = await resolveRunConfig(target, entry ? { entry } : {});
+      const out = showOutputButton(output);
       if (!resolved.config) {
-        output.appendLine(`[run] ${resolved.problem}`);
-        void vscode.window.showErrorMessage(`Run configuration: ${resolved.problem}`, 'Show Output').then((b) => b && output.show(true));
+        output.error(`[run] ${resolved.problem}`);
+        void vscode.window.showErrorMessage(vscode.l10n.t('Run configuration: {0}', resolved.problem ?? ''), out.title).then(out.then);
         return undefined;
       }
       const { program: _program, ...config } = resolved.config;
       const params: RunParams = { uri: target.toString(), ...config };
       const name = target.path.split('/').pop();
       const result = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `Running ${name}${params.entry ? ' (' + params.entry + ')' : ''}`, cancellable: true },
+        {
+          location: vscode.ProgressLocation.Notification,
+          title: params.entry ? vscode.l10n.t('Running {0} ({1})', name ?? '', params.entry) : vscode.l10n.t('Running {0}', name ?? ''),
+          cancellable: true,
+        },
         async (progress, token) => {
           const sub = client.onNotification(RunProgressNotification, (p) => {
-            if (p.uri === params.uri) progress.report({ message: `${p.statements.toLocaleString()} tensor statements` });
+            if (p.uri === params.uri) progress.report({ message: vscode.l10n.t('{0} tensor statements', p.statements.toLocaleString()) });
           });
           try {
             return await client.sendRequest(RunRequest, params, token);
@@ -151,25 +186,30 @@ export async function activateWith(context: vscode.ExtensionContext, factory: Cl
       lastRun = result;
       lastRunName = name ?? '';
       const s = result.summary;
-      output.appendLine(
+      output.info(
         `[run] ${name} ${result.entry}: ${s.statements} tensor statements, ${s.steps} steps, ${s.bytesMoved} bytes moved, ${s.laneOps} ` +
           `lane-ops, ${s.timeMs} ms${result.warnings?.length ? `, ${result.warnings.length} warning${result.warnings.length === 1 ? '' : 's'}` : ''}`,
       );
-      if (result.output) output.appendLine(result.output.replace(/\n$/, ''));
-      for (const w of result.warnings ?? []) output.appendLine(`  ${warningText(w, vscode.Uri.parse(w.uri).fsPath)}`);
-      for (const d of result.dumps)
-        output.appendLine(d.file ? `  ${d.space}:${d.where} → ${d.file}` : `  ${d.space}:${d.where}:${d.dtype} = ${d.values?.join(' ')}`);
+      if (result.output) output.info(result.output.replace(/\n$/, ''));
+      for (const w of result.warnings ?? []) output.warn(`  ${warningText(w, vscode.Uri.parse(w.uri).fsPath)}`);
+      for (const d of result.dumps) output.info(d.file ? `  ${d.space}:${d.where} → ${d.file}` : `  ${d.space}:${d.where}:${d.dtype} = ${d.values?.join(' ')}`);
       if (result.error) {
-        output.appendLine(`  error: ${result.error.message} (${result.error.uri}:${result.error.line}:${result.error.column})`);
-        for (const f of result.error.stack) output.appendLine(`    at ${f}`);
+        const log = result.error.kind === 'cancelled' ? output.info : output.error;
+        log.call(output, `  error: ${result.error.message} (${result.error.uri}:${result.error.line}:${result.error.column})`);
+        for (const f of result.error.stack) log.call(output, `    at ${f}`);
         if (result.error.kind !== 'cancelled')
-          void vscode.window.showErrorMessage(`Run failed: ${result.error.message}`, 'Show Output').then((b) => b && output.show(true));
+          void vscode.window.showErrorMessage(vscode.l10n.t('Run failed: {0}', result.error.message), out.title).then(out.then);
       } else {
+        const inspect = vscode.l10n.t('Inspect Memory');
         void vscode.window
-          .showInformationMessage(`${name}: ${s.statements} tensor statements, ${s.bytesMoved} bytes moved in ${s.timeMs} ms`, 'Show Output', 'Inspect Memory')
+          .showInformationMessage(
+            vscode.l10n.t('{0}: {1} tensor statements, {2} bytes moved in {3} ms', name ?? '', s.statements, s.bytesMoved, s.timeMs),
+            out.title,
+            inspect,
+          )
           .then((b) => {
-            if (b === 'Show Output') output.show(true);
-            else if (b === 'Inspect Memory') void vscode.commands.executeCommand('tensorLens.openMemoryInspector');
+            if (b === inspect) void vscode.commands.executeCommand('tensorLens.openMemoryInspector');
+            else out.then(b);
           });
         if (inspector.visible || vscode.workspace.getConfiguration('tensorLens').get<boolean>('openInspectorAfterRun', true)) {
           inspector.show(result, lastRunName, true, false, params).catch((e: unknown) => output.error(`[inspector] ${e instanceof Error ? e.message : String(e)}`));
@@ -181,25 +221,34 @@ export async function activateWith(context: vscode.ExtensionContext, factory: Cl
       const session = vscode.debug.activeDebugSession;
       if (session?.type === 'tensor-lens' && (await inspectDebuggee(session))) return true;
       if (!lastRun || (lastRun.error && lastRun.error.kind === 'cancelled')) {
-        void vscode.window.showWarningMessage('Run a tensor program first (Tensor Lens: Run Program) to inspect its memory.');
+        void vscode.window.showWarningMessage(vscode.l10n.t('Run a tensor program first (Tensor Lens: Run Program) to inspect its memory.'));
         return false;
       }
       await inspector.show(lastRun, lastRunName);
       return true;
     }),
+    // the language status item is the first place to look; this pop-up stays for the palette
     vscode.commands.registerCommand('tensorLens.showServerStatus', async () => {
-      await ready;
+      await ready('Show Language Server Status');
       const st = await client.sendRequest(ServerStatusRequest);
       void vscode.window.showInformationMessage(
-        `Tensor Lens server ${st.version}: ${st.documents} documents, last check ${st.lastCheckMs} ms, dialect ${st.dialect}`,
+        vscode.l10n.t('Tensor Lens server {0}: {1} documents, last check {2} ms, dialect {3}', st.version, st.documents, st.lastCheckMs, st.dialect),
       );
     }),
     vscode.commands.registerCommand('tensorLens.restartServer', async () => {
-      await health.restart(client);
-      output.appendLine('Tensor Lens language server restarted.');
+      await lazy.restart();
+      output.info('[server] the Tensor Lens language server was restarted');
     }),
   );
   for (const d of vscode.workspace.textDocuments) void maybeAdoptDocument(d);
-  await ready;
-  return { client, ready, lastRun: () => lastRun, serverHealth: health };
+  return {
+    client,
+    get ready() {
+      return ready('the extension API asked for it');
+    },
+    serverStartedBecause: () => lazy.startedBecause,
+    statusItems: () => status.snapshot(),
+    lastRun: () => lastRun,
+    serverHealth: health,
+  };
 }

@@ -10,7 +10,7 @@ export function activate(context: vscode.ExtensionContext): Promise<TensorLensAp
     run: { module, transport: TransportKind.ipc, options: { execArgv: [...SERVER_NODE_FLAGS] } },
     debug: { module, transport: TransportKind.ipc, options: { execArgv: [...SERVER_NODE_FLAGS, '--nolazy', '--inspect=6010'] } },
   };
-  return activateWith(context, (opts) => new LanguageClient('tensorLens', 'Tensor Lens', serverOptions, opts));
+  return activateWith(context, (opts) => new LanguageClient('tensorLens', 'Tensor Lens', serverOptions, opts), 'node');
 }
 
 export function deactivate(): void {}

@@ -48,9 +48,10 @@ export async function resolveRunConfig(program: vscode.Uri, given: Partial<RunCo
   if (found.problem) return { problem: found.problem };
   const rc = found.config;
   const abs = (f: string) => (isAbsolutePath(f) || !found.base ? f : vscode.Uri.joinPath(found.base, f).fsPath);
-  const settings = vscode.workspace.getConfiguration('tensorLens');
-  // the language server's folder: relative include paths of the settings are the checker's from there
-  const serverDir = vscode.workspace.workspaceFolders?.[0]?.uri;
+  // resource settings: those of the program's workspace folder (multi-root workspaces)
+  const settings = vscode.workspace.getConfiguration('tensorLens', program);
+  // relative include paths start from the program's workspace folder, as the checker reads them (server/src/settings.ts)
+  const serverDir = (vscode.workspace.getWorkspaceFolder(program) ?? vscode.workspace.workspaceFolders?.[0])?.uri;
   const include = (p: string) => (isAbsolutePath(p) || !serverDir ? p : vscode.Uri.joinPath(serverDir, p).fsPath);
   const config: RunConfig = {
     ...given,

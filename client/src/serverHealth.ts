@@ -15,9 +15,9 @@ import {
   type ErrorHandlerResult,
   type InitializationFailedHandler,
 } from 'vscode-languageclient';
+import { showOutputButton } from './log';
 
 export const RESTART_COMMAND = 'tensorLens.restartServer';
-const RESTART_TITLE = 'Restart Language Server';
 
 export interface HealthEvent {
   kind: 'crashed' | 'restarted' | 'stopped' | 'init-failed';
@@ -72,9 +72,10 @@ export class ServerHealth implements vscode.Disposable {
       if (!this.restarting) return;
       this.restarting = false;
       this.report('restarted', 'the Tensor Lens language server was restarted');
+      const out = showOutputButton(this.output);
       void vscode.window
-        .showWarningMessage('Tensor Lens: the language server stopped unexpectedly and was restarted.', 'Show Output')
-        .then((b) => b && this.output.show(true));
+        .showWarningMessage(vscode.l10n.t('Tensor Lens: the language server stopped unexpectedly and was restarted.'), out.title)
+        .then(out.then);
     });
   }
 
@@ -142,11 +143,17 @@ export class ServerHealth implements vscode.Disposable {
   }
 
   private giveUp(what: string): void {
-    const message = `${what}. Diagnostics, hovers and runs are off until you run "Tensor Lens: ${RESTART_TITLE}" (Command Palette).`;
+    const restart = vscode.l10n.t('Restart Language Server');
+    const message = vscode.l10n.t(
+      '{0}. Diagnostics, hovers and runs are off until you run "Tensor Lens: {1}" (Command Palette or the status item).',
+      what,
+      restart,
+    );
     this.report('stopped', message);
-    void vscode.window.showErrorMessage(message.charAt(0).toUpperCase() + message.slice(1), RESTART_TITLE, 'Show Output').then((b) => {
-      if (b === RESTART_TITLE) void vscode.commands.executeCommand(RESTART_COMMAND);
-      else if (b === 'Show Output') this.output.show(true);
+    const out = showOutputButton(this.output);
+    void vscode.window.showErrorMessage(message.charAt(0).toUpperCase() + message.slice(1), restart, out.title).then((b) => {
+      if (b === restart) void vscode.commands.executeCommand(RESTART_COMMAND);
+      else out.then(b);
     });
   }
 }

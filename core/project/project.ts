@@ -15,6 +15,11 @@ export interface ProjectOptions {
   loadPcore: PcoreLoader;
   dialect?: Dialect;
   includePaths?: string[];
+  /**
+   * Settings of the file at a path, where they differ per file (the language server: each workspace
+   * folder has its own); what it leaves out comes from `dialect`/`includePaths`.
+   */
+  settingsFor?: (path: string) => { dialect?: Dialect; includePaths?: string[] } | undefined;
 }
 
 export const TPROG_EXTS = ['.m', '.tprog'];
@@ -62,7 +67,8 @@ export class Project {
     if (t === undefined) return undefined;
     const hit = this.pcoreCache.get(path);
     if (hit && hit.text === t) return hit.view;
-    const view = this.opts.loadPcore(t, path, (inc, from, system) => (system ? undefined : this.resolveInclude(from, inc)?.text));
+    const extra = this.includePathsFor(path);
+    const view = this.opts.loadPcore(t, path, (inc, from, system) => (system ? undefined : this.resolveInclude(from, inc, extra)?.text));
     this.pcoreCache.set(path, { text: t, view });
     return view;
   }
@@ -87,10 +93,12 @@ export class Project {
   /** Every header reachable through `#include "..."` from a file whose own quoted includes are `includes`, innermost first. */
   private eachHeader(path: string, includes: string[], each: (h: ReturnType<Project['header']>) => void): void {
     const seen = new Set<string>();
+    // the including program's include paths, also for the headers it reaches
+    const extra = this.includePathsFor(path);
     const visit = (file: string, incs: string[], depth: number) => {
       if (depth > 16) return;
       for (const inc of incs) {
-        const found = this.resolveInclude(file, inc);
+        const found = this.resolveInclude(file, inc, extra);
         if (!found || seen.has(found.path)) continue;
         seen.add(found.path);
         const h = this.header(found.path, found.text);
@@ -101,8 +109,13 @@ export class Project {
     visit(path, includes, 0);
   }
 
-  resolveInclude(fromFile: string, inc: string): { path: string; text: string } | undefined {
-    const dirs = [dirname(fromFile), ...(this.opts.includePaths ?? [])];
+  /** The extra include folders of the file at `path` (searched after the including file's folder). */
+  includePathsFor(path: string): string[] {
+    return this.opts.settingsFor?.(path)?.includePaths ?? this.opts.includePaths ?? [];
+  }
+
+  resolveInclude(fromFile: string, inc: string, includePaths = this.includePathsFor(fromFile)): { path: string; text: string } | undefined {
+    const dirs = [dirname(fromFile), ...includePaths];
     for (const d of dirs) {
       const p = join(d, inc);
       const text = this.opts.fs.read(p);
@@ -136,7 +149,7 @@ export class Project {
     const pp = this.pcorePathFor(path);
     return analyzeTprog(t, {
       file: path,
-      dialect: this.opts.dialect,
+      dialect: this.opts.settingsFor?.(path)?.dialect ?? this.opts.dialect,
       pcore: pp ? this.pcore(pp) : undefined,
       headerMacros: (c) =>
         this.headerMacros(

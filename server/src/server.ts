@@ -7,7 +7,8 @@
  *   checking.ts    when documents are checked; diagnostics.ts publishes the result
  *   features.ts    hover, inlay hints, completion, … and tensorLens/transferPreview
  *   runRequests.ts tensorLens/run and tensorLens/readMemory (the simulator)
- *   settings.ts    dialect and include paths
+ *   settings.ts    dialect and include paths, pulled per workspace folder
+ *   documentStatus.ts  tensorLens/documentStatus (the client's language status item)
  */
 import type { Connection } from 'vscode-languageserver';
 import { ServerStatusRequest } from '../../core/protocol/lspExt';
@@ -22,36 +23,47 @@ import { PcoreLanguage } from './languages/pcore';
 import { LanguageRegistry } from './languages/registry';
 import { TprogLanguage } from './languages/tprog';
 import { registerRunRequests } from './runRequests';
+import { RunValuesStore } from './runValues';
 import { WorkspaceFolders } from './workspace';
-import { applySettings, defaultSettings, listenForSettings, type Settings } from './settings';
+import { defaultSettings, listenForSettings, PulledSettings } from './settings';
+import { registerDocumentStatus } from './documentStatus';
 
 export function startServer(connection: Connection, host: ServerHost): void {
   const settings = defaultSettings();
   const store = new DocumentStore(host, settings);
   const folders = new WorkspaceFolders();
-  const tprog = new TprogLanguage(store.project, !!host.simulator);
+  const pulled = new PulledSettings(settings, folders, store.project);
+  const runValues = new RunValuesStore();
+  const tprog = new TprogLanguage(store.project, !!host.simulator, runValues);
+  // a spec reads .csfbin files in the workspace folders and its own folder (the server does not know whether the workspace is trusted)
+  const layout = new LayoutLanguage(host.readBinary ? (path, roots) => host.readBinary!(path, roots) : undefined, (spec) => folders.rootsFor(spec));
+  const pcore = new PcoreLanguage(store.project);
   // asked in this order for a document whose language id is not one of ours; tensor programs last (any C file)
-  const languages = new LanguageRegistry([
-    // a spec reads .csfbin files in the workspace folders and its own folder (the server does not know whether the workspace is trusted)
-    new LayoutLanguage(host.readBinary ? (path, roots) => host.readBinary!(path, roots) : undefined, (spec) => folders.rootsFor(spec)),
-    new PcoreLanguage(store.project),
-    tprog,
-  ]);
+  const languages = new LanguageRegistry([layout, pcore, tprog]);
   const publisher = new DiagnosticsPublisher(connection, store, languages);
   const scheduler = new CheckScheduler(publisher, settings);
 
   connection.onInitialize((params) => {
-    folders.listen(connection, params);
-    applySettings(settings, params.initializationOptions as Partial<Settings> | undefined, store.project);
+    // new run values change the hints: the client is asked to fetch them again (when it can be)
+    if (params.capabilities.workspace?.inlayHint?.refreshSupport)
+      runValues.onChange = () => void connection.languages.inlayHint.refresh().catch(() => undefined);
+    folders.listen(params);
+    pulled.initialize(params.initializationOptions, !!params.capabilities.workspace?.configuration);
     return initializeResult(host.version);
   });
-  listenForSettings(connection, settings, store.project, () => {
+  const settingsPull = listenForSettings(connection, pulled, () => {
     for (const l of languages.languages) l.settingsChanged?.();
     for (const d of store.all()) scheduler.schedule(d.uri);
   });
+  // the one `initialized` handler: the first pull of the settings, and the folders' changes (a new folder has its own settings)
+  connection.onInitialized(() => {
+    folders.follow(connection, settingsPull.pullNow);
+    settingsPull.pullNow();
+  });
   listenForChanges(connection, store, languages, scheduler, publisher, settings);
   registerFeatures(connection, store, languages);
-  registerRunRequests(connection, host, store, settings, publisher);
+  registerRunRequests(connection, host, store, settings, publisher, runValues);
+  registerDocumentStatus(connection, store, languages, { tprog, pcore, layout }, pulled);
   connection.onRequest(ServerStatusRequest, () => ({
     version: host.version,
     documents: store.all().length,

@@ -10,18 +10,24 @@ import { uriToPath } from './uri';
 export class WorkspaceFolders {
   private folders: string[] = [];
 
-  /** Takes the folders of `initialize` (or its older root) and follows the client's changes. */
-  listen(connection: Connection, params: InitializeParams): void {
+  private followsChanges = false;
+
+  /** Takes the folders of `initialize` (or its older root); `follow` then follows the client's changes. */
+  listen(params: InitializeParams): void {
     const given: WorkspaceFolder[] = params.workspaceFolders ?? [];
     const root = params.rootUri ? uriToPath(params.rootUri) : (params.rootPath ?? undefined);
     this.folders = given.length ? given.map((f) => uriToPath(f.uri)) : root ? [root] : [];
-    if (params.capabilities.workspace?.workspaceFolders)
-      connection.onInitialized(() => {
-        connection.workspace.onDidChangeWorkspaceFolders((e) => {
-          const removed = new Set(e.removed.map((f) => uriToPath(f.uri)));
-          this.folders = [...this.folders.filter((f) => !removed.has(f)), ...e.added.map((f) => uriToPath(f.uri))];
-        });
-      });
+    this.followsChanges = !!params.capabilities.workspace?.workspaceFolders;
+  }
+
+  /** Once initialized (server.ts owns the one `initialized` handler): follows added and removed folders, then calls `changed`. */
+  follow(connection: Connection, changed: () => void): void {
+    if (!this.followsChanges) return;
+    connection.workspace.onDidChangeWorkspaceFolders((e) => {
+      const removed = new Set(e.removed.map((f) => uriToPath(f.uri)));
+      this.folders = [...this.folders.filter((f) => !removed.has(f)), ...e.added.map((f) => uriToPath(f.uri))];
+      changed();
+    });
   }
 
   get all(): readonly string[] {

@@ -57,6 +57,8 @@ export interface StartOptions {
   nodeArgs?: readonly string[];
   /** Workspace folders (paths) sent in `initialize`, with change notifications; default: the repository as `rootUri`. */
   workspaceFolders?: readonly string[];
+  /** Answers `workspace/configuration` per item (and says so in the capabilities, so the server pulls its settings); default: no pull, null answers. */
+  configuration?: (item: { section?: string; scopeUri?: string }) => unknown;
 }
 
 export class LspClient {
@@ -107,7 +109,9 @@ export class LspClient {
     });
     conn.onNotification(LogMessageNotification.method, (p: { message: string }) => void c.logs.push(p.message));
     // server→client requests the server may send (configuration, refresh, registration, progress)
-    conn.onRequest('workspace/configuration', (p: { items?: unknown[] }) => (p.items ?? []).map(() => null));
+    conn.onRequest('workspace/configuration', (p: { items?: { section?: string; scopeUri?: string }[] }) =>
+      (p.items ?? []).map((item) => (opts.configuration ? opts.configuration(item) : null)),
+    );
     for (const m of [
       'client/registerCapability',
       'client/unregisterCapability',
@@ -123,7 +127,7 @@ export class LspClient {
       processId: process.pid,
       rootUri: pathToFileURL(opts.workspaceFolders?.[0] ?? ROOT).href,
       capabilities: {
-        ...(opts.workspaceFolders ? { workspace: { workspaceFolders: true } } : {}),
+        workspace: { ...(opts.workspaceFolders ? { workspaceFolders: true } : {}), ...(opts.configuration ? { configuration: true } : {}) },
         textDocument: {
           hover: { contentFormat: ['markdown', 'plaintext'] },
           publishDiagnostics: { versionSupport: true, relatedInformation: true },

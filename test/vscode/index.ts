@@ -16,9 +16,12 @@ import { TESTS as CSF_TESTS } from './csf';
 import { TESTS as LAYOUT_TESTS } from './layout';
 import { TESTS as INSPECTOR_TESTS } from './inspector';
 import { TESTS as DEBUG_TESTS } from './debug';
+import { TESTS as DEBUG_EDITOR_TESTS } from './debugEditors';
 import { TESTS as RUN_CONFIG_TESTS } from './runConfig';
 import { TESTS as RECOVERY_TESTS } from './recovery';
 import { TESTS as WALKTHROUGH_TESTS } from './walkthrough';
+import { TESTS as COMMAND_LINE_TESTS } from './commandLine';
+import { TESTS as LAZY_TESTS } from './lazy';
 
 // ---------------------------------------------------------------- tests
 
@@ -283,7 +286,20 @@ export function run(): Promise<void> {
     timeout: 60_000,
     log,
     before: ['find the extension under test', locateExtension],
-    tests: [...TESTS, ...CSF_TESTS, ...LAYOUT_TESTS, ...INSPECTOR_TESTS, ...DEBUG_TESTS, ...RUN_CONFIG_TESTS, ...WALKTHROUGH_TESTS, ...RECOVERY_TESTS],
+    // the lazy-start tests first: nothing of ours may have been opened before them
+    tests: [
+      ...LAZY_TESTS,
+      ...TESTS,
+      ...CSF_TESTS,
+      ...LAYOUT_TESTS,
+      ...INSPECTOR_TESTS,
+      ...DEBUG_TESTS,
+      ...DEBUG_EDITOR_TESTS,
+      ...RUN_CONFIG_TESTS,
+      ...WALKTHROUGH_TESTS,
+      ...COMMAND_LINE_TESTS,
+      ...RECOVERY_TESTS,
+    ],
     after: [
       'leave the editor showing mistakes.m and its problems',
       async () => {
