@@ -13,13 +13,20 @@ import type { StatementRun } from '../../core/protocol/trace';
  */
 export interface SimRunResult extends Omit<RunResultMessage, 'warnings' | 'error'> {
   warnings: RunWarning[];
-  /** What each `>` statement did the last time it ran (the server keeps them for hovers and inlay hints; not sent to the client). */
-  statements?: StatementRun[];
   error: { file: string; line: number; column: number; message: string; kind: string; stack: string[] } | null;
 }
 
 /** A run: the program `file` (absolute) with its configuration; relative load and dump files start from the program's folder. */
 export type WorkerRun = { type: 'run'; runId: number; file: string; overlay: Record<string, string> } & Omit<RunConfig, 'program'>;
+/**
+ * What each `>` statement of run `runId` did the last time it ran (the server keeps them for hovers and inlay
+ * hints; not sent to the client), posted after the run's result (making them is not on the result's path).
+ */
+export interface WorkerStatements {
+  type: 'statements';
+  runId: number;
+  statements: StatementRun[];
+}
 export interface WorkerRead {
   type: 'read';
   id: number;

@@ -12,7 +12,7 @@ import { writeFileBytes } from '../../node/files';
 import { nodeRunHost } from '../../node/runHost';
 import { RunInputs } from '../../node/runInputs';
 import { runProgram, type RunResult } from '../../core/sim/run';
-import type { SimRunResult, WorkerRead, WorkerRun } from './simMessages';
+import type { SimRunResult, WorkerRead, WorkerRun, WorkerStatements } from './simMessages';
 
 /** What a run posts back when it ends (the server's SimRunResult). */
 type WorkerDone = { type: 'done' } & SimRunResult;
@@ -82,10 +82,12 @@ port.on('message', async (msg: WorkerRun | WorkerRead) => {
       output: r.output,
       error: r.error ?? (dumpError ? { file: msg.file, line: 1, column: 1, message: dumpError, kind: 'io', stack: [] } : null),
       globals: globalsOf(r),
-      statements: r.statements(),
       buffers: r.buffers,
     };
     port.postMessage(done);
+    // after the result, off its path: the records take a few milliseconds per statement in a fresh worker
+    const statements: WorkerStatements = { type: 'statements', runId: msg.runId, statements: r.statements() };
+    port.postMessage(statements);
   } catch (e) {
     const failed: WorkerDone = {
       type: 'done',

@@ -6,7 +6,8 @@
  */
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { SimRunResult, WorkerRun } from './simMessages';
+import type { StatementRun } from '../../core/protocol/trace';
+import type { SimRunResult, WorkerRun, WorkerStatements } from './simMessages';
 
 export type { SimRunResult } from './simMessages';
 
@@ -18,12 +19,16 @@ export interface SimReadResult {
 }
 
 export interface SimulatorHost {
-  /** Starts run `req.runId` (the caller numbers runs; readMemory names them by that id). */
+  /**
+   * Starts run `req.runId` (the caller numbers runs; readMemory names them by that id). `onStatements`: what
+   * each `>` statement did, shortly after the result (not for a cancelled run or a crashed worker).
+   */
   run(
     req: Omit<WorkerRun, 'type'>,
     onProgress: (statements: number) => void,
     isCancelled: () => boolean,
     onCancel: (f: () => void) => void,
+    onStatements?: (statements: StatementRun[]) => void,
   ): Promise<SimRunResult & { cancelled?: boolean }>;
   /** Bytes of a space of run `runId` (an error when that run is unknown or no longer kept). */
   read(runId: number, space: string, start: number, length: number, step?: number): Promise<SimReadResult>;
@@ -68,7 +73,7 @@ export function nodeSimulator(dir: string, keep = KEPT_RUNS): SimulatorHost {
   const gone = (id: number) => `run ${id} is no longer kept (only the last ${keep} runs stay readable); run the program again to inspect its memory`;
 
   return {
-    run(req, onProgress, isCancelled, onCancel) {
+    run(req, onProgress, isCancelled, onCancel, onStatements) {
       const id = req.runId;
       maxId = Math.max(maxId, id);
       const w = new Worker(join(dir, 'simWorker.js'));
@@ -78,7 +83,7 @@ export function nodeSimulator(dir: string, keep = KEPT_RUNS): SimulatorHost {
         if (m.type === 'read') {
           rw.reads.get(m.id)?.(m as never);
           rw.reads.delete(m.id);
-        }
+        } else if (m.type === 'statements' && rw.done) onStatements?.((m as unknown as WorkerStatements).statements);
       });
       return new Promise((resolve) => {
         let settled = false;

@@ -48,6 +48,17 @@ async function hints(uri: string, lines = LINES.length): Promise<[number, number
   return (r ?? []).map((h) => [h.position.line, h.position.character, typeof h.label === 'string' ? h.label : h.label.map((p) => p.value).join('')]);
 }
 
+/** `f()` once `ok` holds for it (polled for up to 10 s), else its last value. */
+async function eventually<T>(f: () => Promise<T>, ok: (x: T) => boolean): Promise<T> {
+  const t0 = Date.now();
+  let x = await f();
+  while (!ok(x) && Date.now() - t0 < 10_000) {
+    await new Promise((r) => setTimeout(r, 50));
+    x = await f();
+  }
+  return x;
+}
+
 /** The hint after a statement's `;` (the end of its line in the fixture). */
 const endOf = (line: number) => LINES[line].length;
 const op = (line: number) => posOf(TEXT, line, '<=');
@@ -65,7 +76,11 @@ test('after a run, the <= hover and the hints show the last run beside the stati
   assert.equal(r.error, null, r.error?.message);
   assert.equal('statements' in r, false, 'the records stay in the server');
 
-  const md = await hoverText(uri, op(ROW));
+  // the records follow the run's result (the worker makes them after posting it)
+  const md = await eventually(
+    () => hoverText(uri, op(ROW)),
+    (x) => x.includes('**last run**'),
+  );
   // the static form first, unchanged
   assert.ok(md.startsWith(before), md);
   const run = md.slice(before.length);
