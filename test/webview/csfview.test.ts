@@ -35,8 +35,8 @@ interface Opened {
   csp: () => Promise<string[]>;
 }
 
-async function open(query: string, opts: { height?: number } = {}): Promise<Opened> {
-  const page = await browser!.newPage({ viewport: { width: 1400, height: opts.height ?? 760 } });
+async function open(query: string, opts: { height?: number; width?: number } = {}): Promise<Opened> {
+  const page = await browser!.newPage({ viewport: { width: opts.width ?? 1400, height: opts.height ?? 760 } });
   const problems: string[] = [];
   page.on('console', (m) => {
     if (m.type() === 'error' && !/favicon|status of 404/.test(m.text())) problems.push(`console.error: ${m.text()}`);
@@ -151,6 +151,48 @@ test('a file with 1,000,000 entries: the table scrolls to its last entry, holdin
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+/** Table cells of the visible rows that the user cannot read whole: cut by the pane's edge or by their own width (an ellipsis). */
+async function clippedCells(page: Page): Promise<string[]> {
+  return (await page.evaluate(`(() => {
+    const pane = document.getElementById('csf-table').getBoundingClientRect();
+    const out = [];
+    for (const r of document.querySelectorAll('#csf-table .csf-row:not([hidden]), .csf-thead')) {
+      const rr = r.getBoundingClientRect();
+      if (rr.bottom <= pane.top || rr.top >= pane.bottom) continue;
+      for (const c of r.children) {
+        const b = c.getBoundingClientRect();
+        const cut = b.left < pane.left - 0.5 || b.right > pane.right + 0.5 || c.scrollWidth > c.clientWidth;
+        if (cut) out.push(c.className + ' "' + c.textContent + '" at ' + Math.round(b.left) + '..' + Math.round(b.right) + ' in ' + Math.round(pane.right));
+      }
+    }
+    return out;
+  })()`)) as string[];
+}
+
+for (const width of [1000, 800]) {
+  test(`at ${width} px (an editor beside VS Code's side bar) the fiber table shows every column whole: counts, values, bits, offsets`, async () => {
+    const { page, problems } = await open('file=big', { width });
+    await settle(page);
+    const rows = await tableRows(page);
+    // fiber 0 and its first entries: the count and the entry values are there and readable
+    assert.deepEqual(rows[0].cells, ['fiber 0', 'x[0, :]', '1,000 entries', `[0, ${BIG_L})`, rows[0].cells[4]]);
+    assert.deepEqual(rows[1].cells.slice(0, 3), ['entry 0', `x[0, ${bigIndex(0, 0)}]`, String(bigValue(0, 0))]);
+    assert.match(rows[1].cells[3], /^0x[0-9A-F]{8}$/);
+    assert.match(rows[1].cells[4], /^@[0-9a-f]{8}$/);
+    assert.deepEqual(await clippedCells(page), []);
+    // the last rows hold the widest numbers
+    await page.evaluate(`(() => { const s = document.getElementById('csf-table'); s.scrollTop = s.scrollHeight; })()`);
+    await settle(page);
+    assert.deepEqual(await clippedCells(page), []);
+    // the hex view is still there, whole rows of 16 bytes
+    const hex = await hexRows(page);
+    assert.ok(hex.length > 0 && hex[0].bytes.length === 16, `hex rows: ${hex.length}`);
+    await page.screenshot({ path: join(ARTIFACTS, `csfview-${width}.png`) });
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+}
 
 test('a corrupt file: the problem links to its byte offset in the hex view and to the entry', async () => {
   const { page, problems } = await open('file=a-bad-index');

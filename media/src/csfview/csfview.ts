@@ -228,7 +228,7 @@ export class CsfViewer {
       h('h2', { class: 'csf-h2' }, 'Validation — ', this.valState),
       this.problemList,
     );
-    this.root.append(top, h('div', { class: 'csf-main' }, tablePane, hexPane), probPane, this.status);
+    this.root.append(top, h('div', { class: 'csf-main' }, h('div', { class: 'csf-split' }, tablePane, hexPane)), probPane, this.status);
   }
 
   private makeRow(): HTMLDivElement {
