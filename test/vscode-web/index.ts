@@ -166,6 +166,22 @@ async function fixClearsDiagnostic(): Promise<void> {
   equal(errors.map(fmtDiag).join('; '), '', 'errors after the fix');
 }
 
+/** The language status item in the web: what the Web Worker server made of the untitled program (MEM and DTYPE: ztachip; untitled: no .p beside it). */
+async function statusItemInWeb(): Promise<void> {
+  await vscode.window.showTextDocument(tprogDoc, { preview: false });
+  const api = vscode.extensions.getExtension<{ statusItems(): { id: string; text: string; busy: boolean }[] }>(EXTENSION_ID)!.exports;
+  const item = () => api.statusItems().find((i) => i.id === 'tensorLens.document');
+  const text = await waitFor('the document status item', () => (item()?.text.includes('dialect') && !item()?.busy ? item()!.text : undefined));
+  equal(text, 'ztachip dialect · no PCORE program', 'the document status item');
+  equal(api.statusItems().find((i) => i.id === 'tensorLens.server')?.text, 'Tensor Lens: ready', 'the server status item');
+}
+
+/** Running needs a Node host: Run Program invoked anyway (palette, another extension) is refused before any request to the server. */
+async function runRefused(): Promise<void> {
+  const r = await vscode.commands.executeCommand('tensorLens.run', tprogDoc.uri.toString());
+  equal(r, undefined, 'what tensorLens.run returns in the web (a run answered by the server would return its result)');
+}
+
 async function pcoreSyntaxError(): Promise<void> {
   const t0 = Date.now();
   const doc = await vscode.workspace.openTextDocument({ language: PCORE, content: PCORE_TEXT });
@@ -186,6 +202,8 @@ const TESTS: TestCase[] = [
   ['hover on <= shows a **transfer** of 8 elements', hoverOnTransfer],
   ['an inlay hint on line 2 says "8 ×"', inlayHint],
   ['adding the missing DTYPE clears the diagnostic (incremental sync)', fixClearsDiagnostic],
+  ['the language status item shows the dialect and the server ready', statusItemInWeb],
+  ['Run Program is refused in the web before any request', runRefused],
   ['an untitled pcore document with a syntax error gets pcore.syntax', pcoreSyntaxError],
 ];
 
