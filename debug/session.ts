@@ -94,7 +94,10 @@ export class TensorLensDebugSession extends DebugSession {
       supportsTerminateRequest: true,
       supportsExceptionInfoRequest: true,
       supportsValueFormattingOptions: true,
-      supportsDelayedStackTraceLoading: true,
+      // not delayed: VS Code would ask for the top frame, show 'Load More Stack Frames' until it asks for
+      // the rest, and not redraw when the rest equals the previous stop's frames (the entry stayed although
+      // every frame was shown); our frames are cheap, so VS Code gets them whole (20 at a time, totalFrames)
+      supportsDelayedStackTraceLoading: false,
       exceptionBreakpointFilters: [
         {
           filter: 'faults',
