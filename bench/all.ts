@@ -10,6 +10,7 @@ import { benchHost } from './host';
 import { benchLayout } from './layout';
 import { benchPcore } from './pcore';
 import { benchSim } from './sim';
+import { benchSteps } from './steps';
 import { benchWebview } from './webview';
 import type { Row } from './rows';
 
@@ -18,6 +19,7 @@ type AnyRow = Row;
 export async function benchAll(): Promise<void> {
   const modules: [string, () => Promise<AnyRow[]>][] = [
     ['simulator transfers', benchSim],
+    ['tensor steps through a whole run', benchSteps],
     ['host C interpreter', benchHost as unknown as () => Promise<AnyRow[]>],
     ['PCORE kernels', benchPcore as unknown as () => Promise<AnyRow[]>],
     ['.csfbin', benchCsf],
