@@ -1,21 +1,41 @@
 /**
  * `tensorLens/run` and `tensorLens/readMemory`: running a tensor program on the host's simulator (its
  * open documents as they are in the editor) and reading a kept run's memory for the inspector. A run's
- * error and warnings become diagnostics (runDiagnostics.ts) until the next run or an edit.
+ * error and warnings become diagnostics (runDiagnostics.ts) until the next run or an edit; what its `>`
+ * statements did goes to the run values of hovers and inlay hints (runValues.ts), as do a debugger stop's
+ * (`tensorLens/debugValues`).
  */
 import { ErrorCodes, ResponseError, type Connection } from 'vscode-languageserver';
-import { ReadMemoryRequest, RunProgressNotification, RunRequest, type ReadMemoryParams, type RunResultMessage } from '../../core/protocol/lspExt';
+import {
+  DebugValuesNotification,
+  ReadMemoryRequest,
+  RunProgressNotification,
+  RunRequest,
+  type ReadMemoryParams,
+  type RunResultMessage,
+} from '../../core/protocol/lspExt';
+import { checkStatementRuns } from '../../core/protocol/trace';
 import { SPACE_NAMES, spaceDef } from '../../core/sim/spaces';
 import type { DiagnosticsPublisher } from './diagnostics';
 import type { DocumentStore } from './documents';
 import type { ServerHost } from './host';
 import { runDiagnosticsOf } from './runDiagnostics';
+import type { RunValuesStore } from './runValues';
 import type { Settings } from './settings';
 import type { SimRunResult } from './simulator';
 import { pathToUri, uriToPath } from './uri';
 
-export function registerRunRequests(connection: Connection, host: ServerHost, store: DocumentStore, settings: Settings, publisher: DiagnosticsPublisher): void {
+export function registerRunRequests(
+  connection: Connection,
+  host: ServerHost,
+  store: DocumentStore,
+  settings: Settings,
+  publisher: DiagnosticsPublisher,
+  runValues: RunValuesStore,
+): void {
   let runId = 0;
+  /** The run whose statement values hovers and hints show (a run that stopped with an error tells what ran before it). */
+  let valuesOf = 0;
   connection.onRequest(RunRequest, async (p, token) => {
     const id = ++runId;
     const empty: RunResultMessage = {
@@ -36,6 +56,8 @@ export function registerRunRequests(connection: Connection, host: ServerHost, st
       };
     const { uri: _uri, ...config } = p;
     const file = uriToPath(p.uri);
+    // the documents as the run reads them: values shown after an edit say "before your edits"
+    const versions = documentVersions(store);
     const r = await host.simulator.run(
       // read as the checker reads it unless the request says otherwise
       {
@@ -49,12 +71,28 @@ export function registerRunRequests(connection: Connection, host: ServerHost, st
       (statements) => void connection.sendNotification(RunProgressNotification, { uri: p.uri, steps: statements, statements }),
       () => token.isCancellationRequested,
       (f) => token.onCancellationRequested(f),
+      // a later run's values are not replaced by an earlier one's that arrive late
+      (statements) => {
+        if (id >= valuesOf) {
+          valuesOf = id;
+          runValues.setRun(statements, versions);
+        }
+      },
     );
     const out = toMessage(r, id);
     if (r.cancelled) out.error = { uri: p.uri, line: 1, column: 1, message: 'run cancelled', kind: 'cancelled', stack: [] };
     // the run's error and warnings replace the previous run's in the Problems panel
     publisher.replaceRun(runDiagnosticsOf(r, (uri, line) => store.lineLength(uri, line)));
     return out;
+  });
+
+  connection.onNotification(DebugValuesNotification, (p) => {
+    try {
+      if (typeof p?.session !== 'string') throw new Error('debugValues: session must be a string');
+      runValues.setStop(p.session, p.statements === null ? undefined : checkStatementRuns(p.statements), () => documentVersions(store));
+    } catch (e) {
+      connection.console.log(`[error] ${(e as Error).message}`);
+    }
   });
 
   connection.onRequest(ReadMemoryRequest, async (p) => {
@@ -67,6 +105,11 @@ export function registerRunRequests(connection: Connection, host: ServerHost, st
     if (r.error) throw new ResponseError(ErrorCodes.InvalidParams, r.error);
     return { data: r.data ? toBase64(r.data) : '', unit: r.unit, size: r.size };
   });
+}
+
+/** The versions of the open documents, by URI. */
+function documentVersions(store: DocumentStore): Map<string, number> {
+  return new Map(store.all().map((d) => [d.uri, d.version]));
 }
 
 /** Why a `tensorLens/readMemory` request cannot be answered; undefined when it is well formed. */
