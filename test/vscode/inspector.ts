@@ -31,6 +31,8 @@ interface ViewDump {
   rows: Row[];
   status: string;
   title: string;
+  /** The Views pane's picture: what it shows and the RGBA of its pixel (0, 0) once painted. */
+  picture?: { label: string; describe: string; error?: string; pixel0?: number[] };
 }
 interface Api {
   client: { sendRequest<R>(method: string, params: unknown): Promise<R> };
@@ -74,6 +76,11 @@ async function rowAt(addr: number, what: string, title?: string): Promise<{ dump
   }
 }
 
+/** The Views pane's picture in the panel titled `title`. */
+async function debugPicture(title: string): Promise<ViewDump['picture']> {
+  return (await vscode.commands.executeCommand<ViewDump>('tensorLens.inspector.debugState', title))?.picture;
+}
+
 async function panelShowsRunBytes(): Promise<void> {
   const r = await runTestM();
   const inbuf = r.globals?.find((g) => g.name === 'inbuf');
@@ -82,17 +89,32 @@ async function panelShowsRunBytes(): Promise<void> {
   assert.equal(inbuf.type, 'int16_t [2048]');
   const opened = await vscode.commands.executeCommand<boolean>('tensorLens.openMemoryInspector');
   assert.equal(opened, true);
-  // the panel starts at inbuf (the global the first transfer read): inbuf[i] = i - 1000
-  const { dump, row } = await rowAt(inbuf.address, `the panel to show inbuf at 0x${inbuf.address.toString(16)}`);
+  // the panel starts at the run's first dump, outbuf (examples/test/tensorlens.run.json): outbuf[i] = inbuf[i] + 1 = i - 999
+  assert.equal(outbuf.address, inbuf.address + 4096);
+  const { dump, row } = await rowAt(outbuf.address, `the panel to show outbuf (the first dump) at 0x${outbuf.address.toString(16)}`);
   assert.match(dump.panelTitle, /^Memory: test\.m/);
   assert.equal(dump.runId, r.runId, 'the panel shows the run just made');
-  assert.deepEqual(bytesOf(row), i16hex([-1000, -999, -998, -997, -996, -995, -994, -993]));
-  assert.match(row.ov, /inbuf/, 'the row is labelled with the global');
-  assert.match(row.ov, /MEM\(req->input\)\[from:to\]/, 'and with the transfer term that read it');
+  assert.deepEqual(bytesOf(row), i16hex([-999, -998, -997, -996, -995, -994, -993, -992]));
+  assert.match(row.ov, /outbuf/, 'the row is labelled with the global');
+  assert.match(row.ov, /MEM\(req->output\)/, 'and with the transfer term that wrote it');
+  // the configuration's view: outbuf as a 64 × 32 i16 heatmap in the Views pane; its first element, −999, is the smallest: blue
+  const pic = await waitFor(
+    'the Views pane to paint outbuf',
+    async () => {
+      const p = await debugPicture(dump.panelTitle);
+      return p?.pixel0 || p?.error ? p : undefined;
+    },
+    30_000,
+    250,
+  );
+  assert.equal(pic.error, undefined, pic.error);
+  assert.equal(pic.label, 'outbuf');
+  assert.equal(pic.describe, 'i16 heatmap [64, 32]');
+  assert.deepEqual(pic.pixel0, [0, 0, 255, 255]);
   // a second view of the same run: its own panel, same bytes
   const second = await vscode.commands.executeCommand<string>('tensorLens.inspector.newView');
   assert.equal(second, `${dump.panelTitle} · view 2`);
-  const v2 = await rowAt(inbuf.address, 'the second view to show inbuf', second);
+  const v2 = await rowAt(outbuf.address, 'the second view to show outbuf', second);
   assert.equal(v2.dump.runId, r.runId);
   assert.deepEqual(bytesOf(v2.row), bytesOf(row));
   const tab = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label === second);
@@ -140,7 +162,10 @@ async function runsKeptByIdWithCap(): Promise<void> {
 }
 
 export const TESTS: TestCase[] = [
-  ["the memory inspector panel shows the run's bytes at inbuf, labelled with the global and the transfer term", panelShowsRunBytes],
+  [
+    "the memory inspector opens on the run's first dump (outbuf), labelled with the global and the transfer term, with the configured view painted",
+    panelShowsRunBytes,
+  ],
   ['hovering a tensor term in test.m highlights its bytes in the panel (outbuf = inbuf + 1); showTerm follows the cursor', editorTermHighlightsBytes],
   ['readMemory serves several runs by runId and reports an evicted run clearly', runsKeptByIdWithCap],
 ];
