@@ -11,10 +11,12 @@ import { FileError, pathKind, readFileText, realPath } from '../node/files';
 import { nodeFs, walk } from './nodeFs';
 
 export const CHECK_USAGE = [
-  'usage: tensor-lens check <file|dir>... [--json] [--dialect auto|ztachip|guide] [--include DIR]... [--pcore FILE] [--summary] [--hints] [--exit-zero]',
+  'usage: tensor-lens check <file|dir>... [--json] [--ranges] [--dialect auto|ztachip|guide] [--include DIR]... [--pcore FILE] [--summary] [--hints] ' +
+    '[--exit-zero]',
   '  Checks tensor programs (.m, .tprog) and PCORE programs (.p, .pcore). A .m finds its .p by basename.',
   '  Directories are searched for such files (a .m without tensor statements or a .p beside it is skipped).',
   '  Hints (dialect suggestions) are shown with --hints.',
+  "  --ranges prints each place as file:line:col-endLine:endCol (the end exclusive), as VS Code's $tensor-lens problem matcher reads it.",
   '  Exit status: 1 when an error is reported, 0 otherwise (always 0 with --exit-zero), 2 on bad usage.',
 ].join('\n');
 
@@ -34,7 +36,7 @@ export function runCheck(argv: string[], out: (s: string) => void): number {
 }
 
 function check(argv: string[], out: (s: string) => void): number {
-  const args = parseArgs(argv, { flags: ['json', 'summary', 'exit-zero', 'hints', 'help'], options: ['dialect', 'pcore'], repeatable: ['include'] });
+  const args = parseArgs(argv, { flags: ['json', 'ranges', 'summary', 'exit-zero', 'hints', 'help'], options: ['dialect', 'pcore'], repeatable: ['include'] });
   if (args.flags.has('help')) {
     out(CHECK_USAGE);
     return 0;
@@ -110,7 +112,10 @@ function check(argv: string[], out: (s: string) => void): number {
     }
   }
   if (args.flags.has('json')) out(JSON.stringify(results, null, 2));
-  else for (const r of results) out(`${r.file}:${r.line}:${r.column}: ${r.severity}: ${r.message} [${r.code}]`);
+  else {
+    const ranges = args.flags.has('ranges');
+    for (const r of results) out(`${r.file}:${r.line}:${r.column}${ranges ? `-${r.endLine}:${r.endColumn}` : ''}: ${r.severity}: ${r.message} [${r.code}]`);
+  }
   const errors = results.filter((r) => r.severity === 'error').length;
   if (args.flags.has('summary') && !args.flags.has('json')) {
     const warnings = results.filter((r) => r.severity === 'warning').length;
