@@ -9,7 +9,7 @@
 import * as vscode from 'vscode';
 import { nodeSpawner } from '../../debug/nodeWorker';
 import type { LaunchArgs } from '../../debug/protocol';
-import type { RunConfig } from '../../core/sim/runConfig';
+import { isAbsolutePath, type RunConfig } from '../../core/sim/runConfig';
 import { TensorLensDebugSession } from '../../debug/session';
 import { createDebugSource, type DebugSource } from '../../core/inspect/debugSource';
 import { checkStatementRuns, checkTraceSlice, type TraceStep } from '../../core/protocol/trace';
@@ -69,7 +69,7 @@ class TraceView implements vscode.TreeDataProvider<TraceStep> {
 }
 
 /** Completes a launch configuration: the active program, then the program's run configuration, then the settings. */
-async function resolve(config: vscode.DebugConfiguration): Promise<vscode.DebugConfiguration | undefined> {
+async function resolve(config: vscode.DebugConfiguration, folder?: vscode.WorkspaceFolder): Promise<vscode.DebugConfiguration | undefined> {
   const editor = vscode.window.activeTextEditor;
   if (!config.type && !config.request && !config.name) {
     if (!editor || editor.document.languageId !== 'tensor-program') {
@@ -86,6 +86,14 @@ async function resolve(config: vscode.DebugConfiguration): Promise<vscode.DebugC
     void vscode.window.showErrorMessage('The tensor-lens launch configuration needs a "program".');
     return undefined;
   }
+  // a relative program or cwd (launch.json) starts from the workspace folder, as VS Code's own paths do:
+  // the frames, breakpoints and messages then name the file the editor has open (with a relative path
+  // VS Code opened a second copy of the program at each stop, in the active group, and errors named
+  // files the output could not open)
+  const base = folder?.uri ?? vscode.workspace.workspaceFolders?.[0]?.uri;
+  const absolute = (p: string, from: vscode.Uri | undefined) => (isAbsolutePath(p) || !from ? p : vscode.Uri.joinPath(from, p).fsPath);
+  if (typeof config.cwd === 'string') config.cwd = absolute(config.cwd, base);
+  config.program = absolute(String(config.program), typeof config.cwd === 'string' ? vscode.Uri.file(config.cwd) : base);
   // what the launch configuration does not say: the program's tensorlens.run.json, then the settings
   const resolved = await resolveRunConfig(vscode.Uri.file(config.program as string), config as Partial<RunConfig>);
   if (!resolved.config) {
@@ -207,7 +215,7 @@ export function registerDebugger(
       createDebugAdapterDescriptor: () => new vscode.DebugAdapterInlineImplementation(new TensorLensDebugSession({ spawn: nodeSpawner(worker) })),
     }),
     vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, {
-      resolveDebugConfiguration: (_folder, config) => resolve(config),
+      resolveDebugConfiguration: (folder, config) => resolve(config, folder),
     }),
     vscode.debug.registerDebugAdapterTrackerFactory(DEBUG_TYPE, {
       createDebugAdapterTracker: (session) => ({
