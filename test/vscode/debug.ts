@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { languageBecomes, log, open } from './util';
-import { TPROG, type TestCase, waitFor } from './suite';
+import { hoverText, TPROG, type TestCase, waitFor } from './suite';
 
 interface Frame {
   id: number;
@@ -176,10 +176,40 @@ async function inspectorFollowsStops(): Promise<void> {
   });
 }
 
+/**
+ * At a stop the extension sends the language server what each `>` statement did so far (the adapter's
+ * runValues → tensorLens/debugValues): the `<=` hover of line 19 says "at this stop". Breakpoint on
+ * line 22: pid 0 ran line 19 (step 0), its EXE (1) and yielded (2); pid 1 ran line 19 (step 3), EXE (4),
+ * yielded (5); pid 0 stops before line 22 — line 19 ran twice, last by pid 1, 1,024 = 8×16×8 elements.
+ * When the session ends the values go.
+ */
+async function hoverAtThisStop(): Promise<void> {
+  let hover: () => Promise<string> = async () => '';
+  await debugTestM(22, 'debug test.m (at this stop)', async (uri, stops) => {
+    await waitFor('the breakpoint to be hit', () => stops[0], 30_000);
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const pos = new vscode.Position(18, doc.lineAt(18).text.indexOf('<='));
+    hover = async () => hoverText((await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, pos)) ?? []);
+    const md = await waitFor('the hover to show the stop', async () => {
+      const t = await hover();
+      return t.includes('at this stop') ? t : undefined;
+    });
+    assert.match(md, /\*\*at this stop\*\* — ran 2 times; the last time \(trace step 3, pid 1\): \*\*1,024\*\* elements \(8×16×8\), 0 padded, 0 skipped/);
+    // the static form stays above it
+    assert.ok(md.indexOf('**transfer** 1024 elements') >= 0 && md.indexOf('**transfer** 1024 elements') < md.indexOf('at this stop'), md);
+  });
+  // the session ran on and ended: the stop's values are gone
+  await waitFor('the stop values to go', async () => ((await hover()).includes('at this stop') ? undefined : true));
+}
+
 export const TESTS: TestCase[] = [
   ['debugging test.m: a breakpoint on a C line stops pid 0, variables and evaluate answer, the run ends', breakpointStopsAndVariables],
   [
     'the memory inspector follows a debug session: open while stopped, continue, the bytes the store wrote between the stops are highlighted',
     inspectorFollowsStops,
+  ],
+  [
+    'at a debugger stop the <= hover shows what the statement did "at this stop" (sent by the extension at each stop), and no longer once the session has ended',
+    hoverAtThisStop,
   ],
 ];
