@@ -51,6 +51,7 @@ async function debugWithInspectorOpen(relative: boolean): Promise<void> {
   await waitFor('the inspector group to be active', () => (vscode.window.tabGroups.activeTabGroup.viewColumn === panelGroup ? true : undefined), 10_000, 100);
 
   const exchanges: Exchange[] = [];
+  let ended = false;
   const stops: { reason: string; threadId: number }[] = [];
   const tracker = vscode.debug.registerDebugAdapterTrackerFactory('tensor-lens', {
     createDebugAdapterTracker: () => ({
@@ -66,6 +67,7 @@ async function debugWithInspectorOpen(relative: boolean): Promise<void> {
         body?: { reason: string; threadId: number; stackFrames?: { source?: { path?: string } }[]; totalFrames?: number };
       }) => {
         if (m.type === 'event' && m.event === 'stopped' && m.body) stops.push(m.body);
+        if (m.type === 'event' && m.event === 'terminated') ended = true;
         if (m.type === 'response' && m.command === 'stackTrace') {
           const x = exchanges.find((e) => e.seq === m.request_seq);
           if (x)
@@ -76,19 +78,10 @@ async function debugWithInspectorOpen(relative: boolean): Promise<void> {
   });
   const bp = new vscode.SourceBreakpoint(new vscode.Location(uri, new vscode.Position(21, 0)));
   vscode.debug.addBreakpoints([bp]);
-  let ended = false;
-  const ends = vscode.debug.onDidTerminateDebugSession((s) => {
-    if (s.type === 'tensor-lens') ended = true;
-  });
   try {
-    const started = await vscode.debug.startDebugging(vscode.workspace.workspaceFolders?.[0], {
-      type: 'tensor-lens',
-      request: 'launch',
-      name: 'debug test.m (editors)',
-      program: relative ? 'examples/test/test.m' : uri.fsPath,
-      entry: 'kernel_test',
-      trace: false,
-    });
+    const program = relative ? 'examples/test/test.m' : uri.fsPath;
+    const launch = { type: 'tensor-lens', request: 'launch', name: 'debug test.m (editors)', program, entry: 'kernel_test', trace: false };
+    const started = await vscode.debug.startDebugging(vscode.workspace.workspaceFolders?.[0], launch);
     assert.ok(started, 'startDebugging returned false');
     for (const [k, thread] of [
       [0, 1],
@@ -119,7 +112,6 @@ async function debugWithInspectorOpen(relative: boolean): Promise<void> {
   } finally {
     vscode.debug.removeBreakpoints([bp]);
     tracker.dispose();
-    ends.dispose();
     if (!ended && vscode.debug.activeDebugSession?.type === 'tensor-lens') await vscode.debug.stopDebugging(vscode.debug.activeDebugSession);
   }
 }
