@@ -8,7 +8,7 @@ import { FileError, writeFileBytes } from '../node/files';
 import { RunInputs } from '../node/runInputs';
 import { nodeRunHost } from '../node/runHost';
 import { runProgram } from '../core/sim/run';
-import { warningText } from '../core/sim/runWarning';
+import { errorText, warningText } from '../core/sim/runWarning';
 import {
   BUFFER_ARG,
   BUFFER_CHANNELS,
@@ -223,7 +223,7 @@ async function run(argv: string[], out: (s: string) => void, err: (s: string) =>
     out(`${r.entry || '(no entry)'}: ${s.statements} tensor statements, ${s.steps} steps, ${s.bytesMoved} bytes moved, ${s.laneOps} lane-ops, ${s.timeMs} ms`);
     if (r.error?.kind === 'io') err(`tensor-lens: ${r.error.message}`);
     else if (r.error) {
-      err(`${rel(r.error.file)}:${r.error.line}:${r.error.column}: error: ${r.error.message}`);
+      err(errorText(r.error, rel(r.error.file)));
       for (const f of r.error.stack) err(`    at ${f}`);
     }
   }

@@ -16,7 +16,7 @@ import type { Project } from '../core/project/project';
 import { DebugView, sizeOf, type EvalScope, type Frame, type SteppedTransfer, type TransferAt } from '../core/sim/debug';
 import { prepareRun, type PreparedRun, type RunHost } from '../core/sim/prepare';
 import { runProgram, type RunResult } from '../core/sim/run';
-import { warningText } from '../core/sim/runWarning';
+import { errorText, warningText } from '../core/sim/runWarning';
 import type { TraceSlice, TraceStep } from '../core/protocol/trace';
 import type { SimError } from '../core/sim/types';
 import type { TensorExecutor } from '../core/sim/engine/execute';
@@ -166,10 +166,7 @@ export class DebugTarget {
     for (const w of r.warnings) this.output(warningText(w, w.file) + '\n', 'console');
     const s = r.summary;
     if (r.error) {
-      this.output(
-        `${r.error.file}:${r.error.line}:${r.error.column}: error: ${r.error.message}\n${r.error.stack.map((f) => `    at ${f}\n`).join('')}`,
-        'stderr',
-      );
+      this.output(`${errorText(r.error, r.error.file)}\n${r.error.stack.map((f) => `    at ${f}\n`).join('')}`, 'stderr');
     }
     this.output(`[run] ${r.entry}: ${s.statements} tensor statements, ${s.steps} steps, ${s.bytesMoved} bytes moved\n`, 'console');
     // the last records for trace views (the session cannot be asked once it has ended)

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runDiagnosticsOf } from '../../server/src/runDiagnostics';
 import { pathToUri } from '../../server/src/uri';
-import { warningText } from '../../core/sim/runWarning';
+import { errorText, warningText } from '../../core/sim/runWarning';
 
 const M = '/w/prog/kernel.m';
 const H = '/w/include/zta.h';
@@ -55,4 +55,11 @@ test('warnings print as the CLI prints them', () => {
     'prog/kernel.m:2:4: warning: free() is not simulated (3 times)',
   );
   assert.equal(warningText({ line: 1, column: 1, message: 'once', count: 1 }, 'k.m'), 'k.m:1:1: warning: once');
+});
+
+test('a run error prints as file:line:col: error: message, the file as given (the output channel gives an absolute path)', () => {
+  assert.equal(
+    errorText({ line: 25, column: 13, message: 'kernel_x() takes 2 argument(s), 0 given' }, '/work/apps/k/k.h'),
+    '/work/apps/k/k.h:25:13: error: kernel_x() takes 2 argument(s), 0 given',
+  );
 });
