@@ -28,6 +28,7 @@ import { LazyServer } from './lazyStart';
 import { registerLayoutMap } from './layoutMapPanel';
 import { createLog, showOutputButton } from './log';
 import { resolveRunConfig } from './runConfig';
+import { RUN_CONFIG_FILE } from '../../core/sim/runConfigFile';
 import { ServerHealth } from './serverHealth';
 import { StatusItems, type StatusSnapshot } from './statusItem';
 import { exists, registerWalkthrough } from './walkthrough';
@@ -84,6 +85,8 @@ export async function activateWith(context: vscode.ExtensionContext, factory: Cl
       { scheme, language: TPROG },
       { scheme, language: PCORE },
       { scheme, language: LAYOUT },
+      // run configurations: checked against their programs (server/src/languages/runConfig.ts)
+      { scheme, pattern: `**/${RUN_CONFIG_FILE}` },
     ]),
     // .csfbin files read by layout specs: the server re-checks the specs when one changes on disk
     synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher('**/*.csfbin') },

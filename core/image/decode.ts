@@ -2,7 +2,7 @@
  * Images as buffer contents: a PNG or BMP file decoded (fast-png, fast-bmp: pure JavaScript, so this
  * stays free of Node) to 8-bit pixels laid out the way a tensor program reads them — planar (all of
  * the first channel, then the next: ztachip's "split" layout) or interleaved (RGBRGB…), in RGB, BGR or
- * grey. Alpha is dropped; 16-bit samples keep their high byte.
+ * grey. Alpha is dropped; 16-bit samples keep their high byte; a PNG chunk whose CRC does not match is corrupt.
  */
 import { decode as decodeBmp } from 'fast-bmp';
 import { convertIndexedToRgb, decode as decodePng, hasPngSignature } from 'fast-png';
@@ -69,7 +69,7 @@ interface Rgb {
 
 function readPng(file: string, bytes: Uint8Array): Rgb {
   if (!hasPngSignature(bytes)) throw new ImageError(`${file}: not a PNG image (the first 8 bytes are not the PNG signature)`);
-  const png = decoded(file, 'PNG', () => decodePng(bytes));
+  const png = decoded(file, 'PNG', () => decodePng(bytes, { checkCrc: true }));
   checkSize(file, png.width, png.height);
   let data: ArrayLike<number> = png.data;
   let channels = png.channels;

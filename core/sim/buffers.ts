@@ -98,7 +98,7 @@ export function resolveArgs(args: readonly (number | string)[], buffers: readonl
     const b = buffers.find((x) => x.name === name);
     if (!b)
       throw new SpecError(
-        `args[${i}]: ${a}: ${noBuffer(
+        `argument ${i + 1} (${a}): ${noBuffer(
           name,
           buffers.map((x) => x.name),
         )}`,

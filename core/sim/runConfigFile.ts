@@ -12,6 +12,9 @@ export const RUN_CONFIG_FILE = 'tensorlens.run.json';
 export interface ConfigProblem {
   line: number;
   column: number;
+  /** The value (or property name) at fault: offsets [start, end) in the file's text. */
+  start: number;
+  end: number;
   /** JSON path of the value at fault (`configurations[0].args[1]`), empty for the whole file. */
   path: string;
   message: string;
@@ -22,8 +25,12 @@ export interface RunConfigFile {
   configurations: unknown[];
   /** Offsets of values by JSON path. */
   at: Map<string, number>;
-  /** Offsets of property names by JSON path. */
+  /** Offsets just past values by JSON path. */
+  ends: Map<string, number>;
+  /** Offsets of property names (their opening quote) by JSON path. */
   keys: Map<string, number>;
+  /** Offsets just past property names by JSON path. */
+  keyEnds: Map<string, number>;
   lines: LineIndex;
   problems: ConfigProblem[];
 }
@@ -31,13 +38,13 @@ export interface RunConfigFile {
 /** Parses the file; syntax errors and a wrong top level are `problems`. */
 export function parseRunConfigFile(text: string): RunConfigFile {
   const lines = new LineIndex(text);
-  const file: RunConfigFile = { configurations: [], at: new Map(), keys: new Map(), lines, problems: [] };
+  const file: RunConfigFile = { configurations: [], at: new Map(), ends: new Map(), keys: new Map(), keyEnds: new Map(), lines, problems: [] };
   let value: unknown;
   try {
-    value = new LocatingParser(text, file.at, file.keys).parse();
+    value = new LocatingParser(text, file).parse();
   } catch (e) {
     if (!(e instanceof JsonSyntaxError)) throw e;
-    file.problems.push({ ...position(lines, e.offset), path: '', message: e.message });
+    file.problems.push({ ...position(lines, e.offset), start: e.offset, end: Math.min(text.length, e.offset + 1), path: '', message: e.message });
     return file;
   }
   // the top level without its configurations (each is checked when it is used)
@@ -58,13 +65,27 @@ export function configurationFor(file: RunConfigFile, program: string): { config
     return typeof p === 'string' && p.replace(/\\/g, '/').replace(/^\.\//, '') === program;
   });
   if (i < 0) return { problems: [] };
-  const problems = validate(file.configurations[i], fileConfigurationSchema(), `configurations[${i}]`, file);
+  const problems = validateConfiguration(file, i);
   return problems.length ? { problems } : { config: file.configurations[i] as FileRunConfig, problems };
+}
+
+/** The problems of configuration `i` of the file under the schema. */
+export function validateConfiguration(file: RunConfigFile, i: number): ConfigProblem[] {
+  return validate(file.configurations[i], fileConfigurationSchema(), `configurations[${i}]`, file);
 }
 
 /** `file:line:col: path: message`. */
 export function formatProblem(fileName: string, p: ConfigProblem): string {
   return `${fileName}:${p.line}:${p.column}: ${p.path ? p.path + ': ' : ''}${p.message}`;
+}
+
+/** A problem at the value of JSON path `path` (`key`: at its property name), or at its closest enclosing value that was parsed. */
+export function problemAt(file: RunConfigFile, path: string, message: string, key = false): ConfigProblem {
+  let p = path;
+  while (p && !file.at.has(p)) p = p.replace(/(\.[^.[\]]*|\[\d+\])$/, '');
+  const start = (key ? file.keys.get(p) : undefined) ?? file.at.get(p) ?? 0;
+  const end = (key ? file.keyEnds.get(p) : undefined) ?? file.ends.get(p) ?? start;
+  return { ...position(file.lines, start), start, end, path, message };
 }
 
 function position(lines: LineIndex, offset: number): { line: number; column: number } {
@@ -77,7 +98,7 @@ const describe = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an a
 /** Problems of `v` under schema `s` (the subset runConfig.ts uses), located through `file.at`. */
 function validate(v: unknown, s: JsonSchema, path: string, file: RunConfigFile): ConfigProblem[] {
   const out: ConfigProblem[] = [];
-  const fail = (p: string, message: string, at = file.at.get(p)) => out.push({ ...position(file.lines, at ?? file.at.get(path) ?? 0), path: p, message });
+  const fail = (p: string, message: string, key = false) => out.push(problemAt(file, p, message, key));
   if (s.anyOf) {
     if (s.anyOf.some((alt) => validate(v, alt, path, file).length === 0)) return out;
     // the one form of the value's type says what is wrong with it; else the forms allowed
@@ -123,10 +144,10 @@ function validate(v: unknown, s: JsonSchema, path: string, file: RunConfigFile):
       for (const r of s.required ?? []) if (!(r in o)) fail(path, `"${r}" is required`);
       for (const [k, x] of Object.entries(o)) {
         if (s.propertyNames?.pattern && !new RegExp(s.propertyNames.pattern).test(k))
-          fail(key(k), `name ${JSON.stringify(k)} ${patternText(s.propertyNames.pattern)}`, file.keys.get(key(k)));
+          fail(key(k), `name ${JSON.stringify(k)} ${patternText(s.propertyNames.pattern)}`, true);
         if (Object.hasOwn(props, k)) out.push(...validate(x, props[k], key(k), file));
         else if (typeof s.additionalProperties === 'object') out.push(...validate(x, s.additionalProperties, key(k), file));
-        else if (s.additionalProperties === false) fail(key(k), `unknown property "${k}" (allowed: ${Object.keys(props).join(', ')})`, file.keys.get(key(k)));
+        else if (s.additionalProperties === false) fail(key(k), `unknown property "${k}" (allowed: ${Object.keys(props).join(', ')})`, true);
       }
       break;
     }
@@ -166,8 +187,7 @@ class LocatingParser {
   private i = 0;
   constructor(
     private readonly s: string,
-    private readonly at: Map<string, number>,
-    private readonly keys: Map<string, number>,
+    private readonly file: Pick<RunConfigFile, 'at' | 'ends' | 'keys' | 'keyEnds'>,
   ) {}
 
   parse(): unknown {
@@ -188,7 +208,13 @@ class LocatingParser {
 
   private value(path: string): unknown {
     this.ws();
-    this.at.set(path, this.i);
+    this.file.at.set(path, this.i);
+    const v = this.bare(path);
+    this.file.ends.set(path, this.i);
+    return v;
+  }
+
+  private bare(path: string): unknown {
     const c = this.s[this.i];
     if (c === '{') return this.object(path);
     if (c === '[') return this.array(path);
@@ -208,7 +234,8 @@ class LocatingParser {
       const keyAt = this.i;
       const k = this.string();
       const p = path ? `${path}.${k}` : k;
-      this.keys.set(p, keyAt);
+      this.file.keys.set(p, keyAt);
+      this.file.keyEnds.set(p, this.i);
       this.ws();
       if (this.s[this.i] !== ':') this.fail('expected ":" after the property name');
       this.i++;

@@ -21,6 +21,7 @@ import type { ServerHost } from './host';
 import { LayoutLanguage } from './languages/layout';
 import { PcoreLanguage } from './languages/pcore';
 import { LanguageRegistry } from './languages/registry';
+import { RunConfigLanguage } from './languages/runConfig';
 import { TprogLanguage } from './languages/tprog';
 import { registerRunRequests } from './runRequests';
 import { RunValuesStore } from './runValues';
@@ -39,7 +40,8 @@ export function startServer(connection: Connection, host: ServerHost): void {
   const layout = new LayoutLanguage(host.readBinary ? (path, roots) => host.readBinary!(path, roots) : undefined, (spec) => folders.rootsFor(spec));
   const pcore = new PcoreLanguage(store.project);
   // asked in this order for a document whose language id is not one of ours; tensor programs last (any C file)
-  const languages = new LanguageRegistry([layout, pcore, tprog]);
+  const runConfig = new RunConfigLanguage(store.project);
+  const languages = new LanguageRegistry([runConfig, layout, pcore, tprog]);
   const publisher = new DiagnosticsPublisher(connection, store, languages);
   const scheduler = new CheckScheduler(publisher, settings);
 

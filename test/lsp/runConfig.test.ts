@@ -1,0 +1,66 @@
+/**
+ * tensorlens.run.json in the editor: the server checks it (server/src/languages/runConfig.ts) with every
+ * problem at the exact JSON value — schema mistakes, unknown buffers, arguments against the entry's C
+ * parameters read from the program — and checks it again when the program changes. Uses the built server.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileConfigurationSchema } from '../../core/sim/runConfig';
+import { LspClient, ROOT, TPROG } from './lspClient';
+
+const DIR = 'test/fixtures/lsp/runconfig';
+const TEXT = readFileSync(`${ROOT}/${DIR}/tensorlens.run.json`, 'utf8');
+
+/** The range of the `nth` occurrence of `needle` in the file's text (0-based lines and characters). */
+function rangeOf(needle: string, nth = 0) {
+  let at = -1;
+  for (let i = 0; i <= nth; i++) at = TEXT.indexOf(needle, at + 1);
+  assert.ok(at >= 0, needle);
+  const pos = (o: number) => {
+    const before = TEXT.slice(0, o).split('\n');
+    return { line: before.length - 1, character: before[before.length - 1].length };
+  };
+  return { start: pos(at), end: pos(at + needle.length) };
+}
+
+describe('tensorlens.run.json diagnostics', () => {
+  let lsp: LspClient;
+  let uri: string;
+  before(async () => {
+    lsp = await LspClient.start();
+    uri = await lsp.open(`${DIR}/tensorlens.run.json`, 'json');
+  });
+  after(async () => {
+    await lsp?.shutdown();
+  });
+
+  it('each problem at its JSON value, with its path', async () => {
+    const d = await lsp.diagnostics(uri);
+    const got = d.diagnostics.map((x) => ({ range: x.range, message: x.message, severity: x.severity }));
+    const want = [
+      ['{}', 'configurations[0].buffers.out: buffer out: give its size ("bytes") or its contents ("file")'],
+      ['"@outt"', 'configurations[0].args[1]: no buffer named outt (buffers: input, out)'],
+      ['["@input", "@outt", 3]', 'configurations[0].args: kernel_k() takes 4 argument(s) (in, out, n, m), 3 given'],
+      ['"nope"', 'configurations[1].dump[0].buffer: no buffer named nope (this configuration has no buffers)'],
+      ['[1, 2]', 'configurations[1].args: kernel_k() takes 4 argument(s) (in, out, n, m), 2 given'],
+      // (the allowed properties are the schema's: runConfig.ts)
+      ['"entyr"', `configurations[2].entyr: unknown property "entyr" (allowed: ${Object.keys(fileConfigurationSchema().properties!).join(', ')})`],
+      ['48', 'configurations[3].buffers.a.align: must be a power of two (got 48)'],
+      ['"kernel_x"', 'configurations[3].entry: no function named kernel_x in k.m (functions: kernel_k)'],
+    ].map(([needle, message]) => ({ range: rangeOf(needle), message, severity: 1 }));
+    assert.deepEqual(
+      got.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character),
+      want.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character),
+    );
+  });
+
+  it('checked again when the program changes: a program with three parameters makes the first configuration right', async () => {
+    const prog = await lsp.open(`${DIR}/k.m`, TPROG, 'void kernel_k(unsigned char *in, unsigned char *out, int n) {\n}\n');
+    await lsp.diagnostics(prog);
+    const d = await lsp.diagnostics(uri, (p) => !p.diagnostics.some((x) => String(x.message).includes('3 given')));
+    const messages = d.diagnostics.map((x) => String(x.message));
+    assert.ok(messages.includes('configurations[1].args: kernel_k() takes 3 argument(s) (in, out, n), 2 given'), messages.join('\n'));
+    assert.ok(!messages.some((m) => m.startsWith('configurations[0].args:')));
+  });
+});
