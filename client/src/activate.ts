@@ -22,6 +22,7 @@ import {
 import { registerCommandLine } from './commandLine';
 import { registerCsfEditor } from './csfEditor';
 import { registerDebugger } from './debug';
+import { forwardFileReads } from './fsForward';
 import { InspectorPanel } from './inspectorPanel';
 import { LAYOUT, PCORE, TPROG } from './languageIds';
 import { LazyServer } from './lazyStart';
@@ -95,6 +96,8 @@ export async function activateWith(context: vscode.ExtensionContext, factory: Cl
     traceOutputChannel: output,
   });
   health.attach(client);
+  // the server's reads of files that are not open, where it has no file system of its own (the browser, virtual workspaces)
+  forwardFileReads(client);
   context.subscriptions.push(health);
   // the server starts when there is work for it, not at activation (lazyStart.ts)
   const lazy = new LazyServer(client, health, output);

@@ -13,7 +13,8 @@ import { PAGE_BYTES, type SourceLoc } from '../protocol/webview';
 import type { TraceStep } from '../protocol/trace';
 import { diffBuffers } from './diff';
 import type { InspectorSource } from './host';
-import { fromBase64, remoteSpaces } from './remoteSource';
+import { fromBase64 } from '../common/base64';
+import { remoteSpaces } from './remoteSource';
 import { resolveName, traceOverlays, type RunGlobal } from './traceOverlays';
 
 /** Sends a request to the debug session (`session.customRequest`). */

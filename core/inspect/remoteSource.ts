@@ -11,6 +11,7 @@ import { SPACES, SPACE_NAMES, unitBytesOf } from '../sim/spaces';
 import { spaceInfo } from './simSource';
 import type { ExportFormat } from './export';
 import type { InspectorSource, Resolved } from './host';
+import { fromBase64 } from '../common/base64';
 
 /** Largest `length` (in units) one `tensorLens/readMemory` request may ask for. */
 export const MAX_REMOTE_READ_UNITS = 1 << 20;
@@ -18,14 +19,6 @@ export const MAX_REMOTE_READ_UNITS = 1 << 20;
 /** The simulator's spaces (core/sim/spaces.ts) with the given byte sizes (the default machine's for those not given). */
 export function remoteSpaces(bytes: Record<string, number> = {}, history = true): SpaceInfo[] {
   return SPACES.map((s) => spaceInfo(s, bytes[s.name] ?? s.defaultBytes, history));
-}
-
-export function fromBase64(s: string): Uint8Array {
-  if (!s) return new Uint8Array(0);
-  const bin = atob(s);
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
 }
 
 export interface RemoteSourceOptions {

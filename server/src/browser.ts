@@ -1,4 +1,4 @@
-/** Language server entry for the browser: runs in a web worker; only open documents are visible. */
+/** Language server entry for the browser: runs in a web worker; files that are not open are read through the client. */
 import { BrowserMessageReader, BrowserMessageWriter, createConnection } from 'vscode-languageserver/browser';
 import { loadPcoreView } from '../../core/project/pcoreAdapter';
 import { startServer } from './server';
@@ -10,5 +10,5 @@ const connection = createConnection(new BrowserMessageReader(self), new BrowserM
 startServer(connection, {
   version: typeof TENSOR_LENS_VERSION === 'string' ? TENSOR_LENS_VERSION : 'dev',
   loadPcore: loadPcoreView,
-  readDisk: () => undefined,
+  // no file system: files that are not open are read through the client (clientFiles.ts)
 });

@@ -44,6 +44,7 @@ export function listenForChanges(
   documents.onDidOpen((e) => scheduler.schedule(e.document.uri, 0));
   connection.onDidChangeWatchedFiles((p) => {
     const uris = p.changes.map((c) => c.uri);
+    for (const f of store.filesChanged) f(uris);
     for (const lang of languages.languages) {
       if (!lang.filesChanged?.(uris)) continue;
       for (const d of documents.all()) if (languages.for(d) === lang) scheduler.schedule(d.uri);

@@ -18,6 +18,13 @@ export class DiagnosticsPublisher {
     private readonly languages: LanguageRegistry,
   ) {}
 
+  /**
+   * While true, a check is not published (clientFiles.ts: a file it read has not come from the client yet, so it would be reported
+   * missing); the document is remembered and `release` hands it back to be checked again.
+   */
+  holdBack?: () => boolean;
+  private readonly held = new Set<string>();
+
   /** Checks the document now and sends the result; a checker failure becomes one diagnostic (the server keeps running). */
   publish(uri: string): void {
     const doc = this.store.get(uri);
@@ -37,8 +44,19 @@ export class DiagnosticsPublisher {
         },
       ];
     }
+    if (this.holdBack?.()) {
+      this.held.add(uri);
+      return;
+    }
     diags = [...diags, ...(this.runDiagnostics.get(uri) ?? [])];
     void this.connection.sendDiagnostics({ uri, version, diagnostics: diags.map(toLspDiagnostic) });
+  }
+
+  /** The documents whose check was held back (`holdBack`), forgotten here. */
+  release(): string[] {
+    const uris = [...this.held];
+    this.held.clear();
+    return uris;
   }
 
   /** The document changed: the last run's diagnostics at it no longer apply. */

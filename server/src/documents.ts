@@ -21,7 +21,7 @@ export class DocumentStore {
         const doc = this.documents.get(pathToUri(path));
         if (doc) return doc.getText();
         try {
-          return host.readDisk(path);
+          return host.readDisk?.(path);
         } catch {
           return undefined;
         }
@@ -44,6 +44,9 @@ export class DocumentStore {
     for (const d of this.documents.all()) overlay[uriToPath(d.uri)] = d.getText();
     return overlay;
   }
+
+  /** Files changed on disk (the client's file events): listeners drop what they keep of them. */
+  readonly filesChanged: ((uris: string[]) => void)[] = [];
 
   /** Length of a line (0-based) of an open document, without its line break; undefined when not open. */
   lineLength(uri: string, line: number): number | undefined {

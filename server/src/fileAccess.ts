@@ -7,8 +7,7 @@
  */
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { FileAccessError, isInside } from '../../core/project/fileSystem';
-
-export const MAX_FILE_BYTES = 64 * 1024 * 1024;
+import { READ_FILE_MAX_BYTES } from '../../core/protocol/lspExt';
 
 function realOrSame(p: string): string {
   try {
@@ -18,7 +17,7 @@ function realOrSame(p: string): string {
   }
 }
 
-export function readBinaryConfined(path: string, roots?: readonly string[], maxBytes = MAX_FILE_BYTES): Uint8Array | undefined {
+export function readBinaryConfined(path: string, roots?: readonly string[], maxBytes = READ_FILE_MAX_BYTES): Uint8Array | undefined {
   let real: string;
   try {
     real = realpathSync.native(path);

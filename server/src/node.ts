@@ -3,14 +3,13 @@ import { readFileSync, statSync } from 'node:fs';
 import { format } from 'node:util';
 import { createConnection, ProposedFeatures, type Connection } from 'vscode-languageserver/node';
 import { loadPcoreView } from '../../core/project/pcoreAdapter';
+import { READ_FILE_MAX_BYTES } from '../../core/protocol/lspExt';
 import { nodeSimulator } from './simulator';
 import { readBinaryConfined } from './fileAccess';
 import { startServer } from './server';
 import { LspFraming } from './stdioFraming';
 
 declare const TENSOR_LENS_VERSION: string;
-
-const MAX_FILE = 64 * 1024 * 1024;
 
 /**
  * Over stdio the input goes through LspFraming first: a malformed header (`Content-Length: abc`) is
@@ -37,12 +36,12 @@ startServer(connection, {
   readDisk(path) {
     try {
       const st = statSync(path);
-      if (!st.isFile() || st.size > MAX_FILE) return undefined;
+      if (!st.isFile() || st.size > READ_FILE_MAX_BYTES) return undefined;
       return readFileSync(path, 'utf8');
     } catch {
       return undefined;
     }
   },
-  readBinary: (path, roots) => readBinaryConfined(path, roots, MAX_FILE),
+  readBinary: (path, roots) => readBinaryConfined(path, roots),
 });
 process.on('uncaughtException', (e) => connection.console.error(`[uncaught] ${e?.stack ?? e}`));

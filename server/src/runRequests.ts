@@ -16,6 +16,7 @@ import {
 } from '../../core/protocol/lspExt';
 import { checkStatementRuns } from '../../core/protocol/trace';
 import { SPACE_NAMES, spaceDef } from '../../core/sim/spaces';
+import { toBase64 } from '../../core/common/base64';
 import type { DiagnosticsPublisher } from './diagnostics';
 import type { DocumentStore } from './documents';
 import type { ServerHost } from './host';
@@ -137,10 +138,4 @@ function toMessage(r: SimRunResult & { cancelled?: boolean }, runId: number): Ru
       ? { uri: pathToUri(r.error.file), line: r.error.line, column: r.error.column, message: r.error.message, kind: r.error.kind, stack: r.error.stack }
       : null,
   };
-}
-
-function toBase64(b: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < b.length; i += 0x8000) s += String.fromCharCode(...b.subarray(i, i + 0x8000));
-  return btoa(s);
 }

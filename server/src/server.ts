@@ -18,6 +18,7 @@ import { DiagnosticsPublisher } from './diagnostics';
 import { DocumentStore } from './documents';
 import { registerFeatures } from './features';
 import type { ServerHost } from './host';
+import { ClientFiles, followClientFiles } from './clientFiles';
 import { LayoutLanguage } from './languages/layout';
 import { PcoreLanguage } from './languages/pcore';
 import { LanguageRegistry } from './languages/registry';
@@ -29,7 +30,10 @@ import { WorkspaceFolders } from './workspace';
 import { defaultSettings, listenForSettings, PulledSettings } from './settings';
 import { registerDocumentStatus } from './documentStatus';
 
-export function startServer(connection: Connection, host: ServerHost): void {
+export function startServer(connection: Connection, platform: ServerHost): void {
+  // files the platform cannot read (the browser's, non-file: URIs) come through the client
+  const files = new ClientFiles(connection);
+  const host = files.wrap(platform);
   const settings = defaultSettings();
   const store = new DocumentStore(host, settings);
   const folders = new WorkspaceFolders();
@@ -44,8 +48,10 @@ export function startServer(connection: Connection, host: ServerHost): void {
   const languages = new LanguageRegistry([runConfig, layout, pcore, tprog]);
   const publisher = new DiagnosticsPublisher(connection, store, languages);
   const scheduler = new CheckScheduler(publisher, settings);
+  followClientFiles(files, store, languages, scheduler, publisher);
 
   connection.onInitialize((params) => {
+    files.enable(params.capabilities.experimental);
     // new run values change the hints: the client is asked to fetch them again (when it can be)
     if (params.capabilities.workspace?.inlayHint?.refreshSupport)
       runValues.onChange = () => void connection.languages.inlayHint.refresh().catch(() => undefined);

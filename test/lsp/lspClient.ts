@@ -59,6 +59,8 @@ export interface StartOptions {
   workspaceFolders?: readonly string[];
   /** Answers `workspace/configuration` per item (and says so in the capabilities, so the server pulls its settings); default: no pull, null answers. */
   configuration?: (item: { section?: string; scopeUri?: string }) => unknown;
+  /** `capabilities.experimental` of `initialize` (e.g. the client's announcement that it answers tensorLens/readFile). */
+  experimental?: Record<string, unknown>;
 }
 
 export class LspClient {
@@ -127,6 +129,7 @@ export class LspClient {
       processId: process.pid,
       rootUri: pathToFileURL(opts.workspaceFolders?.[0] ?? ROOT).href,
       capabilities: {
+        ...(opts.experimental ? { experimental: opts.experimental } : {}),
         workspace: { ...(opts.workspaceFolders ? { workspaceFolders: true } : {}), ...(opts.configuration ? { configuration: true } : {}) },
         textDocument: {
           hover: { contentFormat: ['markdown', 'plaintext'] },

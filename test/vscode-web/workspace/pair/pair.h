@@ -1,0 +1,1 @@
+#define LEN 64
