@@ -6,7 +6,9 @@
  *   style and layout), 200 frames over the 64 MiB memory;
  * - diff of two 64 MiB snapshots (Node, core/inspect/diff);
  * - layout map of a 2^26-element tensor: description from the TT model (65,536 tiles over 12 banks),
- *   message to the view, raster and first draw.
+ *   message to the view, raster and first draw;
+ * - the Views pane: first paint of a 1920×1080 RGB image and of a 4096×4096 f32 heatmap, pan/zoom frames,
+ *   re-render after a step change.
  * Each figure is the best of several runs (the median for first paint), so that other processes on a
  * shared machine do not decide it. `node --import tsx bench/webview.ts` prints the table.
  */
@@ -125,11 +127,94 @@ export async function benchWebview(): Promise<Row[]> {
       maps.push(ms);
     }
     rows.push(row('layout map of a 2^26-element tensor: describe + send + draw (best of 5)', 200, Math.min(...maps)));
+
+    // 5. the inspector's Views pane
+    rows.push(...(await benchViews(page, server.url)));
     await page.close();
   } finally {
     await browser.close();
     await server.close();
   }
+  return rows;
+}
+
+/**
+ * The Views pane over the 64 MiB image: first paint of a picture (from the extension's showView to the
+ * drawn canvas: paged reads of the region through the real WebviewHost, decoding, colour, draw), pan/zoom
+ * frames (main-thread work of one wheel zoom or drag step), and the re-render after a step change.
+ */
+async function benchViews(page: import('playwright-core').Page, url: string): Promise<Row[]> {
+  const rows: Row[] = [];
+  await page.goto(`${url}/inspector?state=fresh`);
+  await until(page, '!!document.body.dataset.firstPaint && window.tensorLens.inspector.debugInfo().stepsLoaded');
+  /** ms from showView to the painted picture, fresh page cache each time (best of `n`). */
+  const paint = async (spec: object, n: number): Promise<number> => {
+    const times: number[] = [];
+    for (let i = 0; i < n; i++) {
+      times.push(
+        (await page.evaluate(`(async () => {
+          const views = window.tensorLens.inspector.views;
+          views.reader.clear();
+          // the harness keeps every message it delivered: not the last picture's 64 MiB of reads
+          window.harness.received.length = 0;
+          const before = Number(document.body.dataset.viewPainted ?? 0);
+          const t0 = performance.now();
+          window.harness.showView(${JSON.stringify(spec)});
+          while (Number(document.body.dataset.viewPainted ?? 0) === before) {
+            if (document.getElementById('tl-vstatus').classList.contains('tl-warn')) throw new Error(document.getElementById('tl-vstatus').textContent);
+            await new Promise((r) => setTimeout(r, 0));
+          }
+          return performance.now() - t0;
+        })()`)) as number,
+      );
+    }
+    return Math.min(...times);
+  };
+  const hd = { label: 'frame', space: 'MEM', offset: 0x100000, bytes: 1920 * 1080 * 3, mode: 'image', format: 'rgb-interleaved', width: 1920, height: 1080 };
+  rows.push(row('views: 1920×1080 RGB image, first paint from showView (paged reads + decode + draw, best of 5)', 200, await paint(hd, 5)));
+  const big = { label: 'acc', space: 'MEM', offset: 0, bytes: 64 << 20, mode: 'heatmap', dtype: 'f32', shape: [4096, 4096] };
+  rows.push(row('views: 4096×4096 f32 heatmap (64 MiB), first paint from showView (best of 3)', 300, await paint(big, 3)));
+  // pan/zoom frames on the 1920×1080 picture: wheel zooms and drag steps, main-thread time of each (best p95 of 3 × 200)
+  await paint(hd, 1);
+  const p95s: number[] = [];
+  for (let run = 0; run < 3; run++) {
+    const frames = (await page.evaluate(`(async () => {
+      const cv = document.getElementById('tl-vcanvas');
+      const box = cv.getBoundingClientRect();
+      const out = [];
+      for (let i = 0; i < 200; i++) {
+        await new Promise((r) => requestAnimationFrame(r));
+        const x = box.left + box.width * (0.3 + 0.4 * ((i * 37) % 100) / 100);
+        const y = box.top + box.height * (0.3 + 0.4 * ((i * 61) % 100) / 100);
+        const t0 = performance.now();
+        if (i % 3 === 2) {
+          cv.dispatchEvent(new MouseEvent('mousedown', { clientX: x, clientY: y, button: 0, bubbles: true }));
+          window.dispatchEvent(new MouseEvent('mousemove', { clientX: x + 40, clientY: y + 25, bubbles: true }));
+          window.dispatchEvent(new MouseEvent('mouseup', { clientX: x + 40, clientY: y + 25, bubbles: true }));
+        } else cv.dispatchEvent(new WheelEvent('wheel', { deltaY: i % 6 < 3 ? -100 : 100, clientX: x, clientY: y, cancelable: true, bubbles: true }));
+        document.body.offsetHeight;
+        out.push(performance.now() - t0);
+      }
+      return out;
+    })()`)) as number[];
+    p95s.push(pct(frames.slice(10), 0.95));
+  }
+  rows.push(row('views: pan/zoom frame time p95 on the 1920×1080 picture (best of 3 × 200 frames)', 16, Math.min(...p95s)));
+  // step change: the picture after another step (pages the step did not change come from the cache)
+  const steps: number[] = [];
+  for (let i = 0; i < 8; i++) {
+    steps.push(
+      (await page.evaluate(`(async () => {
+        const insp = window.tensorLens.inspector;
+        const before = Number(document.body.dataset.viewPainted ?? 0);
+        const t0 = performance.now();
+        insp.setStep(${i % 2 === 0 ? 1 : 3}, true);
+        while (Number(document.body.dataset.viewPainted ?? 0) === before) await new Promise((r) => setTimeout(r, 0));
+        return performance.now() - t0;
+      })()`)) as number,
+    );
+  }
+  rows.push(row('views: re-render of the 1920×1080 picture after a step change (median of 8)', 50, median(steps)));
   return rows;
 }
 

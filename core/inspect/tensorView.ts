@@ -8,6 +8,7 @@
  * it does not fit) and then rendered from the region's bytes as often as the step changes.
  */
 import { decodeNpy } from '../common/npy';
+import { decodeImage, imageKind } from '../image/decode';
 import { ELEM_BYTES, decode, type ElemType } from './decode';
 import type { TensorView } from '../protocol/webview';
 
@@ -206,9 +207,11 @@ export function imageRGBA(bytes: Uint8Array, p: ViewPlan, out = new Uint8Clamped
  */
 export function heatValues(bytes: Uint8Array, p: ViewPlan, bigEndian = false): Float32Array {
   const n = p.count;
-  const out = new Float32Array(n);
   const start = bytes.byteOffset + p.base;
   const aligned = start % p.elemBytes === 0;
+  // f32 in place: a view of the bytes, no copy (a 4096 × 4096 heatmap is 64 MiB)
+  if (p.dtype === 'f32' && !bigEndian && aligned) return new Float32Array(bytes.buffer, start, n);
+  const out = new Float32Array(n);
   const src = aligned ? bytes : bytes.slice(p.base, p.base + n * p.elemBytes);
   const off = aligned ? start : 0;
   const buf = src.buffer;
@@ -285,7 +288,10 @@ function scaleLut(): Uint32Array {
   return lut;
 }
 
-/** RGBA pixels of a heatmap: each value's place between min and max on the scale (all white when min = max). */
+/**
+ * RGBA pixels of a heatmap: each value's place between min and max on the scale (all white when min = max).
+ * `out` (4 bytes per value, 4-aligned) is reused when given: a 4096 × 4096 picture is 64 MiB.
+ */
 export function heatRGBA(vals: Float32Array, min: number, max: number, out = new Uint8ClampedArray(vals.length * 4)): Uint8ClampedArray {
   const L = scaleLut();
   const words = new Uint32Array(out.buffer, out.byteOffset, vals.length);
@@ -293,14 +299,14 @@ export function heatRGBA(vals: Float32Array, min: number, max: number, out = new
   const k = span > 0 ? SCALE_STEPS / span : 0;
   const mid = L[SCALE_STEPS >> 1];
   const bad = (255 << 24) | (NON_FINITE_RGB[2] << 16) | (NON_FINITE_RGB[1] << 8) | NON_FINITE_RGB[0];
+  if (k === 0) {
+    for (let i = 0; i < vals.length; i++) words[i] = vals[i] - vals[i] === 0 ? mid : bad;
+    return out;
+  }
   for (let i = 0; i < vals.length; i++) {
-    const v = vals[i];
-    if (v - v !== 0) words[i] = bad;
-    else if (k === 0) words[i] = mid;
-    else {
-      const s = Math.round((v - min) * k);
-      words[i] = L[s < 0 ? 0 : s > SCALE_STEPS ? SCALE_STEPS : s];
-    }
+    // (v − min)·k + 0.5, floored: Math.round for the non-negative steps; NaN and ±Inf fail the range test
+    const s = Math.floor((vals[i] - min) * k + 0.5);
+    words[i] = s >= 0 && s <= SCALE_STEPS ? L[s] : bad;
   }
   return out;
 }
@@ -363,8 +369,9 @@ export function rectsOfBytes(p: ViewPlan, lo: number, hi: number): Rect[] {
 
 /**
  * The elements of a reference file, in memory order, for a view: a `.npy` (any shape with the view's
- * element count; its values), a raw `.bin` (the view's element type, exactly the view's bytes). Throws
- * ViewError naming the file (and the byte offset of a malformed `.npy`).
+ * element count; its values), a PNG or BMP image of the view's size (decoded to its layout and channel
+ * order), a raw `.bin` (the view's element type, exactly the view's bytes). Throws ViewError naming the
+ * file (and the byte offset of a malformed `.npy`).
  */
 export function referenceValues(name: string, file: Uint8Array, p: ViewPlan): ArrayLike<number> {
   const lower = name.toLowerCase();
@@ -381,7 +388,19 @@ export function referenceValues(name: string, file: Uint8Array, p: ViewPlan): Ar
       throw new ViewError(`${name}: ${a.data.length} elements (shape [${a.shape.join(', ')}]), the view shows ${p.count} (${p.describe})`);
     return a.data;
   }
-  if (/\.(png|bmp|jpe?g|gif)$/.test(lower)) throw new ViewError(`${name}: image files cannot be compared yet; save the reference as .npy or .bin`);
+  if (imageKind(lower)) {
+    // decoded to the view's layout: planar or interleaved, RGB, BGR or grey (the luma of a colour file)
+    if (p.elemBytes !== 1) throw new ViewError(`${name}: an image compares with 8-bit data, the view shows ${p.dtype}`);
+    let img;
+    try {
+      img = decodeImage(name, file, { layout: p.planar ? 'planar' : 'interleaved', channels: p.channels === 1 ? 'grey' : p.rgb[0] === 2 ? 'bgr' : 'rgb' });
+    } catch (e) {
+      throw new ViewError(e instanceof Error ? e.message : String(e));
+    }
+    if (img.width !== p.width || img.height !== p.height)
+      throw new ViewError(`${name}: ${img.width}×${img.height} pixels, the view shows ${p.width}×${p.height} (${p.describe})`);
+    return img.data;
+  }
   const need = p.count * p.elemBytes;
   if (file.length !== need) throw new ViewError(`${name}: ${file.length} bytes, the view's ${p.count} ${p.dtype} elements take ${need}`);
   const out = new Float64Array(p.count);

@@ -21,6 +21,7 @@ import {
   viewValues,
 } from '../../core/inspect/tensorView';
 import { encodeNpy } from '../../core/common/npy';
+import { encode as encodePng } from 'fast-png';
 import type { TensorView } from '../../core/protocol/webview';
 
 const region = (v: Partial<TensorView>): TensorView => ({ label: 'r', space: 'MEM', offset: 0x100, bytes: 1 << 20, mode: 'image', ...v });
@@ -119,7 +120,13 @@ test('difference to a reference: .npy values, .bin bytes, wrong sizes and malfor
   );
   assert.throws(() => referenceValues('bad.npy', new Uint8Array(12), p), /^Error: bad.npy: offset 0: /);
   assert.throws(() => referenceValues('x.bin', new Uint8Array(15), p), /x.bin: 15 bytes, the view's 4 f32 elements take 16/);
-  assert.throws(() => referenceValues('ref.png', new Uint8Array(15), p), /ref.png: image files cannot be compared yet/);
+  assert.throws(() => referenceValues('ref.png', new Uint8Array(15), p), /ref.png: an image compares with 8-bit data, the view shows f32/);
+  // a PNG of the view's size, decoded to BGR interleaved for a BGR interleaved view: pixel (1, 0) red = (255, 0, 0) → B G R = 0 0 255
+  const bgr = planView(region({ format: 'bgr-interleaved', width: 2, height: 1 }));
+  const png = encodePng({ width: 2, height: 1, channels: 3, depth: 8, data: Uint8Array.from([10, 20, 30, 255, 0, 0]) });
+  assert.deepEqual([...referenceValues('ref.png', png, bgr)], [30, 20, 10, 0, 0, 255]);
+  assert.throws(() => referenceValues('ref.png', png, planView(region({ format: 'grey', width: 3, height: 1 }))), /ref.png: 2×1 pixels, the view shows 3×1/);
+  assert.throws(() => referenceValues('bad.png', Uint8Array.from([1, 2, 3]), bgr), /^Error: bad.png/);
   // interleaved RGB: two channels of one pixel differ → 2 elements, 1 pixel
   const rgb = planView(region({ shape: [1, 2, 3] }));
   const img = Uint8Array.from([1, 2, 3, 4, 5, 6]);

@@ -12,6 +12,7 @@ import { layoutMapFromModel } from '../../core/inspect/layoutMap';
 import { resolveName, traceOverlays } from '../../core/inspect/traceOverlays';
 import { bytesOf, type HostToWebview, type Overlay, type Region, type SourceLoc, type TensorView } from '../../core/protocol/webview';
 import { encodeNpy, type NpyDtype } from '../../core/common/npy';
+import { encode as encodePng } from 'fast-png';
 import { buildScenario, layoutModel, LAYOUT_CASES, MEM_BYTES, type LayoutCase } from './scenario';
 
 const params = new URLSearchParams(location.search);
@@ -61,11 +62,16 @@ const harness = {
   scenario,
   /** The file the next "Diff…" gets (undefined: the user cancels). */
   reference: undefined as { name: string; bytes: Uint8Array } | undefined,
-  /** Sets that file: a `.npy` of `values`, or raw bytes for another name. */
+  /** Sets that file: a `.npy` of `values`, a PNG of `shape` [h, w, channels] 8-bit pixels, or raw bytes for another name. */
   setReference(name: string, values: number[], dtype: NpyDtype = 'u1', shape?: number[]) {
+    const data = Uint8Array.from(values);
     harness.reference = {
       name,
-      bytes: name.endsWith('.npy') ? encodeNpy({ dtype, shape: shape ?? [values.length], data: values }) : Uint8Array.from(values),
+      bytes: name.endsWith('.npy')
+        ? encodeNpy({ dtype, shape: shape ?? [values.length], data: values })
+        : name.endsWith('.png')
+          ? encodePng({ width: shape![1], height: shape![0], channels: shape![2], depth: 8, data })
+          : data,
     };
   },
   /** Opens the Views pane on a region as the extension does (a term, a debugger variable). */

@@ -189,6 +189,12 @@ test('difference to a reference .npy counts and marks the differing elements; a 
   await page.click('#tl-vdiff');
   await until(page, `document.getElementById('tl-vdiffinfo').textContent.includes('tiny.bin')`);
   assert.equal(await text(page, '#tl-vdiffinfo'), '1 of 6 elements differ from tiny.bin (1 pixels, red)');
+  // the same as a grey PNG (decoded by core/image): two pixels differ now
+  img[0] ^= 2;
+  await page.evaluate(`window.harness.setReference('tiny.png', ${JSON.stringify(img)}, 'u1', [2, 3, 1])`);
+  await page.click('#tl-vdiff');
+  await until(page, `document.getElementById('tl-vdiffinfo').textContent.includes('tiny.png')`);
+  assert.equal(await text(page, '#tl-vdiffinfo'), '2 of 6 elements differ from tiny.png (2 pixels, red)');
   await page.close();
 });
 

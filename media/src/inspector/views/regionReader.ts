@@ -30,7 +30,9 @@ export class RegionReader {
     );
   }
 
+  /** Reads answered: the waiting picture looks again once none is in flight (not at each of its 64 answers: a look walks every page). */
   private wake(): void {
+    if (this.cache.pending > 0 && !this.failure) return;
     const w = this.waiting;
     this.waiting = [];
     for (const f of w) f();

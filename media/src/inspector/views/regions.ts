@@ -1,9 +1,10 @@
 /**
  * The regions the Views pane and the jump list offer: the run's listed regions (named buffers, loads,
  * dumps, pointer arguments: the extension's hello), the tensors, variables and C globals of the shown
- * space, and the hex selection; and the first picture of a region (image when its shape reads as one).
+ * space, the `>` term highlighted from the editor, what the selected step wrote and read, and the hex
+ * selection; and the first picture of a region (image when its shape reads as one).
  */
-import type { ElemType, TensorView } from '../../../../core/protocol/webview';
+import { touchedBytes, type ElemType, type TensorView } from '../../../../core/protocol/webview';
 import { ELEM_BYTES } from '../../../../core/inspect/decode';
 import type { InspectorModel } from '../model';
 
@@ -38,6 +39,26 @@ export function regionChoices(m: InspectorModel): RegionChoice[] {
       dtype: o.type,
       shape: dense ? o.shape : undefined,
     });
+  }
+  // the term highlighted from the editor (the cursor on a > term), and what the selected step wrote and read
+  if (m.info && m.hl && m.hl.hi > m.hl.lo)
+    out.push({
+      label: `term ${m.hl.label ?? ''}`.trim(),
+      name: m.hl.label ?? 'term',
+      kind: 'term',
+      space: m.info.id,
+      offset: m.hl.lo,
+      bytes: m.hl.hi - m.hl.lo,
+    });
+  const rec = m.stepRec();
+  for (const [what, t] of [
+    ['written', rec?.written],
+    ['read', rec?.read],
+  ] as const) {
+    const info = t && m.spaces.find((s) => s.id === t.space);
+    if (!t || !info) continue;
+    const r = touchedBytes(t, info.unitBytes);
+    out.push({ label: `${what} by step ${rec!.step}`, name: `step ${rec!.step} ${what}`, kind: 'step', space: info.id, offset: r.lo, bytes: r.hi - r.lo });
   }
   if (m.info && m.st.anchor !== null) {
     const s = m.selection();

@@ -55,6 +55,8 @@ export class ViewsPane {
   shownStep = -2;
   /** Milliseconds from asking for a picture to its first draw, and of the last step re-render (bench). */
   lastLoadMs = 0;
+  /** Of which decoding, colouring and drawing (the rest is reading the region). */
+  lastRenderMs = 0;
 
   private readonly regionSel: HTMLSelectElement;
   private readonly modeSel: HTMLSelectElement;
@@ -276,6 +278,7 @@ export class ViewsPane {
       return;
     }
     if (seq !== this.seq) return;
+    const t1 = performance.now();
     this.plan = { ...plan, base: 0 };
     this.origin = origin;
     this.bytes = bytes;
@@ -283,6 +286,7 @@ export class ViewsPane {
     this.error = undefined;
     this.render();
     this.lastLoadMs = performance.now() - t0;
+    this.lastRenderMs = performance.now() - t1;
     document.body.dataset.viewPainted = String(Number(document.body.dataset.viewPainted ?? 0) + 1);
   }
 
@@ -297,7 +301,7 @@ export class ViewsPane {
       this.legend.hidden = true;
       this.picture.setOutline(this.outline());
       this.applyDiff(bytes, false);
-      this.picture.setImage(imageRGBA(bytes, p), p.width, p.height);
+      this.picture.setImage(imageRGBA(bytes, p, this.pixels(p)), p.width, p.height);
     } else {
       const vals = heatValues(bytes, p, be);
       const r = valueRange(vals);
@@ -306,7 +310,7 @@ export class ViewsPane {
       setText(this.legendText, rangeText);
       this.picture.setOutline(this.outline());
       this.applyDiff(bytes, be);
-      this.picture.setImage(heatRGBA(vals, r.min, r.max), p.width, p.height);
+      this.picture.setImage(heatRGBA(vals, r.min, r.max, this.pixels(p)), p.width, p.height);
     }
     const info = m.spaces.find((x) => x.id === this.spec!.space)!;
     this.status.classList.remove('tl-warn');
@@ -315,6 +319,14 @@ export class ViewsPane {
       `${this.spec!.label}: ${p.describe} at ${info.id} 0x${((info.base ?? 0) + Math.floor(this.origin / info.unitBytes)).toString(16)}` +
         ` · after step ${m.st.step}`,
     );
+  }
+
+  private rgba: Uint8ClampedArray<ArrayBuffer> | undefined;
+  /** The RGBA buffer of a picture's size, kept from one render to the next (a step change redraws the same size). */
+  private pixels(p: ViewPlan): Uint8ClampedArray<ArrayBuffer> {
+    const n = p.width * p.height * 4;
+    if (this.rgba?.length !== n) this.rgba = new Uint8ClampedArray(n);
+    return this.rgba;
   }
 
   /** Rectangles of the pixels the shown step wrote. */
