@@ -139,6 +139,8 @@ async function main() {
       testRunnerDataDir: DATA_DIR,
       extensionDevelopmentPath: REPO,
       extensionTestsPath: testsJs,
+      // a workspace folder on test-web's own file system (vscode-test-web://mount/): the server reads its closed files through the client
+      folderPath: join(REPO, 'test', 'vscode-web', 'workspace'),
       esm: false, // 1.91 is an AMD build
       host: 'localhost',
       port,

