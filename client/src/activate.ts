@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { DidChangeConfigurationNotification, type BaseLanguageClient, type LanguageClientOptions } from 'vscode-languageclient';
 import { detectLanguage } from '../../core/project/detect';
-import { warningText } from '../../core/sim/runWarning';
+import { errorText, warningText } from '../../core/sim/runWarning';
 import {
   DebugValuesNotification,
   PREVIEW_TRANSFERS_COMMAND,
@@ -119,7 +119,11 @@ export async function activateWith(context: vscode.ExtensionContext, factory: Cl
   registerLayoutMap(context, output);
   inspector.register(context);
   // "Open Memory Inspector" while debugging shows the paused program's memory
-  const inspectDebuggee = registerDebugger(context, inspector, (p) => void client.sendNotification(DebugValuesNotification, p));
+  const inspectDebuggee = registerDebugger(
+    context,
+    inspector,
+    (p) => void (client.isRunning() ? client.sendNotification(DebugValuesNotification, p) : undefined),
+  );
   registerCsfEditor(context, inspector, output);
   registerWalkthrough(context);
   if (host === 'node') registerCommandLine(context);
@@ -201,7 +205,7 @@ export async function activateWith(context: vscode.ExtensionContext, factory: Cl
       for (const d of result.dumps) output.info(d.file ? `  ${d.space}:${d.where} → ${d.file}` : `  ${d.space}:${d.where}:${d.dtype} = ${d.values?.join(' ')}`);
       if (result.error) {
         const log = result.error.kind === 'cancelled' ? output.info : output.error;
-        log.call(output, `  error: ${result.error.message} (${result.error.uri}:${result.error.line}:${result.error.column})`);
+        log.call(output, `  ${errorText(result.error, vscode.Uri.parse(result.error.uri).fsPath)}`);
         for (const f of result.error.stack) log.call(output, `    at ${f}`);
         if (result.error.kind !== 'cancelled')
           void vscode.window.showErrorMessage(vscode.l10n.t('Run failed: {0}', result.error.message), out.title).then(out.then);
@@ -218,7 +222,9 @@ export async function activateWith(context: vscode.ExtensionContext, factory: Cl
             else out.then(b);
           });
         if (inspector.visible || vscode.workspace.getConfiguration('tensorLens').get<boolean>('openInspectorAfterRun', true)) {
-          inspector.show(result, lastRunName, true, false, params).catch((e: unknown) => output.error(`[inspector] ${e instanceof Error ? e.message : String(e)}`));
+          inspector
+            .show(result, lastRunName, true, false, params)
+            .catch((e: unknown) => output.error(`[inspector] ${e instanceof Error ? e.message : String(e)}`));
         }
       }
       return result;

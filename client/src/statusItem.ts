@@ -32,7 +32,7 @@ const SEVERITY = {
 } as const;
 const baseName = (uri: string) => decodeURIComponent(uri.split(/[?#]/)[0].split('/').pop() ?? uri);
 
-/** The document item's text, detail and command for what the server said about a document (exported for its unit test). */
+/** The document item's text, detail and command for what the server said about a document. */
 export function describeDocument(s: DocumentStatusResult): { text: string; detail?: string; command?: vscode.Command } {
   const paired = s.paired[0];
   const open = paired ? { title: vscode.l10n.t('Open {0}', baseName(paired)), command: 'vscode.open', arguments: [vscode.Uri.parse(paired)] } : undefined;

@@ -139,9 +139,25 @@ async function settingsPerResource(): Promise<void> {
   assert.deepEqual(await waitFor('N unknown again', () => (unknownN().length ? unknownN() : undefined), 20_000), [23, 52]);
 }
 
+/** VS Code substitutes package.nls.json into the manifest it loads: titles and setting texts are the English strings, not `%key%`. */
+async function manifestStringsSubstituted(): Promise<void> {
+  const pkg = ext().packageJSON as {
+    displayName: string;
+    contributes: { commands: { command: string; title: string }[]; configuration: { properties: Record<string, { markdownDescription?: string }> } };
+  };
+  assert.equal(pkg.displayName, 'Tensor Lens');
+  assert.equal(pkg.contributes.commands.find((c) => c.command === 'tensorLens.run')?.title, 'Run Program');
+  assert.equal(pkg.contributes.commands.find((c) => c.command === 'tensorLens.showOutput')?.title, 'Show Output');
+  assert.match(
+    pkg.contributes.configuration.properties['tensorLens.includePaths'].markdownDescription ?? '',
+    /^Extra folders searched for `#include "\.\.\."` headers/,
+  );
+}
+
 export const TESTS: TestCase[] = [
   ['lazy start: opening an Objective-C file does not start the language server (no process)', objectiveCDoesNotStartServer],
   ['lazy start: an adopted .m starts it; the status items show the dialect, the .p and the server ready', adoptedMStartsServerAndShowsStatus],
   ['the status item of a .tlayout counts its tensors', layoutStatus],
   ['settings per resource: a folder include path reaches the checker through the pull model', settingsPerResource],
+  ['the manifest VS Code loaded has the strings of package.nls.json', manifestStringsSubstituted],
 ];

@@ -18,6 +18,7 @@ interface HealthEvent {
 interface Api {
   client: { sendRequest<R>(method: string): Promise<R>; isRunning(): boolean };
   serverHealth: { events: HealthEvent[] };
+  statusItems(): { id: string; text: string; severity: string; command?: string }[];
 }
 
 const api = () => vscode.extensions.getExtension<Api>(EXTENSION_ID)!.exports;
@@ -136,10 +137,17 @@ async function tooManyCrashesStop(): Promise<void> {
   // it stays stopped
   await new Promise((r) => setTimeout(r, 1500));
   assert.equal(api().client.isRunning(), false, 'the server was restarted after the give-up');
+  // the language status item says so, and its command is the restart (client/src/statusItem.ts)
+  const serverItem = () =>
+    api()
+      .statusItems()
+      .find((s) => s.id === 'tensorLens.server');
+  assert.deepEqual([serverItem()?.text, serverItem()?.severity, serverItem()?.command], ['Tensor Lens: stopped', 'error', 'tensorLens.restartServer']);
   // the command brings it back
   await vscode.commands.executeCommand('tensorLens.restartServer');
   await serverPid(pid);
   await hoverWorks('after Restart Language Server');
+  await waitFor('the status item to say ready again', () => (serverItem()?.text === 'Tensor Lens: ready' ? true : undefined));
   // and a crash after that is restarted again (a fresh allowance)
   const t1 = Date.now();
   kill(await serverPid());
