@@ -131,6 +131,11 @@ export const StatementRunS = S.obj({
   src: S.opt(RunSideS),
   /** The first element pairs as the static hover's table shows them, with the run's values. */
   table: S.opt(S.str(1 << 16)),
+  /**
+   * At a debugger stop inside this transfer (Step Into): the last execution is the one in progress, `done` of its
+   * `total` elements moved so far (`runs` counts it; `elements`, `padded` and `skipped` are so far).
+   */
+  running: S.opt(S.obj({ done: int(0), total: int(0) })),
 });
 export type StatementRun = Infer<typeof StatementRunS>;
 

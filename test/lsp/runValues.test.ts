@@ -167,6 +167,29 @@ test('at a debugger stop: the adapter answers runValues, and the hover and hints
     assert.doesNotMatch(await hoverText(uri, op(PADDED)), /at this stop|last run/);
     assert.deepEqual(await hints(uri), [[ROW, endOf(ROW), '⟨at this stop: 40 elements, 1×40⟩']]);
 
+    // Step Into the padded copy: stopped before its first batch, then after it (a row of 20 elements, all read
+    // from source row 1): the execution in progress, with its resolved sides
+    const inProgress = async () => {
+      const all = checkStatementRuns(((await dc.customRequest('runValues')) as DebugProtocol.Response).body.statements);
+      return all.find((s) => s.line === PADDED + 1);
+    };
+    await dc.stepInRequest({ threadId: 1 });
+    await stopped(dc);
+    let x = await inProgress();
+    assert.deepEqual([x?.runs, x?.step, x?.elements, x?.running], [1, 3, 0, { done: 0, total: 60 }]);
+    await dc.stepInRequest({ threadId: 1 });
+    await stopped(dc);
+    x = await inProgress();
+    assert.deepEqual([x?.elements, x?.padded, x?.running], [20, 0, { done: 20, total: 60 }]);
+    assert.deepEqual([x?.src?.first, x?.src?.last], [0x40100 + 2 * 40, 0x40100 + 2 * (40 * 3 + 38)]);
+    await lsp.conn.sendNotification(DebugValuesNotification, { session: 's1', statements: [x!] });
+    assert.match(
+      await hoverText(uri, op(PADDED)),
+      /\*\*at this stop\*\* — running now, execution 1 \(trace step 3, pid 0\): \*\*20\*\* of 60 elements moved so far \(3×20\), 0 padded/,
+    );
+    assert.deepEqual(await hints(uri), [[PADDED, endOf(PADDED), '⟨at this stop: 20/60 elements, 3×20⟩']]);
+
+    // continue finishes the transfer and runs to the next breakpoint
     await dc.continueRequest({ threadId: 1 });
     assert.equal((await stopped(dc)).reason, 'breakpoint');
     const second = checkStatementRuns(((await dc.customRequest('runValues')) as DebugProtocol.Response).body.statements);

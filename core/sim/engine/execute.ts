@@ -422,7 +422,13 @@ export class TensorExecutor {
   private stepped(hook: TransferStepHook, info: StmtInfo, ctx: EngineContext, dst: Side, src: { side: Side; pad: number; repeat: boolean }): TransferStats {
     const t = new SteppedTransfer(ctx, dst, src.side, src.pad, src.repeat);
     const at = { loc: this.locOf(info, info.stmt.span.start), text: info.unit.buf.text.slice(info.stmt.span.start, info.stmt.span.end), process: ctx.process };
-    while (!t.finished) t.run(Math.max(1, hook.between(t, at)));
+    // while the debugger pauses between batches, the statement's record shows this execution in progress
+    this.statementRuns.started({ info, step: this.step, process: ctx.process, dst, src: src.side, progress: t });
+    try {
+      while (!t.finished) t.run(Math.max(1, hook.between(t, at)));
+    } finally {
+      this.statementRuns.started(undefined);
+    }
     return t.stats;
   }
 

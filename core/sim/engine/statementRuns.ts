@@ -38,8 +38,19 @@ const TABLE_ROWS = 16;
 /** Longest summary line kept (a level list of a pathological term). */
 const MAX_LINE = 4000;
 
+/** A transfer moved batch by batch while a debugger pauses between the batches (engine/stepped.ts). */
+export interface RunningTransfer {
+  info: StmtInfo;
+  step: number;
+  process: 0 | 1;
+  dst: RanSide;
+  src: RanSide;
+  progress: { readonly done: number; readonly total: number; readonly stats: Partial<Stats> };
+}
+
 export class StatementRuns {
   private readonly entries = new Map<StmtInfo, Entry>();
+  private running?: RunningTransfer;
 
   /**
    * `termOf`: the term a side's summary describes — a `$` variable's use is described by its definition
@@ -64,6 +75,11 @@ export class StatementRuns {
     e.skipped = st.skipped ?? 0;
   }
 
+  /** A transfer is being moved batch by batch (undefined: it has ended; `note` records it when it completes). */
+  started(t: RunningTransfer | undefined): void {
+    this.running = t;
+  }
+
   /** Statements that ran so far. */
   get size(): number {
     return this.entries.size;
@@ -72,9 +88,29 @@ export class StatementRuns {
   /** One record per statement that ran, in source order (file, line, column); `locOf` places a statement as its trace steps are placed. */
   records(locOf: (info: StmtInfo, bufOffset: number) => SourceLoc): StatementRun[] {
     const out: StatementRun[] = [];
+    const x = this.running;
     for (const e of this.entries.values()) {
+      if (e.info === x?.info) continue;
       const r = this.record(e, locOf);
       if (r) out.push(r);
+    }
+    if (x) {
+      // the execution in progress, counted with the ones before it
+      const st = x.progress.stats;
+      const e: Entry = {
+        info: x.info,
+        kind: 'transfer',
+        runs: (this.entries.get(x.info)?.runs ?? 0) + 1,
+        step: x.step,
+        process: x.process,
+        dst: x.dst,
+        src: x.src,
+        elements: st.elements ?? 0,
+        padded: st.padded ?? 0,
+        skipped: st.skipped ?? 0,
+      };
+      const r = this.record(e, locOf);
+      if (r) out.push({ ...r, running: { done: x.progress.done, total: x.progress.total } });
     }
     return out.sort((x, y) => (x.file < y.file ? -1 : x.file > y.file ? 1 : x.line - y.line || x.column - y.column));
   }

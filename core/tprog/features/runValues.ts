@@ -57,8 +57,11 @@ function sideLines(s: RunSide): string {
 /** The hover section of a statement's run values (Markdown), to follow the static hover of its `<=` or `:=`. */
 export function runHover(r: StatementRun, label: string): string {
   const shape = r.dst ?? r.src;
-  const head =
-    r.kind === 'define'
+  const head = r.running
+    ? `**${label}** — running now, execution ${count(r.runs)} (trace step ${r.step}, pid ${r.process}): **${count(r.running.done)}** of ` +
+      `${count(r.running.total)} elements moved so far${r.dst && r.dst.levels.length > 1 ? ` (${runShape(r.dst)})` : ''}, ${count(r.padded)} padded, ` +
+      `${count(r.skipped)} skipped`
+    : r.kind === 'define'
       ? `**${label}** — defined ${times(r.runs)}; the last time (trace step ${r.step}, pid ${r.process}): a descriptor of ` +
         `**${count(shape?.elements ?? 0)}** elements${shape && shape.levels.length > 1 ? ` (${runShape(shape)})` : ''}`
       : `**${label}** — ran ${times(r.runs)}; the last time (trace step ${r.step}, pid ${r.process}): **${count(r.elements)}** elements` +
@@ -87,6 +90,13 @@ export function runInlay(r: StatementRun, tag: string): { label: string; tooltip
   if (!s) return undefined;
   const n = r.kind === 'define' ? s.elements : r.elements;
   const shape = s.levels.length > 1 ? `, ${runShape(s)}` : '';
+  if (r.running)
+    return {
+      label: `⟨${tag}: ${count(r.running.done)}/${count(r.running.total)} elements${shape}⟩`,
+      tooltip:
+        `running now (execution ${count(r.runs)}, trace step ${r.step}, pid ${r.process}): ` +
+        `${count(r.running.done)} of ${count(r.running.total)} elements moved so far`,
+    };
   return {
     label: `⟨${tag}: ${r.kind === 'define' ? '≔ ' : ''}${count(n)} elements${shape}⟩`,
     tooltip:
