@@ -1,27 +1,34 @@
 #!/usr/bin/env node
-// npm run mutate [-- MODULE...] [--incremental]: mutation testing (StrykerJS, tap runner over node:test + tsx) of the
-// core modules whose answers users rely on, one Stryker run per module (stryker.config.mjs), then one table:
-// killed, survived, timeout, no coverage, score. On demand only; not part of npm test or CI.
+// npm run mutate [-- MODULE...] [--incremental] [--runner tap]: mutation testing (StrykerJS over the node:test unit
+// tests, run through tsx) of the core modules whose answers users rely on, one Stryker run per module
+// (stryker.config.mjs), then one table: killed, survived, timeout, no coverage, score. On demand only; not part of
+// npm test or CI.
 //
+// --runner tap uses Stryker's tap runner (a process per test file and mutant) instead of ours (scripts/mutate/runner.mjs).
 // --incremental reuses the previous run's results for mutants whose code and covering test files did not change
 // (reports/mutation/MODULE.incremental.json). Reports: reports/mutation/MODULE.html and .json; the surviving
 // mutants, one line each (file:line:col mutator → replacement), in reports/mutation/MODULE.survivors.txt.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Stryker } from '@stryker-mutator/core';
-import { base, modules } from '../stryker.config.mjs';
-import { describeMutant } from './mutate-live.mjs';
+import { base, modules, testFiles } from '../stryker.config.mjs';
+import { describeMutant } from './mutate/live.mjs';
 
-const usage = `usage: npm run mutate -- [${Object.keys(modules).join('|')} ...] [--incremental]`;
-const args = process.argv.slice(2);
-if (args.includes('--help')) {
-  console.log(usage);
-  process.exit(0);
-}
-const incremental = args.includes('--incremental');
-const names = args.filter((a) => !a.startsWith('--'));
-for (const a of args) {
-  if (a.startsWith('--') && a !== '--incremental') fail(`unknown option ${a}`);
-  if (!a.startsWith('--') && !(a in modules)) fail(`unknown module ${a}`);
+const usage = `usage: npm run mutate -- [${Object.keys(modules).join('|')} ...] [--incremental] [--runner tap]`;
+const names = [];
+let incremental = false;
+let runner = base.testRunner;
+for (let i = 2; i < process.argv.length; i++) {
+  const a = process.argv[i];
+  if (a === '--help') {
+    console.log(usage);
+    process.exit(0);
+  } else if (a === '--incremental') incremental = true;
+  else if (a === '--runner') {
+    runner = process.argv[++i];
+    if (runner !== 'tap') fail(`--runner takes tap (the default is ours, ${base.testRunner})`);
+  } else if (a.startsWith('--')) fail(`unknown option ${a}`);
+  else if (a in modules) names.push(a);
+  else fail(`unknown module ${a}`);
 }
 
 const OUT = 'reports/mutation';
@@ -32,7 +39,8 @@ for (const name of names.length > 0 ? names : Object.keys(modules)) {
   const results = await new Stryker({
     ...base,
     mutate: modules[name].mutate,
-    tap: { ...base.tap, testFiles: modules[name].tests },
+    ...testFiles(modules[name].tests),
+    testRunner: runner,
     htmlReporter: { fileName: `${OUT}/${name}.html` },
     jsonReporter: { fileName: `${OUT}/${name}.json` },
     incremental,
