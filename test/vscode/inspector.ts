@@ -111,6 +111,21 @@ async function panelShowsRunBytes(): Promise<void> {
   assert.equal(pic.label, 'outbuf');
   assert.equal(pic.describe, 'i16 heatmap [64, 32]');
   assert.deepEqual(pic.pixel0, [0, 0, 255, 255]);
+  // View as Heatmap (the Variables menu's command) on inbuf: its C type gives i16 elements, 2048 of them in rows of 32
+  const variable = { name: 'inbuf', type: 'int16_t [2048]', memoryReference: `MEM:0x${inbuf.address.toString(16).padStart(8, '0')}` };
+  assert.equal(await vscode.commands.executeCommand<boolean>('tensorLens.inspector.viewVariableAsHeatmap', { variable }), true);
+  const pin = await waitFor(
+    'the Views pane to paint inbuf',
+    async () => {
+      const p = await debugPicture(dump.panelTitle);
+      return p?.label === 'inbuf' && (p.pixel0 || p.error) ? p : undefined;
+    },
+    30_000,
+    250,
+  );
+  assert.equal(pin.error, undefined, pin.error);
+  assert.equal(pin.describe, 'i16 heatmap [64, 32]');
+  assert.deepEqual(pin.pixel0, [0, 0, 255, 255], 'inbuf[0] = −1000, the smallest: blue');
   // a second view of the same run: its own panel, same bytes
   const second = await vscode.commands.executeCommand<string>('tensorLens.inspector.newView');
   assert.equal(second, `${dump.panelTitle} · view 2`);
