@@ -1,9 +1,10 @@
 // The README as the packaged extension carries it. VS Code shows an extension's README on its details
-// page in a webview whose Content-Security-Policy takes images only from https: and data: and whose
-// sanitizer drops relative links and image paths (VS Code 1.139's extension editor). The project has no
-// public repository to point https: links at (vsce's --baseImagesUrl), so each image the README shows
-// goes in as a data: URI of the same bytes; every other link must already be absolute (https:, mailto:)
-// or an anchor, since a relative one could not be followed there.
+// page in a webview that never resolves a relative path (no base; its sanitizer drops relative links and
+// image sources) and whose Content-Security-Policy takes images from https: and data: only. The project has
+// no public repository to point https: links at (vsce's --baseImagesUrl), so each image the README shows
+// goes in as a data: URI of the same bytes: VS Code versions whose sanitizer keeps data: images show them
+// (VS Code 1.139's keeps only http(s) sources and shows the caption), and so does any Markdown viewer of the
+// installed extension's readme.md. Every other link must already be absolute (https:, mailto:) or an anchor.
 import { extname } from 'node:path';
 
 const MIME = { '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.webp': 'image/webp' };

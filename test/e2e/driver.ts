@@ -121,7 +121,8 @@ export class Workbench {
       context = await chromium.launchPersistentContext(profile, {
         executablePath: server.vs.chromium,
         headless: true,
-        viewport: { width: 1400, height: 900 },
+        // wide enough for a text editor and the memory inspector side by side, whole, in the README's screenshots
+        viewport: { width: 1600, height: 1000 },
         args: [
           '--no-sandbox',
           '--disable-gpu',
@@ -155,11 +156,37 @@ export class Workbench {
     rmSync(this.profile, { recursive: true, force: true });
   }
 
-  /** Saves a screenshot of the whole window to test-artifacts/e2e/<name>.png. */
+  /**
+   * Saves a screenshot of the whole window to test-artifacts/e2e/<name>.png; with TENSOR_LENS_E2E_DOCS=1
+   * also over docs/screenshots/<name>.png when the README shows one of that name (how the README's
+   * screenshots are taken: `TENSOR_LENS_E2E_DOCS=1 node --import tsx --test test/e2e/scenarios.test.ts`).
+   */
   async screenshot(name: string): Promise<string> {
     const file = join(ARTIFACTS, `${name}.png`);
     await this.page.screenshot({ path: file, timeout: 15_000 });
+    const doc = join(REPO, 'docs', 'screenshots', `${name}.png`);
+    if (process.env.TENSOR_LENS_E2E_DOCS === '1' && existsSync(doc)) cpSync(file, doc);
     return file;
+  }
+
+  /**
+   * Drags the sash between the first two editor groups so that the first gets `fraction` of their width
+   * (a webview beside a text editor then shows its whole width in a screenshot).
+   */
+  async splitEditorGroups(fraction: number): Promise<void> {
+    const groups = this.page.locator('.part.editor .editor-group-container');
+    const [a, b] = [await groups.nth(0).boundingBox(), await groups.nth(1).boundingBox()];
+    if (!a || !b) throw new Error('splitEditorGroups: two editor groups side by side are needed');
+    const y = a.y + a.height / 2;
+    const to = a.x + (a.width + b.width) * fraction;
+    await this.page.mouse.move(a.x + a.width, y);
+    await this.page.mouse.down();
+    await this.page.mouse.move(to, y, { steps: 8 });
+    await this.page.mouse.up();
+    await poll('the editor groups to take their new widths', async () => {
+      const box = await groups.nth(0).boundingBox();
+      return box && Math.abs(box.width - (to - a.x)) < 24;
+    });
   }
 
   get quickInput(): Locator {

@@ -9,9 +9,9 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Frame, Locator } from 'playwright-core';
 import { ARTIFACTS, REPO, Workbench, buildVsix, escapeRe, poll, until, type Build } from './driver';
 
@@ -26,7 +26,8 @@ before(
     rmSync(ARTIFACTS, { recursive: true, force: true });
     build = buildVsix();
     log(`packaged ${build.vsix}`);
-    ws = mkdtempSync(join(tmpdir(), 'tensor-lens-e2e-ws-'));
+    // the workspace carries the name Open the Examples gives it (it shows in the title bar and the Explorer)
+    ws = join(mkdtempSync(join(tmpdir(), 'tensor-lens-e2e-ws-')), 'tensor-lens-examples');
     cpSync(join(REPO, 'examples'), ws, { recursive: true });
     wb = await Workbench.open(build.vsix, ws);
     log('workbench open');
@@ -37,7 +38,7 @@ before(
 after(async () => {
   await wb?.close();
   build?.dispose();
-  if (ws) rmSync(ws, { recursive: true, force: true });
+  if (ws) rmSync(dirname(ws), { recursive: true, force: true });
 });
 
 const W = () => wb!;
@@ -213,6 +214,9 @@ scenario("2. run: a progress notification, then the memory inspector with the ru
   await poll('the last step', async () => new RegExp(`^Step ${steps - 1} of ${steps} · test\\.m:${run.trace[steps - 1].line}`).test(await stepText()));
 
   log('2: inspector ready');
+  // the inspector's whole row (hex, typed and ASCII columns) in view, and in the screenshot: the code beside it gets a third
+  await w.splitEditorGroups(0.34);
+  await settle(f);
   // go to the C global outbuf: its address and bytes are the CLI's
   await f.fill('#tl-goto', 'outbuf');
   await f.press('#tl-goto', 'Enter');
@@ -396,7 +400,13 @@ scenario('4. .csfbin: the sparse tensor viewer shows the header the CLI reads', 
     ].join('\n'),
   )) as string[];
   assert.deepEqual(spill, [], 'fiber table cells drawn over the hex view');
+  // the picture shows the viewer alone, as wide as the window allows; then the Explorer comes back
+  const relaid = () => f.evaluate('new Promise((r) => setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(r)), 300))');
+  await w.runCommand('View: Close Primary Side Bar');
+  await relaid();
   await w.screenshot('4-csfbin-viewer');
+  await w.runCommand('View: Toggle Primary Side Bar Visibility');
+  await relaid();
   // scrolled sideways (a horizontal wheel), the value column comes into view under its header
   const table = f.locator('#csf-table');
   const tb = (await table.boundingBox())!;
@@ -510,4 +520,51 @@ scenario('5. debug: a breakpoint in test.m (F9, F5), locals and globals in Varia
     .waitFor({ state: 'detached', timeout: 20_000 })
     .catch(() => undefined);
   assert.equal(await w.page.locator('.debug-call-stack .monaco-list-row', { hasText: /paused/i }).count(), 0, 'no paused thread after stopping');
+});
+
+/** Width and height of a PNG, read from its IHDR chunk. */
+function pngSize(file: string): [number, number] {
+  const b = readFileSync(file);
+  assert.equal(b.toString('latin1', 12, 16), 'IHDR', `${file} is not a PNG`);
+  return [b.readUInt32BE(16), b.readUInt32BE(20)];
+}
+
+scenario("6. the installed extension's details page shows the README with every screenshot, and the changelog", { timeout: 90_000 }, async () => {
+  const w = W();
+  // the independent expectation: the images the repository's README names, at their sizes
+  const shown = [...readFileSync(join(REPO, 'README.md'), 'utf8').matchAll(/!\[([^\]]*)\]\((docs\/screenshots\/[^)]+\.png)\)/g)].map(([, alt, path]) => ({
+    alt,
+    size: pngSize(join(REPO, path)),
+  }));
+  assert.ok(shown.length >= 5, `the README shows ${shown.length} screenshots`);
+
+  await fresh();
+  await w.runCommand('Extensions: Show Installed Extensions');
+  await w.page.locator('.extensions-viewlet .monaco-list-row', { hasText: 'Tensor Lens' }).first().click();
+  const f = await w.webviewFrame(`img[alt="${shown[0].alt.replace(/["\\]/g, '\\$&')}"]`, 30_000);
+  // the README as packaged: every screenshot in its place, with its caption (alt text)
+  const images = (await f.evaluate('[...document.images].map((i) => [i.alt, i.complete ? i.naturalWidth : 0, i.complete ? i.naturalHeight : 0])')) as [
+    string,
+    number,
+    number,
+  ][];
+  assert.deepEqual(
+    images.map(([alt]) => alt),
+    shown.map((s) => s.alt),
+  );
+  // VS Code 1.139 shows images on this page only from https: addresses (its sanitizer drops data: and relative
+  // sources; earlier versions kept data: images): with no public address for the project, a screenshot shows
+  // there as its caption, and where an image does load it is the whole screenshot
+  const loaded = images.filter(([, width]) => width > 0);
+  log(`6: ${loaded.length} of ${images.length} README images shown on the details page`);
+  for (const [alt, width, height] of loaded) assert.deepEqual([width, height], shown.find((s) => s.alt === alt)!.size, alt);
+  // no link that the page would drop or could not follow
+  const hrefs = (await f.evaluate('[...document.querySelectorAll("a[href]")].map((a) => a.getAttribute("href"))')) as string[];
+  for (const h of hrefs) assert.match(h, /^(https:|mailto:|#)/, `a link the details page cannot follow: ${h}`);
+  await w.screenshot('6-details-page');
+
+  // the Changelog tab shows CHANGELOG.md
+  await w.page.locator('.extension-editor .navbar .action-label', { hasText: /^Changelog$/ }).click();
+  const c = await w.webviewFrame('a[href^="https://keepachangelog.com/"]', 30_000);
+  assert.match((await c.textContent('body')) ?? '', /Unreleased[\s\S]*0\.1\.0/);
 });

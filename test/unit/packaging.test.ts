@@ -104,9 +104,10 @@ test('the .vsix holds one readme whose screenshots are the docs/ files inlined, 
   const expected = packagedReadme(source, readRepo);
 
   const dir = mkdtempSync(join(tmpdir(), 'tensor-lens-package-test-'));
-  // vsce reads --readme-path from inside the folder it packages; a name of our own, removed afterwards
-  const readmeRel = `dist/package/README-test-${process.pid}.md`;
-  mkdirSync(join(REPO, 'dist', 'package'), { recursive: true });
+  // vsce reads --readme-path from inside the folder it packages: a name of our own, removed afterwards, and
+  // outside dist/ (a build elsewhere in the tree may empty dist/ while this test runs)
+  const readmeRel = `test-artifacts/packaging/README-${process.pid}.md`;
+  mkdirSync(join(REPO, 'test-artifacts', 'packaging'), { recursive: true });
   writeFileSync(join(REPO, readmeRel), expected.text);
   try {
     const vsix = join(dir, 'x.vsix');
