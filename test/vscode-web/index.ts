@@ -224,6 +224,26 @@ async function closedPcorePaired(): Promise<void> {
   includes(hover, 'pair::_A', 'the hover on pair::_A (its declaration in the closed .p)');
 }
 
+/**
+ * A layout spec of the folder whose `fibers(file="A.csfbin")` names a closed file: its bytes come through the client (as
+ * base64, confined to the workspace folder and the spec's folder). A.csfbin holds [[0, 1.5, 0], [-2.0, 0, 3.25]]: 3 of 6
+ * entries, so the tensor's hint says "3 entries (50.0 % dense)"; the file unread would be a CSF009 error on the reference.
+ */
+async function closedCsfbinRead(): Promise<void> {
+  const uri = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, 'layout', 'sparse.tlayout');
+  const doc = await vscode.workspace.openTextDocument(uri);
+  equal(doc.languageId, 'tensor-layout', 'language of sparse.tlayout');
+  await vscode.window.showTextDocument(doc, { preview: false });
+  const range = new vscode.Range(0, 0, doc.lineCount, 0);
+  const hint = await waitFor('the hint of tensor A with its entries from A.csfbin', async () => {
+    const hs = (await vscode.commands.executeCommand<vscode.InlayHint[]>('vscode.executeInlayHintProvider', doc.uri, range)) ?? [];
+    return hs.find((h) => hintLabel(h).includes('entries'));
+  });
+  equal(hintLabel(hint), '3 entries (50.0 % dense) · 24 B main + 6 metadata words', 'the hint of tensor A');
+  equal(hint.position.line + 1, 2, 'line of the hint');
+  equal(vscode.languages.getDiagnostics(doc.uri).map(fmtDiag).join('; '), '', 'diagnostics of the spec');
+}
+
 const TESTS: TestCase[] = [
   ['runs in the web extension host; the browser entry activates and its Web Worker server starts', webHostAndBrowserEntry],
   ['an untitled tensor-program gets tprog.no-dtype on line 2', tprogDiagnostic],
@@ -234,6 +254,7 @@ const TESTS: TestCase[] = [
   ['Run Program is refused in the web before any request', runRefused],
   ['an untitled pcore document with a syntax error gets pcore.syntax', pcoreSyntaxError],
   ['a .m of the folder is checked with its CLOSED .p and header, read through the client', closedPcorePaired],
+  ['a layout spec of the folder reads its CLOSED .csfbin through the client', closedCsfbinRead],
 ];
 
 // ---------------------------------------------------------------- runner
