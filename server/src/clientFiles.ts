@@ -84,7 +84,8 @@ export class ClientFiles {
   }
 
   private read(path: string, as: ReadFileParams['as'], roots?: readonly string[]): ReadFileResult | undefined {
-    if (!this.enabled) return undefined;
+    // an untitled document's sibling (`untitled:Untitled-1.p`) is no file anywhere: nothing to ask
+    if (!this.enabled || !/^(\/|[A-Za-z]:[\\/]|[a-zA-Z][\w+.-]+:\/)/.test(path)) return undefined;
     const key = `${as}\n${roots?.join('\n') ?? ''}\n${path}`;
     let e = this.entries.get(key);
     if (!e) this.entries.set(key, (e = { at: 0 }));

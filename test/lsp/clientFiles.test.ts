@@ -92,6 +92,20 @@ describe('files read through the client (tensorLens/readFile)', () => {
     assert.match(String(d.diagnostics[0].message), /^dir\.csfbin: .*dir\.csfbin: a folder, not a file$/);
   });
 
+  it('an untitled document has no siblings to ask for', async () => {
+    const n = asked.length;
+    const uri = 'untitled:Untitled-1';
+    await lsp.conn.sendNotification(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri, languageId: TPROG, version: 1, text: read('pair/pair.m').toString('utf8') },
+    });
+    const p = await lsp.diagnostics(uri, (x) => x.diagnostics.length > 0);
+    assert.deepEqual(brief(p), ['4:82 tprog.unknown-name', '6:27 tprog.unknown-name']);
+    assert.deepEqual(
+      asked.slice(n).map((a) => a.uri),
+      [],
+    );
+  });
+
   it('a file: document is read from disk: the client is not asked', async () => {
     const n = asked.length;
     const uri = await lsp.open('examples/test/test.m', TPROG);
