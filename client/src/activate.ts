@@ -11,6 +11,7 @@ import {
   PREVIEW_TRANSFERS_COMMAND,
   ReadMemoryRequest,
   RUN_COMMAND,
+  CREATE_RUN_CONFIG_COMMAND,
   RunProgressNotification,
   RunRequest,
   ServerStatusRequest,
@@ -24,11 +25,13 @@ import { registerCsfEditor } from './csfEditor';
 import { registerDebugger } from './debug';
 import { forwardFileReads } from './fsForward';
 import { InspectorPanel } from './inspectorPanel';
-import { LAYOUT, PCORE, TPROG } from './languageIds';
+import { LAYOUT, PCORE, SERVED_SCHEMES, TPROG } from './languageIds';
 import { LazyServer } from './lazyStart';
 import { registerLayoutMap } from './layoutMapPanel';
 import { createLog, showOutputButton } from './log';
 import { resolveRunConfig } from './runConfig';
+import { registerCreateRunConfig } from './createRunConfig';
+import { bufferText } from '../../core/sim/buffers';
 import { RUN_CONFIG_FILE } from '../../core/sim/runConfigFile';
 import { ServerHealth } from './serverHealth';
 import { StatusItems, type StatusSnapshot } from './statusItem';
@@ -82,7 +85,7 @@ export async function activateWith(context: vscode.ExtensionContext, factory: Cl
   const health = new ServerHealth(output);
   const client = factory({
     ...health.clientOptions(),
-    documentSelector: ['file', 'untitled', 'vscode-vfs', 'vscode-test-web'].flatMap((scheme) => [
+    documentSelector: SERVED_SCHEMES.flatMap((scheme) => [
       { scheme, language: TPROG },
       { scheme, language: PCORE },
       { scheme, language: LAYOUT },
@@ -126,6 +129,7 @@ export async function activateWith(context: vscode.ExtensionContext, factory: Cl
   );
   registerCsfEditor(context, inspector, output);
   registerWalkthrough(context);
+  registerCreateRunConfig(context);
   if (host === 'node') registerCommandLine(context);
 
   context.subscriptions.push(
@@ -201,13 +205,21 @@ export async function activateWith(context: vscode.ExtensionContext, factory: Cl
           `lane-ops, ${s.timeMs} ms${result.warnings?.length ? `, ${result.warnings.length} warning${result.warnings.length === 1 ? '' : 's'}` : ''}`,
       );
       if (result.output) output.info(result.output.replace(/\n$/, ''));
+      for (const b of result.buffers ?? []) output.info(`  ${bufferText(b)}`);
       for (const w of result.warnings ?? []) output.warn(`  ${warningText(w, vscode.Uri.parse(w.uri).fsPath)}`);
       for (const d of result.dumps) output.info(d.file ? `  ${d.space}:${d.where} → ${d.file}` : `  ${d.space}:${d.where}:${d.dtype} = ${d.values?.join(' ')}`);
       if (result.error) {
         const log = result.error.kind === 'cancelled' ? output.info : output.error;
         log.call(output, `  ${errorText(result.error, vscode.Uri.parse(result.error.uri).fsPath)}`);
         for (const f of result.error.stack) log.call(output, `    at ${f}`);
-        if (result.error.kind !== 'cancelled')
+        if (result.error.kind === 'entry-args') {
+          // the entry needs arguments: offer to write them into a run configuration
+          const create = vscode.l10n.t('Create Run Configuration');
+          void vscode.window.showErrorMessage(vscode.l10n.t('Run failed: {0}', result.error.message), create, out.title).then((b) => {
+            if (b === create) void vscode.commands.executeCommand(CREATE_RUN_CONFIG_COMMAND, target.toString(), result.entry || undefined);
+            else out.then(b);
+          });
+        } else if (result.error.kind !== 'cancelled')
           void vscode.window.showErrorMessage(vscode.l10n.t('Run failed: {0}', result.error.message), out.title).then(out.then);
       } else {
         const inspect = vscode.l10n.t('Inspect Memory');

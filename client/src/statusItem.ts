@@ -4,13 +4,13 @@
  *   - `tensorLens.document`: what the server made of the active document: a tensor program's dialect
  *     and its `.p`, a PCORE program's tensor program, a layout spec's tensors (`tensorLens/documentStatus`);
  *     busy while the document waits for its check;
- *   - `tensorLens.server`: the language server's state (starting, ready, restarting, stopped → Restart)
- *     with a link to the log.
+ *   - `tensorLens.server`: the language server's state (starting, checking the active document, ready,
+ *     restarting, stopped → Restart) with a link to the log.
  */
 import * as vscode from 'vscode';
 import { State, type BaseLanguageClient } from 'vscode-languageclient';
 import { DocumentStatusRequest, OPEN_LAYOUT_MAP_COMMAND, type DocumentStatusResult } from '../../core/protocol/lspExt';
-import { LAYOUT, OUR_LANGUAGES, PCORE, TPROG } from './languageIds';
+import { isServed, LAYOUT, OUR_LANGUAGES, PCORE, TPROG } from './languageIds';
 import type { LazyServer } from './lazyStart';
 import { SHOW_OUTPUT_COMMAND } from './log';
 import { RESTART_COMMAND, type ServerHealth } from './serverHealth';
@@ -100,7 +100,7 @@ export class StatusItems implements vscode.Disposable {
       lazy.onDidStart(() => this.refresh()),
       vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('tensorLens') && this.refresh()),
     );
-    for (const d of vscode.workspace.textDocuments) if (OUR_LANGUAGES.includes(d.languageId)) this.pending.add(d.uri.toString());
+    for (const d of vscode.workspace.textDocuments) if (isServed(d)) this.pending.add(d.uri.toString());
     this.refresh();
   }
 
@@ -126,7 +126,8 @@ export class StatusItems implements vscode.Disposable {
   }
 
   private touched(d: vscode.TextDocument): void {
-    if (!OUR_LANGUAGES.includes(d.languageId)) return;
+    // only documents the server is given get diagnostics (a diff view's copy, say, never does)
+    if (!isServed(d)) return;
     this.pending.add(d.uri.toString());
     if (d.uri.toString() === this.activeUri()) this.refresh();
   }
@@ -148,7 +149,10 @@ export class StatusItems implements vscode.Disposable {
       s.text = vscode.l10n.t('Tensor Lens: not started');
       s.detail = vscode.l10n.t('starts when a tensor program, PCORE program or layout spec opens');
     } else if (this.client.state === State.Running) {
-      s.text = vscode.l10n.t('Tensor Lens: ready');
+      const active = this.activeUri();
+      const checking = !!active && this.pending.has(active);
+      s.text = checking ? vscode.l10n.t('Tensor Lens: checking') : vscode.l10n.t('Tensor Lens: ready');
+      s.busy = checking;
     } else if (this.client.state === State.Starting) {
       const restarting = last?.kind === 'crashed' || last?.kind === 'init-failed';
       s.text = restarting ? vscode.l10n.t('Tensor Lens: restarting') : vscode.l10n.t('Tensor Lens: starting');
