@@ -16,6 +16,7 @@ import { TESTS as CSF_TESTS } from './csf';
 import { TESTS as LAYOUT_TESTS } from './layout';
 import { TESTS as INSPECTOR_TESTS } from './inspector';
 import { TESTS as DEBUG_TESTS } from './debug';
+import { TESTS as RUN_VALUES_TESTS } from './runValues';
 import { TESTS as DEBUG_EDITOR_TESTS } from './debugEditors';
 import { TESTS as RUN_CONFIG_TESTS } from './runConfig';
 import { TESTS as RECOVERY_TESTS } from './recovery';
@@ -293,6 +294,7 @@ export function run(): Promise<void> {
       ...CSF_TESTS,
       ...LAYOUT_TESTS,
       ...INSPECTOR_TESTS,
+      ...RUN_VALUES_TESTS,
       ...DEBUG_TESTS,
       ...DEBUG_EDITOR_TESTS,
       ...RUN_CONFIG_TESTS,
