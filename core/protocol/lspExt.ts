@@ -175,6 +175,8 @@ export const DebugValuesNotification = new NotificationType<DebugValuesParams>('
  */
 /** "▶ Run" on a function of a tensor program (client/src/activate.ts). */
 export const RUN_COMMAND = 'tensorLens.run';
+/** "Create Run Configuration" on an entry function with parameters (client/src/createRunConfig.ts). */
+export const CREATE_RUN_CONFIG_COMMAND = 'tensorLens.createRunConfiguration';
 /** "Preview transfers" on a function of a tensor program (client/src/activate.ts). */
 export const PREVIEW_TRANSFERS_COMMAND = 'tensorLens.previewTransfers';
 /** "Show layout map" on a tensor of a layout spec (client/src/layoutMapPanel.ts). */

@@ -104,10 +104,8 @@ function validate(v: unknown, s: JsonSchema, path: string, file: RunConfigFile):
     // the one form of the value's type says what is wrong with it; else the forms allowed
     const sameType = s.anyOf.filter((alt) => alt.type === jsonType(v));
     if (sameType.length === 1) return validate(v, sameType[0], path, file);
-    fail(
-      path,
-      `must be ${s.anyOf.map((alt) => (alt.type === 'integer' ? 'an integer' : alt.type === 'object' ? 'an object' : `a ${alt.type}`)).join(' or ')} (got ${describe(v)})`,
-    );
+    const forms = s.anyOf.map((alt) => (alt.type === 'integer' ? 'an integer' : alt.type === 'object' ? 'an object' : `a ${alt.type}`));
+    fail(path, `must be ${forms.join(' or ')} (got ${describe(v)})`);
     return out;
   }
   if (s.enum) {

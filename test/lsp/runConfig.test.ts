@@ -6,6 +6,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { CodeLensRequest, type CodeLens } from 'vscode-languageserver-protocol/node';
+import { CREATE_RUN_CONFIG_COMMAND, RunRequest } from '../../core/protocol/lspExt';
 import { fileConfigurationSchema } from '../../core/sim/runConfig';
 import { LspClient, ROOT, TPROG } from './lspClient';
 
@@ -62,5 +64,38 @@ describe('tensorlens.run.json diagnostics', () => {
     const messages = d.diagnostics.map((x) => String(x.message));
     assert.ok(messages.includes('configurations[1].args: kernel_k() takes 3 argument(s) (in, out, n), 2 given'), messages.join('\n'));
     assert.ok(!messages.some((m) => m.startsWith('configurations[0].args:')));
+  });
+});
+
+describe('Create Run Configuration from the editor', () => {
+  let lsp: LspClient;
+  let uri: string;
+  before(async () => {
+    lsp = await LspClient.start();
+    uri = await lsp.open(`${DIR}/k.m`, TPROG);
+  });
+  after(async () => {
+    await lsp?.shutdown();
+  });
+
+  it('an entry with parameters gets the lens beside ▶ Run, with its name', async () => {
+    const lenses: CodeLens[] = (await lsp.conn.sendRequest(CodeLensRequest.type, { textDocument: { uri } })) ?? [];
+    const create = lenses.filter((l) => l.command?.command === CREATE_RUN_CONFIG_COMMAND);
+    // `void kernel_k(` on line 3 (0-based): the name from character 5
+    assert.deepEqual(
+      create.map((l) => [l.command!.title, l.command!.arguments, l.range]),
+      [['Create Run Configuration', [uri, 'kernel_k'], { start: { line: 3, character: 5 }, end: { line: 3, character: 13 } }]],
+    );
+  });
+
+  it('a run of an entry without its arguments fails at the definition, kind entry-args (the client offers the command)', async () => {
+    const r = await lsp.conn.sendRequest(RunRequest, { uri });
+    assert.deepEqual(r.error && [r.error.uri, r.error.line, r.error.column, r.error.kind, r.error.message], [
+      uri,
+      4,
+      1,
+      'entry-args',
+      'kernel_k() takes 4 argument(s) (in, out, n, m), 0 given: give them in the run configuration ("args", e.g. "@input" for a buffer\'s address)',
+    ]);
   });
 });

@@ -7,7 +7,7 @@ import type { CodeLens, Location } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Location as EngineLocation } from '../../../core/common/featureResults';
 import { isPcorePath, type Project } from '../../../core/project/project';
-import { PREVIEW_TRANSFERS_COMMAND, RUN_COMMAND } from '../../../core/protocol/lspExt';
+import { PREVIEW_TRANSFERS_COMMAND, RUN_COMMAND, CREATE_RUN_CONFIG_COMMAND } from '../../../core/protocol/lspExt';
 import type { TprogAnalysis } from '../../../core/tprog/analyze';
 import { complete } from '../../../core/tprog/features/complete';
 import { hover } from '../../../core/tprog/features/hover';
@@ -87,6 +87,17 @@ export class TprogLanguage implements LanguageFeatures {
       if (this.canRun && (f.name === 'main' || f.name.startsWith('kernel_') || (!hasParams && !called))) {
         const tooltip = hasParams ? `Run ${f.name} with the arguments of its tensorlens.run.json configuration ("args")` : `Run ${f.name}`;
         lenses.push({ range, command: { title: '▶ Run', tooltip, command: RUN_COMMAND, arguments: [doc.uri, f.name] } });
+        // an entry that takes arguments gets them from a run configuration: write one with an argument per parameter
+        if (hasParams)
+          lenses.push({
+            range,
+            command: {
+              title: 'Create Run Configuration',
+              tooltip: `Add a configuration for ${f.name} to tensorlens.run.json, one argument per parameter`,
+              command: CREATE_RUN_CONFIG_COMMAND,
+              arguments: [doc.uri, f.name],
+            },
+          });
       }
       const has = a.units.some((u) => a.values.functionAt(u.buf.markerOffset)?.index === i && u.stmts.some((s) => s.stmt.kind === 'transfer'));
       if (has) lenses.push({ range, command: { title: 'Preview transfers', command: PREVIEW_TRANSFERS_COMMAND, arguments: [doc.uri, f.name] } });
