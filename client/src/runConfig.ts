@@ -58,9 +58,10 @@ export async function resolveRunConfig(program: vscode.Uri, given: Partial<RunCo
     program: given.program ?? program.fsPath,
     entry: given.entry ?? rc?.entry,
     args: given.args ?? rc?.args,
-    buffers: given.buffers ?? (rc?.buffers && Object.fromEntries(Object.entries(rc.buffers).map(([k, b]) => [k, b.file ? { ...b, file: abs(b.file) } : b]))),
     load: given.load ?? rc?.load?.map((l) => ({ where: l.where, file: abs(l.file) })),
     dump: given.dump ?? rc?.dump?.map((d) => ({ ...d, ...(d.file ? { file: abs(d.file) } : {}) })),
+    // pictures the memory inspector opens after the run (not read by the simulator)
+    views: given.views ?? rc?.views,
     memBytes: given.memBytes ?? rc?.memBytes ?? settings.get<number>('run.memBytes'),
     stepBudget: given.stepBudget ?? rc?.stepBudget ?? settings.get<number>('run.stepBudget'),
     includePaths: given.includePaths ?? settings.get<string[]>('includePaths', []).map(include),

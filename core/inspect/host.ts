@@ -152,7 +152,14 @@ export class WebviewHost {
 
   /** The run or the memory changed: the webview drops its caches and asks again. */
   refresh(): void {
-    this.notify('refresh', { steps: this.steps().length, step: this.current(), spaces: this.src.spaces(), title: this.src.title });
+    this.notify('refresh', {
+      steps: this.steps().length,
+      step: this.current(),
+      spaces: this.src.spaces(),
+      title: this.src.title,
+      regions: this.src.regions?.() ?? [],
+      buffers: this.src.buffers?.() ?? [],
+    });
   }
 
   setStep(step: number): void {

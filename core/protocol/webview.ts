@@ -410,7 +410,15 @@ export const WebviewNotifications = {
 /** extension → webview */
 export const HostNotifications = {
   /** Memory or trace changed (a new run, more steps): drop caches, ask `steps`/`overlays` again. */
-  refresh: S.obj({ steps: int(0), step: step(), spaces: S.opt(S.arr(SpaceInfoS, 4096)), title: S.opt(S.str(1024)) }),
+  refresh: S.obj({
+    steps: int(0),
+    step: step(),
+    spaces: S.opt(S.arr(SpaceInfoS, 4096)),
+    title: S.opt(S.str(1024)),
+    /** The new source's regions and buffers (as the hello gives them): a debug session's panel lists none of the run's. */
+    regions: S.opt(S.arr(RegionS, 4096)),
+    buffers: S.opt(S.arr(RunBufferS, 4096)),
+  }),
   /** Show the state after `step` (the debugger moved). */
   setStep: S.obj({ step: step() }),
   /** Select and show a range (from the editor: a tensor, a statement's operand). `length` 0 clears. */

@@ -59,13 +59,14 @@ export class Inspector implements InspectorView {
     this.grid = new Grid(this, () => this.tip.hide());
     this.tip = new Tooltip(this, this.grid);
     this.nav = new Navigation(this, this.grid, this.tip);
-    this.toolbar = new Toolbar(this, this.nav, this.grid);
-    this.timeline = new Timeline(this, this.nav);
-    this.status = h('div', { id: 'tl-status', class: 'tl-status', role: 'status', 'aria-live': 'polite' });
     this.views = new ViewsPane(this);
     this.jump = new JumpList(this, this.nav, this.views);
+    // the region list goes with "go to", the View button with the exports: no row of its own in a narrow panel
+    this.toolbar = new Toolbar(this, this.nav, this.grid, { goTo: [this.jump.sel], export: [this.jump.btn] });
+    this.timeline = new Timeline(this, this.nav);
+    this.status = h('div', { id: 'tl-status', class: 'tl-status', role: 'status', 'aria-live': 'polite' });
     root.append(
-      h('header', { class: 'tl-top' }, this.title, this.jump.el, this.toolbar.el),
+      h('header', { class: 'tl-top' }, this.title, this.toolbar.el),
       this.timeline.el,
       h('div', { class: 'tl-main' }, this.grid.scroller, this.views.el),
       this.status,
@@ -162,6 +163,11 @@ export class Inspector implements InspectorView {
           if (cur) this.selectSpace(cur.id, true);
         }
         if (n.params.title) this.setTitle(n.params.title);
+        if (n.params.regions || n.params.buffers) {
+          m.setRegions(n.params.regions, n.params.buffers);
+          this.jump.fill();
+          this.views.fillRegions();
+        }
         this.setStep(n.params.step, false);
         void this.loadSteps();
         void this.loadOverlays();

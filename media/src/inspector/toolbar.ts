@@ -38,6 +38,8 @@ export class Toolbar {
     private readonly view: ToolbarView,
     private readonly nav: Pick<Navigation, 'goTo' | 'goToOffset' | 'find'>,
     grid: Grid,
+    /** Controls of other components placed in the toolbar's groups (the run's regions beside "go to", View beside the exports). */
+    extras: { goTo?: HTMLElement[]; export?: HTMLElement[] } = {},
   ) {
     const m = (this.model = view.model);
     const st = m.st;
@@ -177,9 +179,9 @@ export class Toolbar {
         lbl('Row', this.widthSel),
         h('label', { class: 'tl-field' }, this.asciiBox, h('span', { class: 'tl-label' }, 'ASCII')),
       ),
-      h('div', { class: 'tl-group' }, this.gotoInput, this.ovSel),
+      h('div', { class: 'tl-group' }, this.gotoInput, this.ovSel, ...(extras.goTo ?? [])),
       h('div', { class: 'tl-group' }, this.findInput, this.findMode, findPrev, findNext),
-      h('div', { class: 'tl-group' }, this.exportFmt, exportBtn, pngBtn),
+      h('div', { class: 'tl-group' }, this.exportFmt, exportBtn, pngBtn, ...(extras.export ?? [])),
     );
     window.addEventListener('keydown', (e) => this.onShortcut(e));
   }

@@ -22,8 +22,9 @@ const GROUPS: [Region['kind'], string][] = [
 ];
 
 export class JumpList {
-  readonly el: HTMLElement;
-  private readonly sel: HTMLSelectElement;
+  /** The list (hidden when the run has no regions) and the View button; the toolbar places them. */
+  readonly sel: HTMLSelectElement;
+  readonly btn: HTMLButtonElement;
 
   constructor(
     private readonly view: JumpView,
@@ -31,12 +32,13 @@ export class JumpList {
     private readonly pane: Pick<ViewsPane, 'open' | 'showRegion' | 'show'>,
   ) {
     this.sel = h('select', { id: 'tl-jump', 'aria-label': "The run's buffers, loads, dumps and pointer arguments", onchange: () => this.jump() });
-    const btn = h(
+    this.sel.classList.add('tl-jump');
+    this.sel.hidden = true;
+    this.btn = h(
       'button',
       { id: 'tl-view', class: 'tl-btn', type: 'button', title: 'View the region as an image or a heatmap', onclick: () => this.openView() },
       'View',
     );
-    this.el = h('div', { class: 'tl-group tl-jumps' }, this.sel, btn);
   }
 
   fill(): void {
@@ -48,8 +50,8 @@ export class JumpList {
       g.append(...items.map(([r, i]) => option(String(i), r.name)));
       return g;
     }).filter((g): g is HTMLOptGroupElement => !!g);
-    this.sel.replaceChildren(option('', regions.length ? 'Go to a region…' : 'no buffers or dumps', true), ...groups);
-    this.sel.disabled = regions.length === 0;
+    this.sel.replaceChildren(option('', 'Go to a buffer or dump…', true), ...groups);
+    this.sel.hidden = regions.length === 0;
   }
 
   private chosen(): Region | undefined {
