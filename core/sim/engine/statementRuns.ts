@@ -80,11 +80,6 @@ export class StatementRuns {
     this.running = t;
   }
 
-  /** Statements that ran so far. */
-  get size(): number {
-    return this.entries.size;
-  }
-
   /** One record per statement that ran, in source order (file, line, column); `locOf` places a statement as its trace steps are placed. */
   records(locOf: (info: StmtInfo, bufOffset: number) => SourceLoc): StatementRun[] {
     const out: StatementRun[] = [];
@@ -182,7 +177,7 @@ function sideOf(ti: TermInfo): RunSide | undefined {
 }
 
 /** Address of the first and the last element in iteration order (bytes for MEM/SCRATCH, words for PCORE), and whether each is outside the bounds. */
-export function endAddresses(d: Descriptor): Pick<RunSide, 'first' | 'last' | 'firstOut' | 'lastOut'> | undefined {
+function endAddresses(d: Descriptor): Pick<RunSide, 'first' | 'last' | 'firstOut' | 'lastOut'> | undefined {
   if (d.space !== 'MEM' && d.space !== 'SCRATCH' && d.space !== 'PCORE') return undefined;
   if (!d.total || d.levels.some((l) => l.stride === undefined)) return undefined;
   const head = enumerate(d, 1)[0];

@@ -38,7 +38,7 @@ const count = (n: number) => n.toLocaleString('en-US');
 const times = (n: number) => (n === 1 ? 'once' : `${count(n)} times`);
 
 /** `3×400` (outermost first), or `1` for a term without levels. */
-export function runShape(s: RunSide): string {
+function runShape(s: RunSide): string {
   return s.levels.map((l) => String(l.count)).join('×') || '1';
 }
 
