@@ -19,6 +19,7 @@ import { TESTS as DEBUG_TESTS } from './debug';
 import { TESTS as RUN_VALUES_TESTS } from './runValues';
 import { TESTS as DEBUG_EDITOR_TESTS } from './debugEditors';
 import { TESTS as RUN_CONFIG_TESTS } from './runConfig';
+import { TESTS as CREATE_RUN_CONFIG_TESTS } from './createRunConfig';
 import { TESTS as RECOVERY_TESTS } from './recovery';
 import { TESTS as WALKTHROUGH_TESTS } from './walkthrough';
 import { TESTS as COMMAND_LINE_TESTS } from './commandLine';
@@ -298,6 +299,7 @@ export function run(): Promise<void> {
       ...DEBUG_TESTS,
       ...DEBUG_EDITOR_TESTS,
       ...RUN_CONFIG_TESTS,
+      ...CREATE_RUN_CONFIG_TESTS,
       ...WALKTHROUGH_TESTS,
       ...COMMAND_LINE_TESTS,
       ...RECOVERY_TESTS,
