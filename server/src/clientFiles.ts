@@ -4,8 +4,9 @@
  * answers asynchronously, so reads are served from a cache: a file not seen yet reads as absent while it is asked for, and when
  * the answer comes `changed` is called (the server drops what it derived from the absence and checks the open documents again);
  * while such a first read is outstanding (`awaiting`), the diagnostics of a check are held back rather than published with a
- * `.p` or header missing. A cached answer older than `maxAgeMs` is still served, and asked for again in the background (a file
- * edited elsewhere is seen at the next check after). A client that never answers costs `timeoutMs`; the file then reads as absent.
+ * `.p` or header missing. A cached text older than `maxAgeMs` is still served, and asked for again in the background (a file
+ * edited elsewhere is seen at the next check after); a `.csfbin` is asked for again after the client's file events or a close.
+ * A client that never answers costs `timeoutMs`; the file then reads as absent.
  */
 import type { Connection } from 'vscode-languageserver';
 import { fromBase64 } from '../../core/common/base64';
@@ -18,8 +19,11 @@ import type { ServerHost } from './host';
 import type { LanguageRegistry } from './languages/registry';
 import { isFilePath, pathToUri, uriToPath } from './uri';
 
+/** An answer as it is served: bytes decoded once (a spec is checked on every keystroke). */
+type Served = Exclude<ReadFileResult, { kind: 'bytes' }> | { kind: 'bytes'; bytes: Uint8Array };
+
 interface Entry {
-  result?: ReadFileResult;
+  result?: Served;
   at: number;
   asking?: boolean;
 }
@@ -43,10 +47,6 @@ export class ClientFiles {
   /** Turns forwarding on when the client's `initialize` capabilities announce it. */
   enable(experimental: unknown): void {
     this.enabled = (experimental as Record<string, unknown> | undefined)?.[CLIENT_READS_FILES] === true;
-  }
-
-  get active(): boolean {
-    return this.enabled;
   }
 
   /** True while a file asked for the first time has no answer: a check now would see it as missing. */
@@ -75,7 +75,7 @@ export class ClientFiles {
     if (!this.enabled) throw new FileAccessError('this editor does not give the language server its files (a layout spec reads .csfbin files on the desktop)');
     const r = this.read(path, 'bytes', roots);
     if (r?.kind === 'refused') throw new FileAccessError(r.reason);
-    return r?.kind === 'bytes' ? fromBase64(r.base64) : undefined;
+    return r?.kind === 'bytes' ? r.bytes : undefined;
   }
 
   /** The file changed or closed in the editor: the next read asks again (a first read: its check is held back until the answer). */
@@ -83,13 +83,16 @@ export class ClientFiles {
     for (const k of this.entries.keys()) if (k.endsWith(`\n${path}`)) this.entries.delete(k);
   }
 
-  private read(path: string, as: ReadFileParams['as'], roots?: readonly string[]): ReadFileResult | undefined {
+  private read(path: string, as: ReadFileParams['as'], roots?: readonly string[]): Served | undefined {
     // an untitled document's sibling (`untitled:Untitled-1.p`) is no file anywhere: nothing to ask
     if (!this.enabled || !/^(\/|[A-Za-z]:[\\/]|[a-zA-Z][\w+.-]+:\/)/.test(path)) return undefined;
     const key = `${as}\n${roots?.join('\n') ?? ''}\n${path}`;
     let e = this.entries.get(key);
     if (!e) this.entries.set(key, (e = { at: 0 }));
-    if (!e.asking && Date.now() - e.at > this.maxAgeMs) void this.ask(key, e, { uri: pathToUri(path), as, roots: roots?.map(pathToUri) }, path);
+    // text (a .p, a header) is asked for again when older than maxAgeMs; a .csfbin, which may be large, only after the client's
+    // file events or a close say it changed (forget)
+    if (!e.asking && (e.at === 0 || (as === 'text' && Date.now() - e.at > this.maxAgeMs)))
+      void this.ask(key, e, { uri: pathToUri(path), as, roots: roots?.map(pathToUri) }, path);
     return e.result;
   }
 
@@ -111,21 +114,25 @@ export class ClientFiles {
       clearTimeout(timer);
     }
     const before = e.result;
-    e.result = r;
+    e.result = r.kind === 'bytes' ? { kind: 'bytes', bytes: fromBase64(r.base64) } : r;
     e.at = Date.now();
     e.asking = false;
     // a forget() while asking dropped the entry: this answer may be older than the edit, so it is not kept
     if (this.entries.get(key) !== e) this.entries.set(key, { at: 0 });
     // a first read was served as absent: only a file that is there (or refused, with its reason) changes anything
-    if (first ? r.kind !== 'missing' : !sameResult(before, r)) this.changed(path);
+    if (first ? r.kind !== 'missing' : !sameResult(before, e.result)) this.changed(path);
     if (first && --this.firstReads === 0) this.settled();
   }
 }
 
-function sameResult(a: ReadFileResult | undefined, b: ReadFileResult): boolean {
+function sameResult(a: Served | undefined, b: Served): boolean {
   if (!a || a.kind !== b.kind) return false;
   if (a.kind === 'text') return a.text === (b as typeof a).text;
-  if (a.kind === 'bytes') return a.base64 === (b as typeof a).base64;
+  if (a.kind === 'bytes') {
+    const x = a.bytes;
+    const y = (b as typeof a).bytes;
+    return x.length === y.length && x.every((v, i) => v === y[i]);
+  }
   if (a.kind === 'refused') return a.reason === (b as typeof a).reason;
   return true;
 }

@@ -8,7 +8,12 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { DidOpenTextDocumentNotification, HoverRequest, type PublishDiagnosticsParams } from 'vscode-languageserver-protocol/node';
+import {
+  DidChangeWatchedFilesNotification,
+  DidOpenTextDocumentNotification,
+  HoverRequest,
+  type PublishDiagnosticsParams,
+} from 'vscode-languageserver-protocol/node';
 import { CLIENT_READS_FILES, ReadFileRequest, type ReadFileParams, type ReadFileResult } from '../../core/protocol/lspExt';
 import { LspClient, ROOT, TPROG, uriOf } from './lspClient';
 
@@ -82,6 +87,15 @@ describe('files read through the client (tensorLens/readFile)', () => {
     const req = asked.find((a) => a.uri === `${VFS}/layout/A.csfbin`);
     assert.equal(req?.as, 'bytes');
     assert.ok(req?.roots?.includes(`${VFS}/layout`), JSON.stringify(req?.roots));
+
+    // the file changes in the client's file system, which says so (file events): asked again, the spec checked again
+    const n = lsp.published.get(spec)!.length;
+    files.set(`${VFS}/layout/A.csfbin`, Buffer.from('root:x:0:0\n'));
+    await lsp.conn.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: `${VFS}/layout/A.csfbin`, type: 2 }] });
+    const bad = await lsp.diagnostics(spec, (x) => lsp.published.get(spec)!.indexOf(x) >= n && x.diagnostics.length > 0);
+    assert.deepEqual(brief(bad), ['2:39 CSF009']);
+    assert.equal(String(bad.diagnostics[0].message), 'A.csfbin: not a .csfbin file (bad magic)');
+    files.set(`${VFS}/layout/A.csfbin`, read('layout/A.csfbin'));
 
     const refused = `${VFS}/layout/refused.tlayout`;
     await lsp.conn.sendNotification(DidOpenTextDocumentNotification.type, {
