@@ -23,6 +23,8 @@ export const INSPECTOR_VIEW_TYPE = 'tensorLens.inspector';
 export const DEBUG_STATE_COMMAND = 'tensorLens.inspector.debugState';
 /** Highlights in the panel the bytes of the term at the editor's cursor. */
 export const SHOW_TERM_COMMAND = 'tensorLens.inspector.showTerm';
+/** Test/diagnostic command: closes the Views pane of the active inspector panel (or the one titled by the argument). */
+export const CLOSE_VIEW_COMMAND = 'tensorLens.inspector.closeView';
 /** Another panel on the run the last used panel shows. */
 export const NEW_VIEW_COMMAND = 'tensorLens.inspector.newView';
 /** Variables view while debugging: the variable's memory as an image / a heatmap in the inspector's Views pane. */
@@ -84,6 +86,11 @@ export class InspectorPanel {
         const t = await this.newView();
         if (!t) void vscode.window.showWarningMessage('Open the memory inspector on a run first.');
         return t;
+      }),
+      vscode.commands.registerCommand(CLOSE_VIEW_COMMAND, (title?: string) => {
+        const v = this.latest(title);
+        v?.host.closeView();
+        return !!v;
       }),
       vscode.commands.registerCommand(VIEW_VARIABLE_IMAGE_COMMAND, (ctx?: VariableContext) => this.viewVariable(ctx, 'image')),
       vscode.commands.registerCommand(VIEW_VARIABLE_HEATMAP_COMMAND, (ctx?: VariableContext) => this.viewVariable(ctx, 'heatmap')),

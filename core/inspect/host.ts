@@ -200,6 +200,12 @@ export class WebviewHost {
     this.notify('showView', v);
   }
 
+  /** Closes the Views pane; a page that starts later opens none. */
+  closeView(): void {
+    this.lastView = undefined;
+    this.notify('closeView', {});
+  }
+
   showLayout(p: LayoutMapProvider): void {
     this.layoutProvider = p;
     this.notify('showLayout', { layout: p.map });

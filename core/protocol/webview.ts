@@ -429,6 +429,8 @@ export const HostNotifications = {
   dumpView: S.obj({ token: int(0) }),
   /** Opens the Views pane on a region (a `>` term, a debugger variable, the run configuration's `views`). */
   showView: TensorViewS,
+  /** Closes the Views pane (as its × does). */
+  closeView: S.obj({}),
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -126,6 +126,9 @@ async function panelShowsRunBytes(): Promise<void> {
   assert.equal(pin.error, undefined, pin.error);
   assert.equal(pin.describe, 'i16 heatmap [64, 32]');
   assert.deepEqual(pin.pixel0, [0, 0, 255, 255], 'inbuf[0] = −1000, the smallest: blue');
+  // closed again: the later tests of this panel see the whole grid (the pane would stack under it in a narrow panel)
+  assert.equal(await vscode.commands.executeCommand<boolean>('tensorLens.inspector.closeView', dump.panelTitle), true);
+  await waitFor('the Views pane to close', async () => !(await debugPicture(dump.panelTitle)), 10_000, 100);
   // a second view of the same run: its own panel, same bytes
   const second = await vscode.commands.executeCommand<string>('tensorLens.inspector.newView');
   assert.equal(second, `${dump.panelTitle} · view 2`);

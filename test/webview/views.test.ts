@@ -287,5 +287,9 @@ test('the run configuration lists a view: the pane opens on it at the start', as
   const d = (await page.evaluate(`window.tensorLens.inspector.viewDump(1).picture`)) as { label: string; pixel0: number[] };
   assert.equal(d.label, 'B');
   assert.deepEqual(d.pixel0, scale(0));
+  // the extension closes it (as its × does): hidden, and viewDump says no picture
+  await page.evaluate('window.harness.host.closeView()');
+  await until(page, `document.getElementById('tl-views').hidden`);
+  assert.equal(await page.evaluate(`window.tensorLens.inspector.viewDump(2).picture`), undefined);
   await page.close();
 });

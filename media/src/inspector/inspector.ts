@@ -194,6 +194,9 @@ export class Inspector implements InspectorView {
       case 'dumpView':
         this.rpc.notify('viewDump', this.viewDump(n.params.token));
         break;
+      case 'closeView':
+        this.views.close();
+        break;
       case 'showView':
         // before the hello is answered the spaces are unknown: the hello's views carry it
         if (m.ready) this.views.show(n.params);
