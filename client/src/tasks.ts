@@ -1,13 +1,14 @@
 /**
- * The `tensor-lens` task type: `check` runs `tensor-lens check --ranges` on a workspace folder (or a folder
- * or file in it) with the command-line tool shipped in the extension, run by this extension host's own
- * executable as Node.js (see terminalPath.ts), and the `$tensor-lens` problem matcher (package.json) puts
- * each diagnostic in the Problems panel with its range, severity and code.
+ * The `tensor-lens` task type. `check` runs `tensor-lens check --ranges` on a workspace folder (or a folder or
+ * file in it) with the command-line tool shipped in the extension, run by this extension host's own executable
+ * as Node.js (see terminalPath.ts), and the `$tensor-lens` problem matcher (package.json) puts each diagnostic
+ * in the Problems panel with its range, severity and code. `run` runs a configuration of a tensorlens.run.json
+ * (runTask.ts).
  */
 import * as vscode from 'vscode';
+import { PROBLEM_MATCHER, runTask, runTasks, type RunTaskDefinition } from './runTask';
 
 export const TASK_TYPE = 'tensor-lens';
-export const PROBLEM_MATCHER = '$tensor-lens';
 
 interface CheckTaskDefinition extends vscode.TaskDefinition {
   command: 'check';
@@ -31,17 +32,20 @@ function checkTask(context: vscode.ExtensionContext, folder: vscode.WorkspaceFol
 export function registerTasks(context: vscode.ExtensionContext): void {
   context.subscriptions.push(
     vscode.tasks.registerTaskProvider(TASK_TYPE, {
-      // one check per folder on disk (the tool reads files; virtual folders have none)
-      provideTasks: () =>
-        (vscode.workspace.workspaceFolders ?? [])
-          .filter((f) => f.uri.scheme === 'file')
-          .map((f) => checkTask(context, f, { type: TASK_TYPE, command: 'check' })),
+      // one check per folder on disk (the tool reads files; virtual folders have none), and a run per configured program
+      provideTasks: async () => {
+        const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
+        const runs = await Promise.all(folders.map((f) => runTasks(f)));
+        return [...folders.map((f) => checkTask(context, f, { type: TASK_TYPE, command: 'check' })), ...runs.flat()];
+      },
       // a task written in tasks.json: its definition as given, with our execution
       resolveTask: (task) => {
-        const def = task.definition as CheckTaskDefinition;
+        const def = task.definition as CheckTaskDefinition | RunTaskDefinition;
         const folder = task.scope;
-        if (def.command !== 'check' || typeof folder !== 'object' || folder.uri.scheme !== 'file') return undefined;
-        return checkTask(context, folder, def);
+        if (typeof folder !== 'object' || folder.uri.scheme !== 'file') return undefined;
+        if (def.command === 'check') return checkTask(context, folder, def);
+        if (def.command === 'run' && typeof def.file === 'string' && typeof def.configuration === 'string') return runTask(folder, def);
+        return undefined;
       },
     }),
   );

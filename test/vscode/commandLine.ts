@@ -101,6 +101,46 @@ export const TESTS: TestCase[] = [
     },
   ],
   [
+    'the tensor-lens task type lists a run per configured program: the first configuration for it, as Run Program uses',
+    async () => {
+      const runs = (await vscode.tasks.fetchTasks({ type: 'tensor-lens' })).filter((t) => t.definition.command === 'run');
+      const names = runs.map((t) => `${t.definition.file} ${t.name}`);
+      assert.ok(names.includes('examples/test/tensorlens.run.json run self test'), names.join('; '));
+      // fixtures/runTask names fault.m twice ("fault.m", "./fault.m"): only the first is reachable
+      const fixture = runs.filter((t) => t.definition.file === 'test/vscode/fixtures/runTask/tensorlens.run.json').map((t) => t.name);
+      assert.deepEqual(fixture, ['run fault']);
+    },
+  ],
+  [
+    'running a run task runs the configuration: exit code 0 for a clean run, 1 with the fault in Problems for a failing one',
+    async () => {
+      const runs = (await vscode.tasks.fetchTasks({ type: 'tensor-lens' })).filter((t) => t.definition.command === 'run');
+      const exitOf = async (t: vscode.Task) => {
+        const ended = new Promise<number | undefined>((resolve) => {
+          const d = vscode.tasks.onDidEndTaskProcess((e) => {
+            if (e.execution.task.name !== t.name) return;
+            d.dispose();
+            resolve(e.exitCode);
+          });
+        });
+        await vscode.tasks.executeTask(t);
+        return ended;
+      };
+      assert.equal(await exitOf(runs.find((t) => t.name === 'run self test')!), 0, 'examples/test runs clean');
+      assert.equal(await exitOf(runs.find((t) => t.name === 'run fault')!), 1, 'fault.m stops at mystery_call');
+      const fault = file('test/vscode/fixtures/runTask/fault.m');
+      // through the $tensor-lens matcher: the error line, not the call stack under it
+      const d = await waitFor('the run error on fault.m line 2', () => {
+        const ds = vscode.languages.getDiagnostics(fault).filter((x) => x.source === 'tensor-lens CLI');
+        return ds.length ? ds : undefined;
+      });
+      assert.deepEqual(
+        d.map((x) => [x.range.start.line + 1, x.range.start.character + 1, x.severity, x.message]),
+        [[2, 4, vscode.DiagnosticSeverity.Error, 'not simulated: call to mystery_call']],
+      );
+    },
+  ],
+  [
     'an integrated terminal finds tensor-lens on its PATH, in the extension, and runs it with VS Code’s own executable',
     async () => {
       const dir = mkdtempSync(join(tmpdir(), 'tl-terminal-'));
