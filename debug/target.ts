@@ -99,8 +99,11 @@ export class DebugTarget {
     const inputs = this.io.inputs(Object.keys(L.overlay ?? {}));
     try {
       const host = inputs.track({ ...this.io, readText: (p: string) => L.overlay?.[p] ?? this.io.readText(p) });
-      // the program is read as the checker reads it (include paths, dialect, its .p)
-      prepared = prepareRun(L, { ...host, loadPcore: this.io.project(host.readText).opts.loadPcore });
+      // the program is read as the checker reads it (include paths, dialect, its .p); a relative program
+      // without cwd is the adapter's folder's, made absolute here: DAP sources, breakpoints and messages
+      // name files by absolute path (a client opens another editor for a relative one)
+      const program = L.cwd ? L.program : host.resolve('.', L.program);
+      prepared = prepareRun({ ...L, program }, { ...host, loadPcore: this.io.project(host.readText).opts.loadPcore });
     } catch (e) {
       this.ch.post({ t: 'launchError', message: (e as Error).message });
       return;

@@ -7,7 +7,7 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { DebugClient } from '@vscode/debugadapter-testsupport';
 import { ROOT, startAdapter, stopped, type Harness } from './harness';
@@ -18,15 +18,15 @@ after(async () => {
   await h?.close();
 });
 
-/** initialize (its capabilities returned) → launch with a breakpoint → the first stop. */
-async function stopAt(program: string, line: number): Promise<{ dc: DebugClient; caps: DebugProtocol.Capabilities }> {
+/** initialize (its capabilities returned) → launch `program` (as written, e.g. relative) with a breakpoint in `file` → the first stop. */
+async function stopAt(program: string, line: number, file = program): Promise<{ dc: DebugClient; caps: DebugProtocol.Capabilities }> {
   await h?.close();
   h = await startAdapter();
   const dc = h.dc;
   const init = await dc.initializeRequest({ adapterID: 'tensor-lens', linesStartAt1: true, columnsStartAt1: true, pathFormat: 'path' });
   const launched = dc.launchRequest({ program, trace: false } as DebugProtocol.LaunchRequestArguments);
   await dc.waitForEvent('initialized');
-  await dc.setBreakpointsRequest({ source: { path: program }, breakpoints: [{ line }] });
+  await dc.setBreakpointsRequest({ source: { path: file }, breakpoints: [{ line }] });
   await dc.configurationDoneRequest();
   await launched;
   const s = await stopped(dc);
@@ -90,4 +90,16 @@ test('a 25-frame stack pages as 20 + 5, totalFrames 25 in both answers, innermos
   // past the end: nothing, the same total
   const past = await dc.stackTraceRequest({ threadId: 1, startFrame: 25, levels: 20 });
   assert.deepEqual([past.body.stackFrames.length, past.body.totalFrames], [0, 25]);
+});
+
+test('a program named by a relative path (no cwd) starts from the adapter folder: the frames name absolute paths', { timeout: 60_000 }, async () => {
+  const abs = join(FIX, 'dbg.m');
+  const rel = relative(process.cwd(), abs);
+  assert.ok(!rel.startsWith('/'), rel);
+  const { dc } = await stopAt(rel, 16, abs);
+  const r = await dc.stackTraceRequest({ threadId: 1, startFrame: 0, levels: 20 });
+  assert.deepEqual(
+    r.body.stackFrames.map((f) => f.source?.path),
+    [abs, abs, abs],
+  );
 });
