@@ -99,3 +99,41 @@ describe('Create Run Configuration from the editor', () => {
     ]);
   });
 });
+
+describe('a run that reads memory nothing wrote', () => {
+  let lsp: LspClient;
+  let uri: string;
+  before(async () => {
+    lsp = await LspClient.start();
+    uri = await lsp.open(`${DIR}/forgot.m`, TPROG);
+  });
+  after(async () => {
+    await lsp?.shutdown();
+  });
+
+  it('warns at the > statement in the run result and in the Problems panel; a buffer from a file does not', async () => {
+    const message =
+      'reads MEM 0x100000..0x10000f, which nothing wrote before (no load, buffer file, C store or earlier transfer): a forgotten input? It reads as zeros';
+    const r = await lsp.conn.sendRequest(RunRequest, { uri, args: [0x100000, 0x200000] });
+    assert.equal(r.error, null, r.error?.message);
+    assert.deepEqual(r.warnings, [{ uri, line: 4, column: 6, message, count: 1 }]);
+    const d = await lsp.diagnostics(uri, (p) => p.diagnostics.some((x) => String(x.message).includes('nothing wrote')));
+    const w = d.diagnostics.find((x) => String(x.message).includes('nothing wrote'))!;
+    // a warning (2) from the statement's first character
+    assert.deepEqual([w.severity, w.range.start], [2, { line: 3, character: 5 }]);
+    const fed = await lsp.conn.sendRequest(RunRequest, {
+      uri,
+      buffers: { input: { file: 'forgot.m' }, output: { bytes: 16 } },
+      args: ['@input', '@output'],
+    });
+    assert.equal(fed.error, null, fed.error?.message);
+    assert.deepEqual(fed.warnings, []);
+    assert.deepEqual(
+      fed.buffers?.map((b) => [b.name, b.bytes]),
+      [
+        ['input', readFileSync(`${ROOT}/${DIR}/forgot.m`).length],
+        ['output', 16],
+      ],
+    );
+  });
+});
