@@ -55,6 +55,27 @@ test('grey image: each pixel is its byte, zoomed with crisp edges', async () => 
   const zoom = (await page.evaluate('window.tensorLens.inspector.views.picture.zoom')) as number;
   assert.ok(zoom >= 2 && Number.isInteger(zoom), `fit zoom ${zoom}`);
   assert.equal(await page.evaluate(`getComputedStyle(document.getElementById('tl-vcanvas')).imageRendering`), 'pixelated');
+  // wheel zoom in at pixel (17, 9): it stays under the mouse, drawn larger, still exactly its byte
+  const at = (await page.evaluate(`(() => {
+    const r = document.getElementById('tl-vcanvas').getBoundingClientRect();
+    const p = window.tensorLens.inspector.views.picture.cssPointOf(17, 9);
+    return { x: r.left + p.x, y: r.top + p.y };
+  })()`)) as { x: number; y: number };
+  await page.mouse.move(at.x, at.y);
+  await page.mouse.wheel(0, -100);
+  await page.mouse.wheel(0, -100);
+  const zoomed = (await page.evaluate('window.tensorLens.inspector.views.picture.zoom')) as number;
+  assert.ok(Math.abs(zoomed - zoom * 1.5625) < 1e-9, `zoom ${zoom} → ${zoomed}`);
+  const g = memByte(off + 9 * 32 + 17);
+  assert.deepEqual(await drawn(page, 17, 9), [g, g, g, 255]);
+  assert.match(await text(page, '#tl-vhover'), /^\(x 17, y 9\) = /);
+  // dragging pans: the picture moves with the mouse
+  const panX = (await page.evaluate('window.tensorLens.inspector.views.picture.panX')) as number;
+  await page.mouse.down();
+  await page.mouse.move(at.x + 30, at.y, { steps: 3 });
+  await page.mouse.up();
+  const moved = (await page.evaluate('window.tensorLens.inspector.views.picture.panX')) as number;
+  assert.equal(moved - panX, 30 * ((await page.evaluate('window.devicePixelRatio')) as number));
   await shot(page, 'views-grey');
   assert.deepEqual(problems, []);
   assert.deepEqual(await csp(), []);
@@ -287,6 +308,8 @@ test('the run configuration lists a view: the pane opens on it at the start', as
   const d = (await page.evaluate(`window.tensorLens.inspector.viewDump(1).picture`)) as { label: string; pixel0: number[] };
   assert.equal(d.label, 'B');
   assert.deepEqual(d.pixel0, scale(0));
+  // the configured views are offered in the region list (selected: the one shown)
+  assert.equal(await page.evaluate(`document.querySelector('#tl-vregion').selectedOptions[0].textContent`), 'view B');
   // the extension closes it (as its × does): hidden, and viewDump says no picture
   await page.evaluate('window.harness.host.closeView()');
   await until(page, `document.getElementById('tl-views').hidden`);

@@ -107,7 +107,8 @@ export class Inspector implements InspectorView {
     this.jump.fill();
     this.syncControls();
     m.ready = true;
-    if (hello.views?.length) this.views.show(hello.views[0]);
+    m.views = hello.views ?? [];
+    if (m.views.length) this.views.show(m.views[0]);
     this.root.setAttribute('aria-busy', 'false');
     void this.loadSteps();
     void this.loadOverlays();

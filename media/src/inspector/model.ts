@@ -5,7 +5,7 @@
  * from it (window, selection, addresses); the controller (inspector.ts) fills and changes it, the
  * components read it, and navigation moves the cursor and marks in it.
  */
-import { partitionWindow, type Region, type RunBuffer, type SpaceInfo } from '../../../core/protocol/webview';
+import { partitionWindow, type Region, type RunBuffer, type SpaceInfo, type TensorView } from '../../../core/protocol/webview';
 import type { TraceStep } from '../../../core/protocol/trace';
 import { addressDigits } from '../../../core/inspect/decode';
 import { OverlayIndex } from './overlays';
@@ -28,6 +28,8 @@ export class InspectorModel {
   ready = false;
   /** The run's regions to jump to and view (buffers, loads, dumps, pointer arguments), in the host's order. */
   regions: Region[] = [];
+  /** The run configuration's pictures (the first opens at the start; all are offered in the Views pane). */
+  views: TensorView[] = [];
 
   constructor(
     readonly st: InspectorState,

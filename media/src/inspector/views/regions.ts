@@ -1,5 +1,5 @@
 /**
- * The regions the Views pane and the jump list offer: the run's listed regions (named buffers, loads,
+ * The regions the Views pane and the jump list offer: the run configuration's views, the run's listed regions (named buffers, loads,
  * dumps, pointer arguments: the extension's hello), the tensors, variables and C globals of the shown
  * space, the `>` term highlighted from the editor, what the selected step wrote and read, and the hex
  * selection; and the first picture of a region (image when its shape reads as one).
@@ -17,13 +17,24 @@ export interface RegionChoice {
   bytes: number;
   dtype?: ElemType;
   shape?: number[];
+  /** A configured picture: shown as it is given. */
+  view?: TensorView;
 }
 
 const KIND_LABEL: Record<string, string> = { buffer: 'buffer', load: 'load', dump: 'dump', argument: 'argument', global: 'global' };
 
 /** The run's listed regions, then the shown space's overlays, then the hex selection. */
 export function regionChoices(m: InspectorModel): RegionChoice[] {
-  const out: RegionChoice[] = m.regions.map((r) => ({ ...r, label: `${KIND_LABEL[r.kind] ?? r.kind} ${r.name}` }));
+  const out: RegionChoice[] = m.views.map((v) => ({
+    label: `view ${v.label}`,
+    name: v.label,
+    kind: 'view',
+    space: v.space,
+    offset: v.offset,
+    bytes: v.bytes,
+    view: v,
+  }));
+  out.push(...m.regions.map((r) => ({ ...r, label: `${KIND_LABEL[r.kind] ?? r.kind} ${r.name}` })));
   const seen = new Set(out.map((c) => `${c.space}:${c.offset}:${c.bytes}`));
   for (const o of m.overlays.list) {
     if (o.length <= 0 || seen.has(`${o.space}:${o.offset}:${o.length}`)) continue;

@@ -164,7 +164,7 @@ export class ViewsPane {
   private pickRegion(i: number): void {
     const c = this.choices[i];
     if (!c) return;
-    this.show(viewOfRegion(c, this.host.model));
+    this.show(c.view ?? viewOfRegion(c, this.host.model));
   }
 
   /** Opens the pane on a picture of a region. */
