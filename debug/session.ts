@@ -124,6 +124,7 @@ export class TensorLensDebugSession extends DebugSession {
         program: args.program,
         entry: args.entry || undefined,
         args: args.args,
+        buffers: args.buffers,
         // launch.json may give them as their command-line text
         load: (args.load as (string | LoadConfig)[] | undefined)?.map(toLoadConfig),
         dump: (args.dump as (string | DumpConfig)[] | undefined)?.map(toDumpConfig),
