@@ -9,7 +9,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Frame, Locator } from 'playwright-core';
@@ -567,4 +567,23 @@ scenario("6. the installed extension's details page shows the README with every 
   await w.page.locator('.extension-editor .navbar .action-label', { hasText: /^Changelog$/ }).click();
   const c = await w.webviewFrame('a[href^="https://keepachangelog.com/"]', 30_000);
   assert.match((await c.textContent('body')) ?? '', /Unreleased[\s\S]*0\.1\.0/);
+});
+
+scenario('7. a new integrated terminal runs tensor-lens from the installed extension, with no Node.js on its PATH', { timeout: 90_000 }, async () => {
+  const w = W();
+  const out = join(dirname(ws), 'terminal.txt');
+  await fresh();
+  await w.runCommand('Terminal: Create New Terminal');
+  const term = w.page.locator('.terminal-wrapper.active .xterm');
+  await term.waitFor({ timeout: 30_000 });
+  await term.click();
+  // found on the PATH; then run with nothing else on the PATH: no node, no npm
+  await w.page.keyboard.type(
+    `P=$(command -v tensor-lens); echo "$P" > "${out}.tmp"; PATH="\${P%/*}" tensor-lens --version >> "${out}.tmp"; mv "${out}.tmp" "${out}"\n`,
+  );
+  const text = await poll('the terminal to run tensor-lens', () => (existsSync(out) ? readFileSync(out, 'utf8') : undefined), 30_000);
+  const [where, version] = text.trim().split('\n');
+  assert.match(where, /\/bin\/terminal\/tensor-lens$/, `tensor-lens found at ${where}`);
+  assert.equal(version, JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).version, text);
+  await w.runCommand('Terminal: Kill All Terminals');
 });
