@@ -7,7 +7,9 @@ import { SpyreLayout } from '../core/layout/models/spyre';
 import { parseLayout } from '../core/layout/parse';
 import { hex, list } from '../core/layout/util';
 import { parseArgs, withUsage, UsageError } from './args';
-import { FileError, readFileText } from '../node/files';
+import { FileError, pathKind, readFileBytes, readFileText } from '../node/files';
+import { csfSparseLoader } from '../core/layout/csfLoader';
+import { FileAccessError } from '../core/project/fileSystem';
 
 export const MAP_USAGE = [
   'usage: tensor-lens map <spec.tlayout> [--tensor NAME] [--coord i,j,k | --device i,j,k | --address A [--bank N | --core x,y | ' +
@@ -92,6 +94,19 @@ function summaryText(t: TensorInfo): string[] {
   ];
 }
 
+/**
+ * `fibers(file="….csfbin")` of a spec the user named on the command line: any file they can read (no workspace to
+ * confine it to, unlike the language server); missing is "not found", a directory or device is refused by name.
+ */
+function readCsfbin(path: string): Uint8Array | undefined {
+  if (pathKind(path) === undefined) return undefined;
+  try {
+    return readFileBytes(path);
+  } catch (e) {
+    throw e instanceof FileError ? new FileAccessError(e.message.replace(/^cannot read [^:]*: /, '')) : e;
+  }
+}
+
 export function runMap(argv: string[], out: (s: string) => void): number {
   return withUsage(MAP_USAGE, () => map(argv, out));
 }
@@ -129,7 +144,7 @@ function map(argv: string[], out: (s: string) => void): number {
   if ((bankS || coreS || spaceS) && addressS === undefined) throw new UsageError('--bank, --core and --space go with --address');
   const json = args.flags.has('json');
 
-  const a: LayoutAnalysis = analyzeLayout(text, abs);
+  const a: LayoutAnalysis = analyzeLayout(text, abs, { loadSparse: csfSparseLoader(readCsfbin) });
   const errors = a.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length) {
     const results = errors.map((d) => ({

@@ -1,5 +1,5 @@
 // Writes the example `.csfbin` files of this folder (run `node examples/sparse/generate.mjs`; the
-// outputs are committed, each well under 10 KB). Layout (formats.md §A.2, little-endian): order, shape,
+// outputs are committed, each well under 10 KB). Layout (CROSS-mini .csfbin, little-endian): order, shape,
 // nnz, nnz × (u32 index, f32 value), P = F + 1, then the F + 1 entry pointers.
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

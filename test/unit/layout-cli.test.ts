@@ -1,6 +1,8 @@
 /** `tensor-lens map`: summaries, coordinate and address queries, JSON, exit codes and usage errors. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { runMap } from '../../cli/map';
 import { UsageError } from '../../cli/args';
@@ -108,6 +110,25 @@ test('map: an invalid spec exits 1 with file:line:col: error', () => {
   const j = JSON.parse(run(p, '--json').out);
   assert.equal(j.errors.length, 2);
   assert.equal(run(join(FIX, 'syntax.tlayout')).code, 1);
+});
+
+test('map reads fibers(file=…) beside the spec: the real fibers of the .csfbin, a missing file or a directory a located error', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tl-map-csf-'));
+  const spec = join(dir, 'a.tlayout');
+  writeFileSync(spec, 'tensor A: float32[2, 3] = fibers(file="A.csfbin")\nprobe A[1, 2]\n');
+  copyFileSync(join(import.meta.dirname, '..', 'fixtures', 'csf', 'A.csfbin'), join(dir, 'A.csfbin'));
+  // A.csfbin is [[0, 1.5, 0], [-2, 0, 3.25]]: fiber 1 holds entries 1..2, A[1, 2] is entry 2 = main byte 2 × 8
+  const ok = run(spec);
+  assert.equal(ok.code, 0, ok.out);
+  assert.match(ok.out, /^ {2}stored: 3 of 6 elements \(50\.0 %\), 0 empty fibers$/m);
+  assert.match(ok.out, /^ {2}A\[1, 2\] → main memory: 0x10 \(16\)$/m);
+  const other = join(dir, 'b.tlayout');
+  writeFileSync(other, 'tensor B: float32[2, 3] = fibers(file="none.csfbin")\ntensor C: float32[2, 3] = fibers(file="sub.csfbin")\n');
+  mkdirSync(join(dir, 'sub.csfbin'));
+  const bad = run(other);
+  assert.equal(bad.code, 1);
+  assert.match(bad.out, /b\.tlayout:1:39: error: none\.csfbin: file not found: .*none\.csfbin \[CSF009\]/);
+  assert.match(bad.out, /b\.tlayout:2:39: error: sub\.csfbin: .*sub\.csfbin: it is a directory, not a regular file \[CSF009\]/);
 });
 
 test('map: bad usage throws UsageError (exit 2 in the CLI)', () => {
