@@ -8,6 +8,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic } from '../../../core/common/diagnostic';
 import type { Project } from '../../../core/project/project';
 import { programEntries } from '../../../core/sim/entrySignature';
+import { isAbsolutePath } from '../../../core/sim/runConfig';
 import { checkRunConfigText } from '../../../core/sim/runConfigCheck';
 import { RUN_CONFIG_FILE } from '../../../core/sim/runConfigFile';
 import { uriToPath } from '../uri';
@@ -23,16 +24,17 @@ export class RunConfigLanguage implements LanguageFeatures {
   constructor(private readonly project: Project) {}
 
   ownsPath(path: string): boolean {
-    return path.endsWith('/' + RUN_CONFIG_FILE) || path === RUN_CONFIG_FILE;
+    const name = path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
+    return name === RUN_CONFIG_FILE;
   }
 
   diagnostics(doc: TextDocument): Diagnostic[] {
     const path = uriToPath(doc.uri);
-    const dir = path.slice(0, path.lastIndexOf('/') + 1);
+    const dir = path.slice(0, Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
     const read = new Set<string>();
     this.programs.set(doc.uri, read);
     const problems = checkRunConfigText(doc.getText(), (rel) => {
-      const p = rel.startsWith('/') ? rel : dir + rel.replace(/^\.\//, '');
+      const p = isAbsolutePath(rel) ? rel : dir + rel.replace(/^\.[\\/]/, '');
       read.add(p);
       const text = this.project.opts.fs.read(p);
       return text === undefined ? undefined : programEntries(text);
