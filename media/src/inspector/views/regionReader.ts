@@ -67,17 +67,26 @@ export class RegionReader {
     const p1 = Math.floor((offset + length - 1) / PAGE_BYTES);
     const hist = !!info.history;
     this.failure = undefined;
+    const pages: Uint8Array[] = new Array(p1 - p0 + 1);
     for (;;) {
-      this.cache.ensure(info.id, step, p0, p1, info.bytes, hist);
-      let missing = false;
-      for (let p = p0; p <= p1 && !missing; p++) if (!this.cache.get(info.id, step, p, hist)) missing = true;
-      if (!missing) break;
+      // one pass: the pages at hand; from the first missing one on, ask for the rest and wait for all answers
+      let missing = -1;
+      for (let p = p0; p <= p1; p++) {
+        const page = this.cache.get(info.id, step, p, hist);
+        if (!page) {
+          missing = p;
+          break;
+        }
+        pages[p - p0] = page;
+      }
+      if (missing < 0) break;
       if (this.failure) throw new Error(this.failure);
+      this.cache.ensure(info.id, step, missing, p1, info.bytes, hist);
       if (this.cache.pending === 0) throw new Error(`cannot read ${info.label} bytes ${offset}..${offset + length}`);
       await new Promise<void>((r) => this.waiting.push(r));
     }
     for (let p = p0; p <= p1; p++) {
-      const page = this.cache.get(info.id, step, p, hist)!;
+      const page = pages[p - p0];
       const start = p * PAGE_BYTES;
       const from = Math.max(offset, start);
       const to = Math.min(offset + length, start + page.length);
