@@ -3,8 +3,8 @@
  * or the program's default entry), a configuration with one argument per C parameter in the nearest
  * tensorlens.run.json (the program's folder or above, inside its workspace folder; created in the
  * program's folder when there is none), added as an edit that keeps what the file has; the file opens
- * with the new configuration selected. When the file already configures the program, that configuration
- * opens instead (a run uses the first one for a program).
+ * with the new configuration selected. When the file already has the configuration a run of this entry
+ * uses (one for the entry, or one for the program without `entry`), that configuration opens instead.
  */
 import * as vscode from 'vscode';
 import { CREATE_RUN_CONFIG_COMMAND } from '../../core/protocol/lspExt';
@@ -83,7 +83,7 @@ export async function createRunConfiguration(uri?: string, entry?: string): Prom
       await vscode.workspace.applyEdit(edit);
       await cfg.save();
     } else await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(r.text));
-  } else void vscode.window.showInformationMessage(`${RUN_CONFIG_FILE} already configures ${rel}: a run uses that configuration.`);
+  } else void vscode.window.showInformationMessage(`${RUN_CONFIG_FILE} already configures ${f.name} in ${rel}: a run uses that configuration.`);
   const shown = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(file), { preview: false });
   const start = shown.document.positionAt(r.start);
   const end = shown.document.positionAt(r.end);

@@ -16,7 +16,7 @@ export interface ResolvedRunConfig {
 }
 
 /** The nearest tensorlens.run.json configuration of `program`, with its folder; or the problem with that file. */
-async function findRunConfig(program: vscode.Uri): Promise<{ config?: FileRunConfig; base?: vscode.Uri; problem?: string }> {
+async function findRunConfig(program: vscode.Uri, entry: string | undefined): Promise<{ config?: FileRunConfig; base?: vscode.Uri; problem?: string }> {
   const root = vscode.workspace.getWorkspaceFolder(program)?.uri;
   let dir = vscode.Uri.joinPath(program, '..');
   for (let i = 0; i < 32; i++) {
@@ -30,7 +30,7 @@ async function findRunConfig(program: vscode.Uri): Promise<{ config?: FileRunCon
     if (text !== undefined) {
       const file = parseRunConfigFile(text);
       if (file.problems.length) return { problem: formatProblem(f.fsPath, file.problems[0]) };
-      const found = configurationFor(file, program.path.slice(dir.path.length + 1));
+      const found = configurationFor(file, program.path.slice(dir.path.length + 1), entry);
       if (found.problems.length) return { problem: formatProblem(f.fsPath, found.problems[0]) };
       if (found.config) return { config: found.config, base: dir };
     }
@@ -44,7 +44,7 @@ async function findRunConfig(program: vscode.Uri): Promise<{ config?: FileRunCon
 
 /** The configuration Run and Debug use for `program`; `given` wins over the file, the file over the settings. */
 export async function resolveRunConfig(program: vscode.Uri, given: Partial<RunConfig> = {}): Promise<ResolvedRunConfig> {
-  const found = await findRunConfig(program);
+  const found = await findRunConfig(program, given.entry);
   if (found.problem) return { problem: found.problem };
   const rc = found.config;
   const abs = (f: string) => (isAbsolutePath(f) || !found.base ? f : vscode.Uri.joinPath(found.base, f).fsPath);
@@ -58,6 +58,7 @@ export async function resolveRunConfig(program: vscode.Uri, given: Partial<RunCo
     program: given.program ?? program.fsPath,
     entry: given.entry ?? rc?.entry,
     args: given.args ?? rc?.args,
+    buffers: given.buffers ?? (rc?.buffers && Object.fromEntries(Object.entries(rc.buffers).map(([k, b]) => [k, b.file ? { ...b, file: abs(b.file) } : b]))),
     load: given.load ?? rc?.load?.map((l) => ({ where: l.where, file: abs(l.file) })),
     dump: given.dump ?? rc?.dump?.map((d) => ({ ...d, ...(d.file ? { file: abs(d.file) } : {}) })),
     // pictures the memory inspector opens after the run (not read by the simulator)

@@ -5,11 +5,12 @@
  *
  * A pointer (or array) parameter `p` becomes the argument `"@p"` with a buffer `p: {"bytes": 0}` — the
  * editor marks each `0` until the user gives the size or a `file`; any other parameter becomes `0`. The
- * configuration's `name` lists the parameters in order, so the integer arguments can be told apart.
+ * configuration's `name` lists the parameters in order, so the integer arguments can be told apart. A
+ * program may have one configuration per entry: ▶ Run on a function uses the one whose `entry` it is.
  */
 import type { EntrySignature } from './entrySignature';
 import type { BufferConfig, FileRunConfig } from './runConfig';
-import { formatProblem, parseRunConfigFile } from './runConfigFile';
+import { configurationIndex, formatProblem, parseRunConfigFile } from './runConfigFile';
 
 /** The configuration of `f` in program `program` (its path from the configuration file's folder, with `/`). */
 export function newConfiguration(program: string, f: EntrySignature): FileRunConfig {
@@ -32,7 +33,7 @@ export function newConfiguration(program: string, f: EntrySignature): FileRunCon
 export type AddResult =
   /** The file's new text; `start`/`end`: offsets of the configuration added. */
   | { kind: 'added'; text: string; start: number; end: number }
-  /** The file already configures this program: the run uses that one (the first for a program); offsets of it. */
+  /** The file already has the configuration a run of this entry uses (one for the entry, or one without `entry`); offsets of it. */
   | { kind: 'exists'; start: number; end: number; index: number }
   /** The file cannot be read as a run configuration file (nothing is written). */
   | { kind: 'invalid'; problem: string };
@@ -47,9 +48,11 @@ export function addConfiguration(text: string | undefined, config: FileRunConfig
   }
   const file = parseRunConfigFile(text);
   if (file.problems.length) return { kind: 'invalid', problem: formatProblem(fileName, file.problems[0]) };
-  const same = (p: unknown) => typeof p === 'string' && p.replace(/\\/g, '/').replace(/^\.\//, '') === config.program;
-  const index = file.configurations.findIndex((c) => same((c as { program?: unknown } | null)?.program));
-  if (index >= 0) return { kind: 'exists', index, start: file.at.get(`configurations[${index}]`)!, end: file.ends.get(`configurations[${index}]`)! };
+  // the configuration a run of this entry would use, when it is this entry's (or runs the program's default entry)
+  const index = configurationIndex(file.configurations, config.program, config.entry);
+  const entryOf = index >= 0 ? (file.configurations[index] as { entry?: unknown }).entry : undefined;
+  if (index >= 0 && (entryOf === undefined || entryOf === config.entry))
+    return { kind: 'exists', index, start: file.at.get(`configurations[${index}]`)!, end: file.ends.get(`configurations[${index}]`)! };
   const n = file.configurations.length;
   const close = file.ends.get('configurations')! - 1; // the array's "]"
   if (n === 0) {

@@ -57,16 +57,25 @@ export function parseRunConfigFile(text: string): RunConfigFile {
 
 /**
  * The configuration of `program` (its path relative to the file's folder, with `/`): the first one
- * whose `program` names it, validated; `problems` are that configuration's.
+ * whose `program` names it — with `entry` (the ▶ Run lens's function), the first of those whose `entry`
+ * is that function when there is one — validated; `problems` are that configuration's.
  */
-export function configurationFor(file: RunConfigFile, program: string): { config?: FileRunConfig; problems: ConfigProblem[] } {
-  const i = file.configurations.findIndex((c) => {
-    const p = (c as { program?: unknown } | null)?.program;
-    return typeof p === 'string' && p.replace(/\\/g, '/').replace(/^\.\//, '') === program;
-  });
+export function configurationFor(file: RunConfigFile, program: string, entry?: string): { config?: FileRunConfig; problems: ConfigProblem[] } {
+  const i = configurationIndex(file.configurations, program, entry);
   if (i < 0) return { problems: [] };
   const problems = validateConfiguration(file, i);
   return problems.length ? { problems } : { config: file.configurations[i] as FileRunConfig, problems };
+}
+
+/** The index of `configurationFor`'s configuration in `configurations` (as written), −1 when none names the program. */
+export function configurationIndex(configurations: readonly unknown[], program: string, entry?: string): number {
+  const field = (c: unknown, k: 'program' | 'entry') => (c as Record<string, unknown> | null)?.[k];
+  const mine = (c: unknown) => {
+    const p = field(c, 'program');
+    return typeof p === 'string' && p.replace(/\\/g, '/').replace(/^\.\//, '') === program;
+  };
+  const exact = entry === undefined ? -1 : configurations.findIndex((c) => mine(c) && field(c, 'entry') === entry);
+  return exact >= 0 ? exact : configurations.findIndex(mine);
 }
 
 /** The problems of configuration `i` of the file under the schema. */

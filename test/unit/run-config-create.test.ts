@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { programEntries } from '../../core/sim/entrySignature';
 import { addConfiguration, newConfiguration } from '../../core/sim/runConfigCreate';
 import { checkRunConfigText } from '../../core/sim/runConfigCheck';
+import { configurationFor, parseRunConfigFile } from '../../core/sim/runConfigFile';
 
 const PROGRAM = `#include <stdint.h>
 static int helper(int a) { return a + 1; }
@@ -94,4 +95,21 @@ test('added to a new file, an empty list or after the last configuration, keepin
   // a program that already has a configuration: that one (a run uses the first for a program)
   const has = addConfiguration(o.text, c);
   assert.deepEqual(has, { kind: 'exists', index: 1, start: o.start, end: o.end });
+});
+
+test('one configuration per entry of a program: ▶ Run on a function takes the one whose entry it is', () => {
+  const k = newConfiguration('k.m', { name: 'kernel_k', params: [], nameStart: 0, nameEnd: 0 });
+  const text = '{ "configurations": [{ "program": "k.m", "entry": "kernel_other" }] }';
+  const r = addConfiguration(text, k);
+  assert.equal(r.kind, 'added');
+  if (r.kind !== 'added') return;
+  const file = parseRunConfigFile(r.text);
+  assert.equal(configurationFor(file, 'k.m', 'kernel_k').config?.entry, 'kernel_k');
+  assert.equal(configurationFor(file, 'k.m', 'kernel_other').config?.entry, 'kernel_other');
+  // without an entry (Run Program from the palette), or for an entry with none of its own: the first for the program
+  assert.equal(configurationFor(file, 'k.m').config?.entry, 'kernel_other');
+  assert.equal(configurationFor(file, 'k.m', 'main').config?.entry, 'kernel_other');
+  // a configuration without entry runs the default entry: it is the one a run of that entry uses
+  const plain = addConfiguration('{ "configurations": [{ "program": "k.m" }] }', k);
+  assert.equal(plain.kind, 'exists');
 });
