@@ -112,12 +112,14 @@ test('planContraction: extents, orders and capacities at their exact limits', ()
   assert.equal(why([2, 4], [3, 4], { metaCapacity: 10, metaUsed: 4 }), 'ok');
   assert.equal(
     why([2, 4], [3, 4], { metaCapacity: 9, metaUsed: 4 }),
-    'csf.meta-capacity: the result (shape 2×3, 2 fibers) needs 6 metadata words after the 4 taken by the operands, 10 in all, but the metadata memory holds 9 words',
+    'csf.meta-capacity: the result (shape 2×3, 2 fibers) needs 6 metadata words after the 4 taken by the operands, 10 in all, ' +
+      'but the metadata memory holds 9 words',
   );
   assert.equal(why([2, 4], [3, 4], { mainCapacity: 10, mainUsed: 4 }), 'ok');
   assert.equal(
     why([2, 4], [3, 4], { mainCapacity: 9, mainUsed: 4 }),
-    'csf.main-capacity: the dense result (shape 2×3) needs 6 main-memory entries after the 4 taken by the operands, 10 in all, but the main memory holds 9 entries',
+    'csf.main-capacity: the dense result (shape 2×3) needs 6 main-memory entries after the 4 taken by the operands, 10 in all, ' +
+      'but the main memory holds 9 entries',
   );
   // the largest result materialised: 2^28 elements
   const big = { mainCapacity: 2 ** 40, metaCapacity: 2 ** 20 };
