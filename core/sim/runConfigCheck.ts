@@ -66,3 +66,35 @@ function checkConfiguration(file: RunConfigFile, i: number, c: FileRunConfig, pr
   }
   return out;
 }
+
+/** A parameter name shown before an argument of `args` (an inlay hint), at offset `at` of the file. */
+export interface ArgHint {
+  at: number;
+  /** `name:` */
+  label: string;
+  /** The parameter's place: `parameter 2 of kernel_k (a pointer: a buffer's address)`. */
+  tooltip: string;
+}
+
+/** The C parameter each argument of each configuration goes to, named before the argument. */
+export function runConfigArgHints(text: string, program: (rel: string) => ProgramEntries | undefined): ArgHint[] {
+  const file = parseRunConfigFile(text);
+  if (file.problems.length) return [];
+  const out: ArgHint[] = [];
+  file.configurations.forEach((raw, i) => {
+    const c = raw as Partial<FileRunConfig> | null;
+    if (!c || typeof c.program !== 'string' || !Array.isArray(c.args)) return;
+    const p = program(c.program);
+    const entry = typeof c.entry === 'string' ? c.entry : p?.defaultEntry;
+    const f = p?.functions.find((x) => x.name === entry);
+    if (!f) return;
+    c.args.forEach((_, j) => {
+      const param = f.params[j];
+      const at = file.at.get(`configurations[${i}].args[${j}]`);
+      if (!param || at === undefined) return;
+      const name = param.name || `#${j + 1}`;
+      out.push({ at, label: `${name}:`, tooltip: `parameter ${j + 1} of ${f.name}${param.pointer ? ' (a pointer: a buffer\'s address, "@name")' : ''}` });
+    });
+  });
+  return out;
+}

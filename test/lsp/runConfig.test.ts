@@ -6,7 +6,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { CodeLensRequest, type CodeLens } from 'vscode-languageserver-protocol/node';
+import { CodeLensRequest, InlayHintRequest, type CodeLens, type InlayHint } from 'vscode-languageserver-protocol/node';
 import { CREATE_RUN_CONFIG_COMMAND, RunRequest } from '../../core/protocol/lspExt';
 import { fileConfigurationSchema } from '../../core/sim/runConfig';
 import { LspClient, ROOT, TPROG } from './lspClient';
@@ -55,6 +55,26 @@ describe('tensorlens.run.json diagnostics', () => {
       got.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character),
       want.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character),
     );
+  });
+
+  it('each argument is hinted with the name of the C parameter it goes to', async () => {
+    const hints: InlayHint[] =
+      (await lsp.conn.sendRequest(InlayHintRequest.type, {
+        textDocument: { uri },
+        range: { start: { line: 0, character: 0 }, end: { line: 99, character: 0 } },
+      })) ?? [];
+    // 2 = InlayHintKind.Parameter; at the start of each argument
+    assert.deepEqual(
+      hints.map((h) => [h.label, h.position, h.kind, h.paddingRight]),
+      [
+        ['in:', rangeOf('"@input", "@outt"').start, 2, true],
+        ['out:', rangeOf('"@outt"').start, 2, true],
+        ['n:', rangeOf('3]').start, 2, true],
+        ['in:', rangeOf('1, 2]').start, 2, true],
+        ['out:', rangeOf('2]').start, 2, true],
+      ],
+    );
+    assert.match(String(hints[0].tooltip), /^parameter 1 of kernel_k \(a pointer/);
   });
 
   it('checked again when the program changes: a program with three parameters makes the first configuration right', async () => {
