@@ -128,12 +128,13 @@ export const base = {
  */
 export function testFiles(patterns) {
   const files = [...new Set(patterns)];
-  return { testFiles: files, tap: { ...base.tap, testFiles: files } };
+  return { testFiles: files, tap: { ...structuredClone(base.tap), testFiles: files } };
 }
 
 /** `npx stryker run` without the script: all four modules in one run. */
+// (copies: Stryker fills its defaults into the options objects it is given)
 export default {
-  ...base,
+  ...structuredClone(base),
   mutate: Object.values(modules).flatMap((m) => m.mutate),
   ...testFiles(Object.values(modules).flatMap((m) => m.tests)),
   htmlReporter: { fileName: 'reports/mutation/all.html' },

@@ -36,8 +36,9 @@ mkdirSync(OUT, { recursive: true });
 const rows = [];
 for (const name of names.length > 0 ? names : Object.keys(modules)) {
   const started = Date.now();
+  // a fresh copy per run: Stryker writes its defaults into the options it is given (nulls that break a second run)
   const results = await new Stryker({
-    ...base,
+    ...structuredClone(base),
     mutate: modules[name].mutate,
     ...testFiles(modules[name].tests),
     testRunner: runner,
