@@ -247,8 +247,19 @@ export function heatValues(bytes: Uint8Array, p: ViewPlan, bigEndian = false): F
 
 /** Smallest and largest finite value, and how many are not finite (NaN, ±Inf). */
 export function valueRange(vals: ArrayLike<number>): { min: number; max: number; nonFinite: number } {
+  // fast pass: comparisons with NaN are false, so NaN never becomes min or max; only ±Inf needs the slow pass
   let min = Infinity;
   let max = -Infinity;
+  let nan = 0;
+  for (let i = 0; i < vals.length; i++) {
+    const v = vals[i];
+    if (v < min) min = v;
+    if (v > max) max = v;
+    if (v !== v) nan++;
+  }
+  if (min !== -Infinity && max !== Infinity) return min > max ? { min: 0, max: 0, nonFinite: nan } : { min, max, nonFinite: nan };
+  min = Infinity;
+  max = -Infinity;
   let nonFinite = 0;
   for (let i = 0; i < vals.length; i++) {
     const v = vals[i];
