@@ -84,6 +84,10 @@ test('colour scale: blue at min, white in the middle, red at max, exact integer 
 test('heatRGBA and valueRange: f32 with NaN and Inf', () => {
   const vals = new Float32Array([-1, 0, 1, NaN, Infinity]);
   assert.deepEqual(valueRange(vals), { min: -1, max: 1, nonFinite: 2 });
+  // NaN without ±Inf (one pass), all NaN, nothing
+  assert.deepEqual(valueRange(new Float32Array([NaN, 2, NaN, -3])), { min: -3, max: 2, nonFinite: 2 });
+  assert.deepEqual(valueRange([NaN, NaN]), { min: 0, max: 0, nonFinite: 2 });
+  assert.deepEqual(valueRange([-Infinity, Infinity]), { min: 0, max: 0, nonFinite: 2 });
   const px = heatRGBA(vals, -1, 1);
   assert.deepEqual([...px], [0, 0, 255, 255, 255, 255, 255, 255, 255, 0, 0, 255, 255, 0, 255, 255, 255, 0, 255, 255]);
   // one value only: all white
