@@ -9,14 +9,11 @@ import { decodeImage, ImageError, imageKind } from '../image/decode';
 import type { RunBuffer } from '../protocol/webview';
 import { SpecError, type DumpDtype, type DumpSpec } from './dump';
 import type { Machine } from './machine';
-import { BUFFER_ARG, BUFFER_NAME, MAX_BUFFER_ALIGN, type BufferConfig, type DumpConfig } from './runConfig';
+import { BUFFER_ARG, BUFFER_NAME, DEFAULT_BUFFER_ALIGN, MAX_BUFFER_ALIGN, type BufferConfig, type DumpConfig } from './runConfig';
 import { dumpText } from './runConfigText';
 import { SimError } from './types';
 
 export type { RunBuffer } from '../protocol/webview';
-
-/** A buffer's address is a multiple of this unless the configuration says otherwise (a cache line; ztachip's DMA wants 8). */
-export const DEFAULT_BUFFER_ALIGN = 64;
 
 /** A buffer ready to be placed: its size, alignment and initial contents. */
 export interface BufferSpec {

@@ -45,6 +45,8 @@ export const BUFFER_LAYOUTS = ['planar', 'interleaved'] as const;
 export const BUFFER_CHANNELS = ['rgb', 'bgr', 'grey'] as const;
 /** Largest `align` of a buffer (a power of two up to this). */
 export const MAX_BUFFER_ALIGN = 65536;
+/** A buffer's address is a multiple of this unless the configuration says otherwise (a cache line; ztachip's DMA wants 8). */
+export const DEFAULT_BUFFER_ALIGN = 64;
 
 const BUFFER = {
   type: 'object',
@@ -61,9 +63,16 @@ const BUFFER = {
       minimum: 1,
       description: 'Size in bytes. Default: the size of the file’s data; with a file it must hold it (the rest is zero).',
     },
-    align: { type: 'integer', minimum: 1, maximum: MAX_BUFFER_ALIGN, description: 'Alignment of its address in bytes, a power of two (default 64).' },
+    align: {
+      type: 'integer',
+      minimum: 1,
+      maximum: MAX_BUFFER_ALIGN,
+      default: DEFAULT_BUFFER_ALIGN,
+      description: `Alignment of its address in bytes, a power of two (default ${DEFAULT_BUFFER_ALIGN}).`,
+    },
     layout: {
       enum: BUFFER_LAYOUTS,
+      default: 'planar',
       description: 'An image’s pixel order: planar (all of the first channel, then the second… — ztachip’s "split"; the default) or interleaved (RGBRGB…).',
     },
     channels: { enum: BUFFER_CHANNELS, description: 'An image’s channels in memory: rgb (default), bgr, or grey (one channel, the luma of a colour image).' },
