@@ -214,6 +214,8 @@ scenario("2. run: a progress notification, then the memory inspector with the ru
   await poll('the last step', async () => new RegExp(`^Step ${steps - 1} of ${steps} · test\\.m:${run.trace[steps - 1].line}`).test(await stepText()));
 
   log('2: inspector ready');
+  // the run configuration's views open in the Views pane beside the grid; this scenario (and its screenshot) is the grid's
+  if (await f.locator('#tl-vclose').isVisible()) await f.click('#tl-vclose');
   // the inspector's whole row (hex, typed and ASCII columns) in view, and in the screenshot: the code beside it gets a third
   await w.splitEditorGroups(0.34);
   await settle(f);
