@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../helpers/cli';
 import { UsageError } from '../../cli/args';
-import { decodeNpy } from '../../core/common/npy';
+import { decodeNpy, encodeNpy } from '../../core/common/npy';
 import { SpecError } from '../../core/sim/dump';
 import { prepareRun } from '../../core/sim/prepare';
 import { runProgram } from '../../core/sim/run';
@@ -135,6 +135,17 @@ test('a run configuration: buffers from a PNG, "@name" arguments, a buffer dump 
   const inter = prepareRun({ ...config, cwd: dir, buffers: { input: { file: 'in.png', layout: 'interleaved' }, output: { bytes: 18 } } }, nodeRunHost());
   const ri = await runProgram({ ...inter.options, history: false });
   assert.deepEqual(decodeNpy(ri.dumps[0].bytes!).data.slice(0, 6), Uint8Array.from([10, 20, 30, 11, 21, 31]));
+});
+
+test("a .npy buffer holds the array's data bytes (little-endian), not its header", async () => {
+  const dir = tree();
+  writeFileSync(join(dir, 't.npy'), encodeNpy({ dtype: 'i2', shape: [2], data: [-2, 300] }));
+  const r = await cli(join(dir, 'cp.m'), '--json', '--buffer', `t=${join(dir, 't.npy')}`, '--arg', '@t', '--arg', '@t', '--arg', '1', '--dump', 'MEM:t:4:u8');
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out);
+  assert.equal(j.buffers[0].bytes, 4);
+  // -2 = 0xfffe, 300 = 0x012c
+  assert.deepEqual(j.dumps[0].values, [0xfe, 0xff, 0x2c, 0x01]);
 });
 
 test('bad buffers, names and references are usage errors naming what is wrong', async () => {
