@@ -81,6 +81,12 @@ export class PageCache {
     return p;
   }
 
+  /** A loaded page without refreshing its place in the LRU order (a whole picture's 16,384 pages: no churn of the map). */
+  peek(space: string, step: number, page: number, history: boolean): Uint8Array | undefined {
+    const p = this.pages.get(this.key(space, this.version(space, page, step, history), page));
+    return p && p !== FAILED ? p : undefined;
+  }
+
   /** Starts loading pages [p0, p1] of a space at `step` that are not cached or in flight. */
   ensure(space: string, step: number, p0: number, p1: number, spaceBytes: number, history: boolean): void {
     const last = Math.floor((spaceBytes - 1) / PAGE_BYTES);

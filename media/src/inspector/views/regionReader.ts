@@ -72,7 +72,8 @@ export class RegionReader {
       // one pass: the pages at hand; from the first missing one on, ask for the rest and wait for all answers
       let missing = -1;
       for (let p = p0; p <= p1; p++) {
-        const page = this.cache.get(info.id, step, p, hist);
+        // the pane's own cache: its LRU order does not matter while one picture fills it
+        const page = this.cache.peek(info.id, step, p, hist);
         if (!page) {
           missing = p;
           break;
