@@ -60,6 +60,7 @@ export const modules = {
     mutate: ['core/sim/engine/**/*.ts'],
     tests: [
       'test/unit/mutant-engine*.test.ts',
+      'test/unit/statementRuns.test.ts',
       'test/unit/sim-transfer.test.ts',
       'test/unit/sim-statements.test.ts',
       'test/unit/sim-hw-bounds.test.ts',
