@@ -90,6 +90,10 @@ test('heatRGBA and valueRange: f32 with NaN and Inf', () => {
   assert.deepEqual(valueRange([-Infinity, Infinity]), { min: 0, max: 0, nonFinite: 2 });
   const px = heatRGBA(vals, -1, 1);
   assert.deepEqual([...px], [0, 0, 255, 255, 255, 255, 255, 255, 255, 0, 0, 255, 255, 0, 255, 255, 255, 0, 255, 255]);
+  // the path without checks (no NaN or ±Inf) gives the same colours
+  const finite = new Float32Array([-1, -0.5, 0, 0.25, 1]);
+  assert.deepEqual([...heatRGBA(finite, -1, 1, undefined, true)], [...heatRGBA(finite, -1, 1)]);
+  assert.deepEqual([...heatRGBA(finite, -1, 1, undefined, true).slice(4, 8)], [128, 128, 255, 255]); // t = 0.25 → k = round(127.5) = 128
   // one value only: all white
   assert.deepEqual([...heatRGBA(new Float32Array([7, 7]), 7, 7).slice(0, 4)], [255, 255, 255, 255]);
 });

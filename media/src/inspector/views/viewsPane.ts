@@ -310,7 +310,7 @@ export class ViewsPane {
       setText(this.legendText, rangeText);
       this.picture.setOutline(this.outline());
       this.applyDiff(bytes, be);
-      this.picture.setImage(heatRGBA(vals, r.min, r.max, this.pixels(p)), p.width, p.height);
+      this.picture.setImage(heatRGBA(vals, r.min, r.max, this.pixels(p), r.nonFinite === 0), p.width, p.height);
     }
     const info = m.spaces.find((x) => x.id === this.spec!.space)!;
     this.status.classList.remove('tl-warn');
