@@ -2,8 +2,8 @@
  * `tensor-lens` run tasks: one per program a `tensorlens.run.json` configures (the first configuration that
  * names it, the one Run Program uses). The task runs the program as Run Program does (the `tensorLens.run`
  * command, the language server's simulator) and prints in its terminal what the command-line tool prints: the
- * summary, the dumps, `file:line:col: warning:` and `file:line:col: error:` lines with the C call stack under
- * the error, which the `$tensor-lens` problem matcher puts in the Problems panel (the language server reports
+ * summary, the dumps, `file:line:col: warning:` and `file:line:col: error:` lines, the C call stack under the
+ * error as `note:` lines at each call (stackNotes), which the `$tensor-lens` problem matcher puts in the Problems panel (the language server reports
  * a run's problems only in the documents open in our languages). Exit code 1 when the run failed.
  */
 import * as vscode from 'vscode';
@@ -59,6 +59,19 @@ export function runTask(folder: vscode.WorkspaceFolder, def: RunTaskDefinition):
   return task;
 }
 
+/**
+ * The C call stack under a run error (`name (file:line:col)`, innermost first) as notes at each call, which the
+ * problem matcher shows as information in Problems: `file:line:col: note: callee is called here, in caller`.
+ * The innermost frame is the error's own place; a frame of another form stays `    at …`.
+ */
+export function stackNotes(stack: string[]): string[] {
+  const frames = stack.map((f) => /^(.+?) \((.+):(\d+):(\d+)\)$/.exec(f));
+  return stack.slice(1).map((f, i) => {
+    const [callee, caller] = [frames[i], frames[i + 1]];
+    return callee && caller ? `${caller[2]}:${caller[3]}:${caller[4]}: note: ${callee[1]} is called here, in ${caller[1]}` : `    at ${f}`;
+  });
+}
+
 class RunTerminal implements vscode.Pseudoterminal {
   private readonly written = new vscode.EventEmitter<string>();
   private readonly closed = new vscode.EventEmitter<number>();
@@ -107,7 +120,7 @@ class RunTerminal implements vscode.Pseudoterminal {
     );
     if (!r.error) return 0;
     this.line(errorText(r.error, r.error.uri ? vscode.Uri.parse(r.error.uri).fsPath : rel(this.folder, program)));
-    for (const f of r.error.stack) this.line(`    at ${f}`);
+    for (const n of stackNotes(r.error.stack)) this.line(n);
     return 1;
   }
 }
