@@ -90,3 +90,34 @@ test('a variable used after its scope closed says so; a later variable takes the
     [],
   );
 });
+
+test('data types per dialect: the guide implies INT16, the compiler requires DTYPE; PROC is an error for the compiler', () => {
+  const guide = (body: string) =>
+    analyze(program(body), P, 'guide')
+      .diagnostics.filter((d) => d.code === 'tprog.dtype-mismatch')
+      .map((d) => [d.range.start.character, d.message]);
+  assert.deepEqual(guide('> DDR(p)[0:7] <= DTYPE(INT8)DDR(q)[0:7];'), [
+    [14, 'Left and right term must have same data type: destination is INT16, source is INT8.'],
+  ]);
+  assert.deepEqual(guide('> DTYPE(INT8)DDR(p)[0:7] <= DDR(q)[0:7];'), [
+    [25, 'Left and right term must have same data type: destination is INT8, source is INT16.'],
+  ]);
+  assert.deepEqual(guide('> DDR(p)[0:7] <= DDR(q)[0:7];'), []);
+  // no type on either side in the compiler's dialect: no-dtype errors, no mismatch
+  assert.deepEqual(
+    found('> MEM(p)[0:7] <= DTYPE(INT8)MEM(q)[0:7];').map((d) => d[0]),
+    ['tprog.no-dtype'],
+  );
+  // UINT8 and INT8 between memories: no constant hint
+  assert.deepEqual(found('> DTYPE(UINT8)MEM(p)[0:7] <= DTYPE(INT8)MEM(q)[0:7];'), [
+    ['tprog.dtype-mismatch', 'error', 2, 26, 28, 'Left and right term must have same data type: destination is UINT8, source is INT8.'],
+  ]);
+  // PROG and SPU destinations take any source type
+  assert.deepEqual(found('> DTYPE(INT16)PROG[0:7] <= DTYPE(INT8)MEM(q)[0:7];'), []);
+  const proc = found('> DTYPE(INT16)MEM(p)[0:63] <= PROC(1) <= DTYPE(INT16)PCORE(8)[:][0].k::a[0][:];');
+  assert.deepEqual(
+    proc.map((d) => d.slice(0, 5)),
+    [['tprog.guide-proc', 'error', 2, 30, 38]],
+  );
+  assert.match(proc[0][5], /^Unrecognized memory space: PROC is the guide's spelling/);
+});
