@@ -57,7 +57,10 @@ export function readSpace(d: SpaceData, offset: number, length: number, step: nu
   const e1 = Math.ceil(end / el);
   const words = hist.read(e0, e1 - e0, step);
   const bytes = new Uint8Array(words.buffer, words.byteOffset, words.byteLength);
-  return bytes.slice(offset - e0 * el, end - e0 * el);
+  // the history's answer is already a copy: cut it only when the range does not start and end on elements
+  const lo = offset - e0 * el;
+  const hi = end - e0 * el;
+  return lo === 0 && hi === bytes.length ? bytes : bytes.slice(lo, hi);
 }
 
 export interface SourceOptions {
