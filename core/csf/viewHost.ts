@@ -18,6 +18,7 @@ import {
   type CsfValidationInfo,
   type CsfWebviewToHost,
 } from '../protocol/webview';
+import { readSlice } from './slice';
 import type { CsfIssue } from './types';
 import type { CsfView } from './view';
 
@@ -139,6 +140,11 @@ export class CsfViewHost {
       if (entry !== undefined) return { row: entry < v.header.nnz ? v.rowOfEntry(entry) : null };
       if (offset !== undefined) return { row: v.rowOfOffset(offset) ?? null };
       return { row: null };
+    },
+    'csf.slice': async ({ lead, maxSide }) => {
+      const s = await readSlice(this.view, lead, maxSide);
+      const { values, entries, ...rest } = s;
+      return { ...rest, lead: [...lead], values: toArrayBuffer(values), entries: toArrayBuffer(entries) };
     },
     'csf.showInMemory': async () => {
       if (!this.opts.showInMemory) return { ok: false, message: 'Showing in accelerator memory is not available here.' };

@@ -248,6 +248,9 @@ export const TensorViewS = S.obj({
 });
 export type TensorView = Infer<typeof TensorViewS>;
 
+/** What a picture of the Views pane shows (for tests and diagnostics): its label, plan, error, and the RGBA of its pixel (0, 0) once painted. */
+const PictureSummaryS = S.obj({ label: S.str(1024), describe: S.str(1024), error: S.opt(S.str(4096)), pixel0: S.opt(S.arr(int(0, 255), 4)) });
+
 /** A region the inspector lists to jump to and to view: a named buffer, a load, a dump, a pointer argument of the entry, a C global. */
 export const REGION_KINDS_LISTED = ['buffer', 'load', 'dump', 'argument', 'global'] as const;
 export const RegionS = S.obj({
@@ -402,8 +405,10 @@ export const WebviewNotifications = {
     rows: S.arr(S.obj({ addr: S.str(64), hex: S.str(4096), typed: S.str(4096), ascii: S.str(1024), ov: S.str(4096), chg: S.opt(S.str(4096)) }), 1024),
     status: S.str(1 << 14),
     title: S.str(1024),
-    /** The Views pane's picture, when one is open: what it shows, its error, and the RGBA of its pixel (0, 0) once painted. */
-    picture: S.opt(S.obj({ label: S.str(1024), describe: S.str(1024), error: S.opt(S.str(4096)), pixel0: S.opt(S.arr(int(0, 255), 4)) })),
+    /** The Views pane's selected picture, when one is open: what it shows, its error, and the RGBA of its pixel (0, 0) once painted. */
+    picture: S.opt(PictureSummaryS),
+    /** Every picture of the Views pane, in order (its tiles side by side). */
+    pictures: S.opt(S.arr(PictureSummaryS, 64)),
   }),
 };
 
@@ -429,8 +434,8 @@ export const HostNotifications = {
   dumpView: S.obj({ token: int(0) }),
   /** Opens the Views pane on a region (a `>` term, a debugger variable, the run configuration's `views`). */
   showView: TensorViewS,
-  /** Closes the Views pane (as its × does). */
-  closeView: S.obj({}),
+  /** Closes the picture of that label (its tile's ×), or without one the whole Views pane (the bar's ×). */
+  closeView: S.obj({ label: S.opt(S.str(1024)) }),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -578,6 +583,8 @@ export function partitionWindow(space: SpaceInfo, index: (number | undefined)[])
 /** Rows per `csf.rows` request and bytes per `csf.hex` request, at most. */
 export const CSF_MAX_ROWS = 4096;
 export const CSF_MAX_HEX = 1 << 16;
+/** Largest side of a heatmap slice's picture, in cells (core/csf/slice.ts): 2048 × 2048 is 16 MiB of values and 16 MiB of entry numbers. */
+export const CSF_SLICE_MAX_SIDE = 2048;
 
 export const CsfHeaderS = S.obj({ order: int(1), shape: S.arr(int(0), 64), nnz: int(0), fibers: int(0), density: S.num({ min: 0 }) });
 export type CsfHeaderInfo = Infer<typeof CsfHeaderS>;
@@ -647,6 +654,27 @@ export const CsfRequests = {
   'csf.locate': {
     params: S.obj({ fiber: S.opt(int(0)), entry: S.opt(int(0)), offset: S.opt(int(0)) }),
     result: S.obj({ row: S.nullable(int(0)) }),
+  },
+  /**
+   * The heatmap's slice (core/csf/slice.ts): the last two modes at leading indices `lead` (none for order ≤ 2),
+   * downsampled to at most `maxSide` cells a side. `values` are f32 and `entries` u32 (0xffffffff: implicit zero),
+   * row-major, `rows × cols` each; `notes` say what is not drawn.
+   */
+  'csf.slice': {
+    params: S.obj({ lead: S.arr(int(0, 0xffffffff), 64), maxSide: S.opt(int(1, CSF_SLICE_MAX_SIDE)) }),
+    result: S.obj({
+      lead: S.arr(int(0), 64),
+      rows: int(1, CSF_SLICE_MAX_SIDE),
+      cols: int(1, CSF_SLICE_MAX_SIDE),
+      sliceRows: int(1),
+      sliceCols: int(1),
+      blockRows: int(1),
+      blockCols: int(1),
+      values: S.bin(),
+      entries: S.bin(),
+      stored: int(0),
+      notes: S.arr(S.str(1024), 8),
+    }),
   },
   /** Loads the file into the accelerator's two banks and opens the memory inspector on them. */
   'csf.showInMemory': {
