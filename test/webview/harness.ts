@@ -162,9 +162,12 @@ if (params.get('regions') === '1') {
   // no starting place of the host's own: the view starts at the first listed region
   source.initial = undefined;
 }
-/** `view=<json>`: the run configuration lists this view (the pane opens on it). */
+/** `view=<json>`: the run configuration lists this view, or these views (a JSON array; the pane opens on them). */
 const viewParam = params.get('view');
-if (viewParam) source.views = () => [JSON.parse(viewParam) as TensorView];
+if (viewParam) {
+  const v = JSON.parse(viewParam) as TensorView | TensorView[];
+  source.views = () => (Array.isArray(v) ? v : [v]);
+}
 source.pickReference = () => harness.reference;
 
 const deliver = (m: HostToWebview) => {

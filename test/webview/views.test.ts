@@ -68,7 +68,7 @@ test('grey image: each pixel is its byte, zoomed with crisp edges', async () => 
   assert.ok(Math.abs(zoomed - zoom * 1.5625) < 1e-9, `zoom ${zoom} → ${zoomed}`);
   const g = memByte(off + 9 * 32 + 17);
   assert.deepEqual(await drawn(page, 17, 9), [g, g, g, 255]);
-  assert.match(await text(page, '#tl-vhover'), /^\(x 17, y 9\) = /);
+  assert.match(await text(page, '.tl-selected .tl-vhover'), /^\(x 17, y 9\) = /);
   // dragging pans: the picture moves with the mouse
   const panX = (await page.evaluate('window.tensorLens.inspector.views.picture.panX')) as number;
   await page.mouse.down();
@@ -125,11 +125,11 @@ test('heatmap scale: min blue, max red, the middle value white; legend states th
   assert.deepEqual(await drawn(page, 0, 0), [0, 0, 255, 255]);
   assert.deepEqual(await drawn(page, 1, 0), [255, 255, 255, 255]);
   assert.deepEqual(await drawn(page, 2, 0), [255, 0, 0, 255]);
-  assert.equal(await text(page, '#tl-vrange'), 'min 1 · max 15');
-  assert.equal(await page.isVisible('#tl-vlegend'), true);
+  assert.equal(await text(page, '.tl-selected .tl-vrange'), 'min 1 · max 15');
+  assert.equal(await page.isVisible('.tl-selected .tl-vlegend'), true);
   // f32 B = 0, 0.5, …, 7.5 as 4 × 4: value k/2 sits at t = k/15
   await view(page, { label: 'B', space: 'MEM', offset: B.offset, bytes: 64, mode: 'heatmap', dtype: 'f32', shape: [4, 4] });
-  assert.equal(await text(page, '#tl-vrange'), 'min 0 · max 7.5');
+  assert.equal(await text(page, '.tl-selected .tl-vrange'), 'min 0 · max 7.5');
   for (const k of [0, 3, 7, 8, 12, 15]) assert.deepEqual(await drawn(page, k % 4, Math.floor(k / 4)), scale(k / 15), `B[${k}] = ${k / 2}`);
   assert.deepEqual(scale(7 / 15), [238, 238, 255, 255]);
   // i16 heatmap of a 3-D tensor, slice [1]: the halves of B's last eight f32 values (4 … 7.5)
@@ -139,7 +139,7 @@ test('heatmap scale: min blue, max red, the middle value white; legend states th
   const vals = Array.from({ length: 16 }, (_, i) => i16(16 + i));
   const lo = Math.min(...vals);
   const hi = Math.max(...vals);
-  assert.equal(await text(page, '#tl-vrange'), `min ${lo} · max ${hi}`);
+  assert.equal(await text(page, '.tl-selected .tl-vrange'), `min ${lo} · max ${hi}`);
   for (const i of [0, 5, 15]) assert.deepEqual(await drawn(page, i % 4, Math.floor(i / 4)), scale((vals[i] - lo) / (hi - lo)), `slice [1] element ${i}`);
   assert.match(await text(page, '#tl-vstatus'), /i16 heatmap \[2, 4, 4\] slice \[1\]/);
   await shot(page, 'views-heatmap');
@@ -157,8 +157,8 @@ test('hover tells coordinate, value, address and last writer; click reveals it; 
     })()`,
   )) as { x: number; y: number };
   await page.mouse.move(box.x, box.y);
-  await until(page, `document.getElementById('tl-vhover').textContent.includes('last written')`);
-  assert.equal(await text(page, '#tl-vhover'), '[0, 1] = 2.5 (f32) · MEM 0x1004 · last written by step 1: demo.tprog:11 >A[0][1] <= 2.5;');
+  await until(page, `document.querySelector('.tl-selected .tl-vhover').textContent.includes('last written')`);
+  assert.equal(await text(page, '.tl-selected .tl-vhover'), '[0, 1] = 2.5 (f32) · MEM 0x1004 · last written by step 1: demo.tprog:11 >A[0][1] <= 2.5;');
   await page.mouse.click(box.x, box.y);
   await until(page, 'window.harness.revealed.length > 0');
   assert.equal(((await page.evaluate('window.harness.revealed[0]')) as { line: number }).line, 11);

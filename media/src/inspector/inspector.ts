@@ -108,7 +108,7 @@ export class Inspector implements InspectorView {
     this.syncControls();
     m.ready = true;
     m.views = hello.views ?? [];
-    if (m.views.length) this.views.show(m.views[0]);
+    if (m.views.length) this.views.showAll(m.views);
     this.root.setAttribute('aria-busy', 'false');
     void this.loadSteps();
     void this.loadOverlays();
@@ -132,7 +132,7 @@ export class Inspector implements InspectorView {
     this.stepsLoaded = true;
     m.cache.index(m.stepRecs.filter(Boolean));
     this.views.reader.index(m.stepRecs.filter(Boolean));
-    this.views.onStep();
+    void this.views.onStep();
     this.timeline.drawTrack();
     this.timeline.updateStepText();
     this.schedule();
@@ -196,7 +196,7 @@ export class Inspector implements InspectorView {
         this.rpc.notify('viewDump', this.viewDump(n.params.token));
         break;
       case 'closeView':
-        this.views.close();
+        this.views.close(n.params.label);
         break;
       case 'showView':
         // before the hello is answered the spaces are unknown: the hello's views carry it
@@ -230,6 +230,7 @@ export class Inspector implements InspectorView {
       status: this.status.textContent ?? '',
       title: this.title.textContent ?? '',
       picture: this.views.summary(),
+      pictures: this.views.summaries(),
     };
   }
 
@@ -313,7 +314,7 @@ export class Inspector implements InspectorView {
     m.st.step = step;
     this.tip.forget();
     this.timeline.showStep(step);
-    this.views.onStep();
+    void this.views.onStep();
     this.save();
     this.schedule();
     if (fromUser) this.rpc.notify('stepSelected', { step });

@@ -26,8 +26,12 @@ export class Picture {
   /** Milliseconds of each draw (the bench reads them). */
   readonly drawTimes: number[] = [];
 
-  constructor(private readonly onDraw?: () => void) {
-    this.canvas = h('canvas', { id: 'tl-vcanvas', class: 'tl-vcanvas', tabindex: 0, 'aria-label': 'Picture of the region' });
+  /** `onMove`: the user panned or zoomed (the pane moves linked pictures along); not called by `setView`. */
+  constructor(
+    private readonly onDraw?: () => void,
+    private readonly onMove?: () => void,
+  ) {
+    this.canvas = h('canvas', { class: 'tl-vcanvas', tabindex: 0, 'aria-label': 'Picture of the region' });
     this.canvas.addEventListener('wheel', (e) => this.onWheel(e), { passive: false });
     this.canvas.addEventListener('mousedown', (e) => {
       if (e.button !== 0) return;
@@ -133,6 +137,24 @@ export class Picture {
     this.panX = Math.round(x);
     this.panY = Math.round(y);
     this.draw();
+    this.onMove?.();
+  }
+
+  /** Whole picture in view and drawn, as the user asked (Fit, the 0 key). */
+  refit(): void {
+    this.size();
+    this.fit();
+    this.draw();
+    this.onMove?.();
+  }
+
+  /** Takes another picture's zoom and pan (linked pictures of the same size), without telling `onMove`. */
+  setView(zoom: number, panX: number, panY: number): void {
+    this.fitted = true;
+    this.zoom = zoom;
+    this.panX = panX;
+    this.panY = panY;
+    this.draw();
   }
 
   private onWheel(e: WheelEvent): void {
@@ -153,10 +175,7 @@ export class Picture {
       '+': () => this.zoomAt(2),
       '=': () => this.zoomAt(2),
       '-': () => this.zoomAt(0.5),
-      '0': () => {
-        this.fit();
-        this.draw();
-      },
+      '0': () => this.refit(),
     };
     const f = keys[e.key];
     if (f) {
