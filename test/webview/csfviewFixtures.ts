@@ -83,5 +83,8 @@ export function bigFile(): Uint8Array {
   return new Uint8Array(words.buffer);
 }
 
-export const FIXTURES = { a: tensorA, 'a-bad-index': tensorABadIndex, 'a-bad-end': tensorABadEnd, big: bigFile } as const;
+/** A 2×2×3 tensor for the heatmap's slices: x[0] = [[1, 0, 0], [0, 2, 0]], x[1] = [[0, 0, 9], [4, 0, 0]] (entries 0–3, from offset 20). */
+export const tensorCube = (): Uint8Array => writeCsfFixture([2, 2, 3], [[[0, 1]], [[1, 2]], [[2, 9]], [[0, 4]]]);
+
+export const FIXTURES = { a: tensorA, cube: tensorCube, 'a-bad-index': tensorABadIndex, 'a-bad-end': tensorABadEnd, big: bigFile } as const;
 export type FixtureName = keyof typeof FIXTURES;

@@ -20,6 +20,7 @@ import type { VsCodeApi } from '../common/rpc';
 import type { CsfRpc } from './rpc';
 import { VirtualList } from '../common/virtualList';
 import { PagedList } from './pagedList';
+import { CsfHeatmap } from './heatmap';
 
 const ROW_H = 20;
 const TABLE_PAGE = 256;
@@ -49,6 +50,8 @@ export class CsfViewer {
   hl: { lo: number; hi: number } | undefined;
   selectedRow: number | undefined;
   private validation!: CsfValidationInfo;
+  /** The Heatmap pane (absent without a readable header). */
+  heatmap: CsfHeatmap | undefined;
 
   constructor(
     private readonly root: HTMLElement,
@@ -113,12 +116,28 @@ export class CsfViewer {
     go.addEventListener('keydown', (ev: KeyboardEvent) => {
       if (ev.key === 'Enter') void this.goTo(go.value);
     });
+    if (hd) this.heatmap = new CsfHeatmap(this.rpc, { shape: hd.shape, entriesOffset: i.entriesOffset, selectEntry: (e) => this.selectEntry(e) });
+    const heatBtn = h(
+      'button',
+      {
+        id: 'csf-heatbtn',
+        class: 'tl-btn',
+        disabled: !this.heatmap,
+        'aria-pressed': 'false',
+        title: 'Show the tensor’s values as a heatmap (a 2-D slice for order 3 and more)',
+        onclick: () => {
+          this.heatmap!.toggle();
+          heatBtn.setAttribute('aria-pressed', String(this.heatmap!.shown));
+        },
+      },
+      'Heatmap',
+    );
     const top = h(
       'div',
       { class: 'tl-top' },
       h('h1', { class: 'tl-title', title: i.title }, i.title),
       h('div', { id: 'csf-header', class: 'csf-facts' }, ...facts),
-      h('div', { class: 'tl-toolbar' }, go, show),
+      h('div', { class: 'tl-toolbar' }, go, heatBtn, show),
     );
 
     this.rows = new PagedList<CsfRow>(
@@ -228,7 +247,13 @@ export class CsfViewer {
       h('h2', { class: 'csf-h2' }, 'Validation — ', this.valState),
       this.problemList,
     );
-    this.root.append(top, h('div', { class: 'csf-main' }, h('div', { class: 'csf-split' }, tablePane, hexPane)), probPane, this.status);
+    this.root.append(
+      top,
+      ...(this.heatmap ? [this.heatmap.el] : []),
+      h('div', { class: 'csf-main' }, h('div', { class: 'csf-split' }, tablePane, hexPane)),
+      probPane,
+      this.status,
+    );
   }
 
   private makeRow(): HTMLDivElement {
@@ -303,6 +328,16 @@ export class CsfViewer {
     const row = this.rows.get(r);
     if (row?.kind === 'entry') this.revealBytes(row.offset, 8, false);
     else if (row?.kind === 'fiber') this.revealBytes(this.info.pointersOffset + 4 * row.fiber, 4, false);
+  }
+
+  /** Selects entry e in the table and its 8 bytes in the hex view (a click on the heatmap). */
+  async selectEntry(e: number): Promise<void> {
+    const res = await this.rpc.request('csf.locate', { entry: e });
+    if (res.row !== null) {
+      this.selectedRow = res.row;
+      this.table.reveal(res.row);
+    }
+    this.revealBytes(this.info.entriesOffset + 8 * e, 8, false);
   }
 
   // ------------------------------------------------------------------ hex
