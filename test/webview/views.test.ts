@@ -316,3 +316,193 @@ test('the run configuration lists a view: the pane opens on it at the start', as
   assert.equal(await page.evaluate(`window.tensorLens.inspector.viewDump(2).picture`), undefined);
   await page.close();
 });
+
+// ---------------------------------------------------------------------------------------------
+// Several pictures: tiles side by side (the run configuration's views, e.g. an input and its output)
+
+const IN = { label: 'in', space: 'MEM', offset: 0x6000, bytes: 512, mode: 'image', format: 'grey', width: 32, height: 16 };
+const OUT = { label: 'out', space: 'MEM', offset: 0x6200, bytes: 512, mode: 'image', format: 'grey', width: 32, height: 16 };
+const HEAT_A = { label: 'A', space: 'MEM', offset: A.offset, bytes: 64, mode: 'heatmap', dtype: 'f32', shape: [4, 4] };
+
+/** Opens the inspector as a run listing `views` would, and waits until every one has painted. */
+async function openViews(views: object[], size?: { width: number; height: number }) {
+  const o = await open(fx(), `/inspector?state=fresh&view=${encodeURIComponent(JSON.stringify(views))}`, size ?? {});
+  await until(o.page, `Number(document.body.dataset.viewPainted ?? 0) >= ${views.length}`);
+  await o.page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
+  return o;
+}
+const tile = (i: number) => `window.tensorLens.inspector.views.tiles[${i}]`;
+const tileDrawn = (page: Page, i: number, x: number, y: number) => page.evaluate(`${tile(i)}.drawnPixel(${x}, ${y})`) as Promise<number[]>;
+const viewOf = (page: Page, i: number) =>
+  page.evaluate(`(() => { const p = ${tile(i)}.picture; return { zoom: p.zoom, panX: p.panX, panY: p.panY }; })()`) as Promise<{
+    zoom: number;
+    panX: number;
+    panY: number;
+  }>;
+/** The page point over the centre of picture pixel (x, y) of tile i. */
+const pointOf = (page: Page, i: number, x: number, y: number) =>
+  page.evaluate(`(() => {
+    const p = ${tile(i)}.picture;
+    const r = p.canvas.getBoundingClientRect();
+    const q = p.cssPointOf(${x}, ${y});
+    return { x: r.left + q.x, y: r.top + q.y };
+  })()`) as Promise<{ x: number; y: number }>;
+const rects = (page: Page) =>
+  page.evaluate(
+    `[...document.querySelectorAll('.tl-vtile')].map((t) => { const r = t.getBoundingClientRect(); return { left: r.left, right: r.right, top: r.top, bottom: r.bottom }; })`,
+  ) as Promise<{ left: number; right: number; top: number; bottom: number }[]>;
+const grey = (off: number, x: number, y: number) => {
+  const g = memByte(off + y * 32 + x);
+  return [g, g, g, 255];
+};
+
+test('a run listing three views opens three tiles side by side, each with its own pixels; every tile follows the step', async () => {
+  const { page, problems, csp } = await openViews([IN, OUT, HEAT_A]);
+  assert.deepEqual(await page.evaluate(`[...document.querySelectorAll('canvas.tl-vcanvas')].map((c) => c.dataset.label)`), ['in', 'out', 'A']);
+  assert.equal(await page.evaluate(`document.getElementById('tl-vcanvas').dataset.label`), 'in', 'the first tile keeps the id');
+  const r = await rects(page);
+  assert.equal(r.length, 3);
+  for (const i of [1, 2]) {
+    assert.ok(Math.abs(r[i].top - r[0].top) < 1, `tile ${i} on the first row: ${r[i].top} vs ${r[0].top}`);
+    assert.ok(r[i].left >= r[i - 1].right, `tile ${i} right of tile ${i - 1}`);
+  }
+  // the input and the output pictures hold their own bytes at the same coordinates
+  for (const [x, y] of [
+    [0, 0],
+    [5, 3],
+    [31, 15],
+  ]) {
+    assert.deepEqual(await tileDrawn(page, 0, x, y), grey(0x6000, x, y), `in (${x}, ${y})`);
+    assert.deepEqual(await tileDrawn(page, 1, x, y), grey(0x6200, x, y), `out (${x}, ${y})`);
+  }
+  assert.notDeepEqual(grey(0x6000, 5, 3), grey(0x6200, 5, 3), 'the two regions differ there');
+  // the heatmap tile has its legend; the images none
+  assert.deepEqual(await page.evaluate(`[...document.querySelectorAll('.tl-vtile .tl-vlegend')].map((l) => !l.hidden)`), [false, false, true]);
+  // the first view is selected: the bar and the status speak of it
+  assert.match(await text(page, '#tl-vstatus'), /^in: grey 32×16 at MEM 0x6000/);
+  assert.equal(await page.evaluate(`document.querySelectorAll('.tl-vtile.tl-selected').length`), 1);
+  const d = (await page.evaluate(`window.tensorLens.inspector.viewDump(1)`)) as { picture: { label: string }; pictures: { label: string; pixel0: number[] }[] };
+  assert.equal(d.picture.label, 'in');
+  assert.deepEqual(
+    d.pictures.map((p) => p.label),
+    ['in', 'out', 'A'],
+  );
+  assert.deepEqual(d.pictures[1].pixel0, grey(0x6200, 0, 0));
+  // step 1 wrote A[0][1]: every tile re-reads at step 1, only A outlines a pixel
+  const painted = Number(await page.evaluate('document.body.dataset.viewPainted'));
+  await page.evaluate(`(() => { const s = document.getElementById('tl-scrub'); s.value = '1'; s.dispatchEvent(new Event('input')); })()`);
+  await until(page, `Number(document.body.dataset.viewPainted) >= ${painted + 3}`);
+  assert.deepEqual(await page.evaluate(`window.tensorLens.inspector.views.tiles.map((t) => t.shownStep)`), [1, 1, 1]);
+  assert.deepEqual(await page.evaluate(`window.tensorLens.inspector.views.tiles.map((t) => t.picture.outlined)`), [[], [], [{ x: 1, y: 0, w: 1, h: 1 }]]);
+  await shot(page, 'views-tiles');
+  assert.deepEqual(problems, []);
+  assert.deepEqual(await csp(), []);
+  await page.close();
+});
+
+test('linked pictures of the same size zoom and pan together; another size does not; link off unties them', async () => {
+  const { page } = await openViews([IN, OUT, HEAT_A]);
+  assert.equal(await page.isChecked('#tl-vlink'), true, 'link is on by default');
+  const heat0 = await viewOf(page, 2);
+  const at = await pointOf(page, 0, 17, 9);
+  await page.mouse.move(at.x, at.y);
+  await page.mouse.wheel(0, -100);
+  await page.mouse.wheel(0, -100);
+  const v0 = await viewOf(page, 0);
+  assert.deepEqual(await viewOf(page, 1), v0, 'out follows in');
+  assert.deepEqual(await viewOf(page, 2), heat0, 'the 4 × 4 heatmap keeps its own view');
+  // the same picture pixel is under the same canvas point in both, drawn with its own byte
+  assert.deepEqual(await page.evaluate(`${tile(1)}.picture.cssPointOf(17, 9)`), await page.evaluate(`${tile(0)}.picture.cssPointOf(17, 9)`));
+  assert.deepEqual(await tileDrawn(page, 1, 17, 9), grey(0x6200, 17, 9));
+  assert.deepEqual(await tileDrawn(page, 0, 17, 9), grey(0x6000, 17, 9));
+  // dragging the output pans the input along
+  const b = await pointOf(page, 1, 10, 8);
+  await page.mouse.move(b.x, b.y);
+  await page.mouse.down();
+  await page.mouse.move(b.x - 20, b.y + 10, { steps: 3 });
+  await page.mouse.up();
+  const dpr = (await page.evaluate('window.devicePixelRatio')) as number;
+  const v1 = await viewOf(page, 1);
+  assert.deepEqual(v1, { zoom: v0.zoom, panX: v0.panX - 20 * dpr, panY: v0.panY + 10 * dpr });
+  assert.deepEqual(await viewOf(page, 0), v1);
+  // link off: zooming the input leaves the output where it was
+  await page.click('#tl-vlink');
+  assert.equal(await page.isChecked('#tl-vlink'), false);
+  const a2 = await pointOf(page, 0, 12, 6);
+  await page.mouse.move(a2.x, a2.y);
+  await page.mouse.wheel(0, 100);
+  assert.notEqual((await viewOf(page, 0)).zoom, v1.zoom);
+  assert.deepEqual(await viewOf(page, 1), v1);
+  await page.close();
+});
+
+test('a click selects a tile: it is outlined and the bar, Fit and export act on it; × closes one tile', async () => {
+  const { page, problems } = await openViews([IN, OUT, HEAT_A]);
+  const outline = (i: number) => page.evaluate(`getComputedStyle(document.querySelectorAll('.tl-vtile')[${i}]).outlineStyle`);
+  assert.equal(await outline(0), 'solid');
+  assert.equal(await outline(2), 'none');
+  assert.equal(await page.inputValue('#tl-vmode'), 'image');
+  await page.click('.tl-vtile:nth-child(3) .tl-vtitle');
+  assert.equal(await outline(2), 'solid');
+  assert.equal(await outline(0), 'none');
+  assert.equal(await page.inputValue('#tl-vmode'), 'heatmap');
+  assert.equal(await page.inputValue('#tl-vshape'), '4,4');
+  assert.match(await text(page, '#tl-vstatus'), /^A: f32 heatmap \[4, 4\]/);
+  // the shape control changes the selected tile only
+  await page.fill('#tl-vshape', '2,8');
+  await page.dispatchEvent('#tl-vshape', 'change');
+  await until(page, `document.getElementById('tl-vstatus').textContent.includes('[2, 8]')`);
+  assert.deepEqual(await page.evaluate(`window.tensorLens.inspector.views.tiles.map((t) => t.plan.width + '×' + t.plan.height)`), ['32×16', '32×16', '8×2']);
+  // export names the selected picture
+  await page.click('#tl-vpng');
+  await until(page, 'window.harness.saved.length === 1');
+  assert.equal(await page.evaluate('window.harness.saved[0].name'), 'A.png');
+  // select "out" and close it with its ×: two tiles remain, the next one (A) selected
+  await page.click('.tl-vtile:nth-child(2) .tl-vtitle');
+  assert.match(await text(page, '#tl-vstatus'), /^out: /);
+  await page.click('.tl-vtile:nth-child(2) .tl-vtileclose');
+  assert.deepEqual(await page.evaluate(`[...document.querySelectorAll('canvas.tl-vcanvas')].map((c) => c.dataset.label)`), ['in', 'A']);
+  assert.match(await text(page, '#tl-vstatus'), /^A: /);
+  // closing the first moves the id tl-vcanvas to the new first; closing the last closes the pane
+  await page.click('.tl-vtile:nth-child(1) .tl-vtileclose');
+  assert.equal(await page.evaluate(`document.getElementById('tl-vcanvas').dataset.label`), 'A');
+  assert.deepEqual(await tileDrawn(page, 0, 0, 0), (await page.evaluate(`window.tensorLens.inspector.viewDump(2).pictures[0].pixel0`)) as number[]);
+  await page.click('.tl-vtile:nth-child(1) .tl-vtileclose');
+  assert.equal(await page.evaluate(`document.getElementById('tl-views').hidden`), true);
+  // showView adds a tile; the same label again replaces that tile
+  await view(page, IN);
+  await view(page, OUT);
+  await view(page, { ...IN, offset: 0x6400 });
+  assert.deepEqual(await page.evaluate(`[...document.querySelectorAll('canvas.tl-vcanvas')].map((c) => c.dataset.label)`), ['in', 'out']);
+  assert.match(await text(page, '#tl-vstatus'), /^in: grey 32×16 at MEM 0x6400/);
+  assert.deepEqual(await tileDrawn(page, 0, 3, 2), grey(0x6400, 3, 2));
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('a narrow panel wraps the tiles to rows; no tile is cut off sideways', async () => {
+  const { page, problems } = await openViews([IN, OUT, HEAT_A], { width: 420, height: 1000 });
+  const r = await rects(page);
+  const pane = (await page.evaluate(
+    `(() => { const r = document.getElementById('tl-vtiles').getBoundingClientRect(); return { left: r.left, right: r.right }; })()`,
+  )) as {
+    left: number;
+    right: number;
+  };
+  for (const [i, t] of r.entries()) {
+    assert.ok(t.left >= pane.left - 0.5 && t.right <= pane.right + 0.5, `tile ${i} ${t.left}…${t.right} inside ${pane.left}…${pane.right}`);
+  }
+  // two to a row at most: the third starts a row of its own and takes its width
+  assert.ok(r[2].top >= r[0].bottom - 0.5, `tile 2 (top ${r[2].top}) below tile 0 (bottom ${r[0].bottom})`);
+  assert.ok(r[2].right - r[2].left > 300, `the last tile takes the row's width: ${r[2].right - r[2].left}`);
+  assert.deepEqual(
+    await page.evaluate(
+      `(() => { const t = document.getElementById('tl-vtiles'); return [t.scrollWidth <= t.clientWidth, document.documentElement.scrollWidth <= 420]; })()`,
+    ),
+    [true, true],
+  );
+  assert.deepEqual(await tileDrawn(page, 1, 30, 14), grey(0x6200, 30, 14));
+  await shot(page, 'views-tiles-narrow');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
