@@ -6,6 +6,7 @@
 import { benchCsf } from './csf';
 import { benchDebug } from './debug';
 import { benchCsfView } from './csfview';
+import { benchCsfHeatmap } from './csfHeatmap';
 import { benchHost } from './host';
 import { benchLayout } from './layout';
 import { benchPcore } from './pcore';
@@ -24,6 +25,7 @@ export async function benchAll(): Promise<void> {
     ['PCORE kernels', benchPcore as unknown as () => Promise<AnyRow[]>],
     ['.csfbin', benchCsf],
     ['.csfbin viewer', benchCsfView],
+    ['.csfbin heatmap (Chromium)', benchCsfHeatmap],
     ['layout models', benchLayout],
     ['webviews (Chromium)', benchWebview],
     ['debugger', benchDebug],

@@ -113,3 +113,21 @@ test('a file without a usable fiber index: the heatmap says why it cannot be dra
   assert.equal(await page.isHidden('#csf-heatlegend'), true);
   await page.close();
 });
+
+test('a slice wider than 2048 cells is drawn downsampled, each cell the stored value of largest magnitude in its block', async () => {
+  // big: shape 1000 × 5000, entry k of fiber f at index 5k + f mod 5 with value 1000f + k; blocks of ceil(5000 / 2048) = 3 columns
+  const { page, problems } = await openHeatmap('big');
+  assert.equal(
+    (await page.textContent('#csf-heatnote'))!.trim(),
+    'the 1000 × 5000 slice is drawn as 1000 × 1667 cells: each shows the stored value of largest magnitude in its 1 × 3 block',
+  );
+  const describe = (r: number, c: number) => page.evaluate(`window.tensorLens.viewer.heatmap.describe(${r}, ${c})`) as Promise<string>;
+  // fiber 0: columns 3..5 hold index 5 (entry 1, value 1, offset 16 + 8 = 24); columns 6..8 hold nothing
+  assert.equal(await describe(0, 1), 'x[0, 3:6] = 1 (largest magnitude in the block) · stored: entry 1 at offset 24 (0x18)');
+  assert.equal(await describe(0, 2), 'x[0, 6:9] = 0 · implicit zero (no stored entry)');
+  // fiber 999 (index 5k + 4): columns 4998..4999 (the last, shorter block) hold index 4999, k = 999, value 999999, entry 999·1000 + 999
+  assert.equal(await describe(999, 1666), 'x[999, 4998:5000] = 999999 (largest magnitude in the block) · stored: entry 999999 at offset 8000008 (0x7a1208)');
+  assert.equal((await page.textContent('#csf-heatlegend-range'))!.trim(), 'min 0 · max 999999');
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -66,25 +66,37 @@ export const BIG_L = 1000;
 export const bigIndex = (f: number, k: number) => 5 * k + (f % 5);
 export const bigValue = (f: number, k: number) => BIG_L * f + k;
 
-export function bigFile(): Uint8Array {
-  const nnz = BIG_F * BIG_L;
-  const words = new Uint32Array(4 + 2 * nnz + 1 + BIG_F + 1);
+/** A 2-D file of shape [F, K] with L entries in every fiber: entry k of fiber f at `index(f, k)` (ascending in k) with `value(f, k)`. */
+export function regularFile(F: number, K: number, L: number, index: (f: number, k: number) => number, value: (f: number, k: number) => number): Uint8Array {
+  const nnz = F * L;
+  const words = new Uint32Array(4 + 2 * nnz + 1 + F + 1);
   const floats = new Float32Array(words.buffer);
-  words.set([2, BIG_F, BIG_K, nnz]);
+  words.set([2, F, K, nnz]);
   let w = 4;
-  for (let f = 0; f < BIG_F; f++)
-    for (let k = 0; k < BIG_L; k++) {
-      words[w] = bigIndex(f, k);
-      floats[w + 1] = bigValue(f, k);
-      w += 2;
+  for (let f = 0; f < F; f++)
+    for (let k = 0; k < L; k++, w += 2) {
+      words[w] = index(f, k);
+      floats[w + 1] = value(f, k);
     }
-  words[w++] = BIG_F + 1;
-  for (let f = 0; f <= BIG_F; f++) words[w++] = f * BIG_L;
+  words[w++] = F + 1;
+  for (let f = 0; f <= F; f++) words[w++] = f * L;
   return new Uint8Array(words.buffer);
 }
+
+export const bigFile = (): Uint8Array => regularFile(BIG_F, BIG_K, BIG_L, bigIndex, bigValue);
 
 /** A 2×2×3 tensor for the heatmap's slices: x[0] = [[1, 0, 0], [0, 2, 0]], x[1] = [[0, 0, 9], [4, 0, 0]] (entries 0–3, from offset 20). */
 export const tensorCube = (): Uint8Array => writeCsfFixture([2, 2, 3], [[[0, 1]], [[1, 2]], [[2, 9]], [[0, 4]]]);
 
-export const FIXTURES = { a: tensorA, cube: tensorCube, 'a-bad-index': tensorABadIndex, 'a-bad-end': tensorABadEnd, big: bigFile } as const;
+/** The heatmap bench's file: shape [2048, 2048] with 2^20 entries, every 4th cell of each row (index 4k + r mod 4), value ((7r + 13k) mod 201) − 100. */
+export const heatFile = (): Uint8Array =>
+  regularFile(
+    2048,
+    2048,
+    512,
+    (r, k) => 4 * k + (r % 4),
+    (r, k) => ((7 * r + 13 * k) % 201) - 100,
+  );
+
+export const FIXTURES = { a: tensorA, cube: tensorCube, heat: heatFile, 'a-bad-index': tensorABadIndex, 'a-bad-end': tensorABadEnd, big: bigFile } as const;
 export type FixtureName = keyof typeof FIXTURES;
