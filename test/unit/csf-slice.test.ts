@@ -6,6 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { NO_ENTRY, SliceBuilder, readSlice, sliceGeometry } from '../../core/csf/slice';
 import { CsfView, bytesSource } from '../../core/csf/view';
+import { CsfViewHost } from '../../core/csf/viewHost';
+import { explainCsfHostMessage, type CsfHostToWebview } from '../../core/protocol/webview';
 import { tensorA, tensorABadEnd, tensorABadIndex, writeCsfFixture } from '../webview/csfviewFixtures';
 
 const N = NO_ENTRY;
@@ -98,4 +100,30 @@ test('a file without a usable fiber index: why the heatmap cannot be drawn, with
     readSlice(await open(tensorABadEnd()), []),
     /^Error: the heatmap cannot be drawn: offset 52: the end pointer ptr\[2\] must equal nnz = 3, found 2$/,
   );
+});
+
+test('csf.slice through the viewer host: answers with the slice, refuses malformed parameters with the reason', async () => {
+  const sent: CsfHostToWebview[] = [];
+  const host = new CsfViewHost(await open(tensorA()), (m) => sent.push(m), { title: 'a.csfbin' });
+  await host.handle({ type: 'request', id: 1, method: 'csf.slice', params: { lead: [] } });
+  const r = sent.find((m) => m.type === 'response' && m.id === 1) as {
+    ok: boolean;
+    result: { rows: number; cols: number; values: ArrayBuffer; entries: ArrayBuffer };
+  };
+  assert.equal(r.ok, true);
+  assert.deepEqual([r.result.rows, r.result.cols], [2, 3]);
+  assert.deepEqual([...new Float32Array(r.result.values)], [0, 1.5, 0, -2, 0, 3.25]);
+  assert.deepEqual([...new Uint32Array(r.result.entries)], [N, 0, N, 1, N, 2]);
+  assert.equal(
+    explainCsfHostMessage(r, () => 'csf.slice'),
+    undefined,
+  );
+  await host.handle({ type: 'request', id: 2, method: 'csf.slice', params: { lead: [-1] } });
+  await host.handle({ type: 'request', id: 3, method: 'csf.slice', params: { lead: [], maxSide: 4096 } });
+  await host.handle({ type: 'request', id: 4, method: 'csf.slice', params: { lead: [0] } });
+  const err = (id: number) => (sent.find((m) => m.type === 'response' && m.id === id) as { ok: boolean; error: string }).error;
+  assert.match(err(2), /lead\[0\]/);
+  assert.match(err(3), /maxSide/);
+  assert.equal(err(4), 'no slice to draw: a tensor of order 2 takes 0 leading indices for its slice, found 1');
+  host.dispose();
 });
