@@ -172,9 +172,13 @@ async function benchViews(page: import('playwright-core').Page, url: string): Pr
   };
   const hd = { label: 'frame', space: 'MEM', offset: 0x100000, bytes: 1920 * 1080 * 3, mode: 'image', format: 'rgb-interleaved', width: 1920, height: 1080 };
   rows.push(row('views: 1920×1080 RGB image, first paint from showView (paged reads + decode + draw, best of 5)', 200, await paint(hd, 5)));
+  // one picture at a time, as before tiles: the frame's tile closed
+  await page.evaluate(`window.tensorLens.inspector.views.close()`);
   const big = { label: 'acc', space: 'MEM', offset: 0, bytes: 64 << 20, mode: 'heatmap', dtype: 'f32', shape: [4096, 4096] };
   rows.push(row('views: 4096×4096 f32 heatmap (64 MiB), first paint from showView (best of 5)', 300, await paint(big, 5)));
-  // pan/zoom frames on the 1920×1080 picture: wheel zooms and drag steps, main-thread time of each (best p95 of 3 × 200)
+  // pan/zoom frames on the 1920×1080 picture: wheel zooms and drag steps, main-thread time of each (best p95 of 3 × 200);
+  // the heatmap's tile closed, so that the frame is the one picture (and the step change below re-reads it alone)
+  await page.evaluate(`window.tensorLens.inspector.views.close('acc')`);
   await paint(hd, 1);
   const p95s: number[] = [];
   for (let run = 0; run < 3; run++) {
@@ -215,6 +219,27 @@ async function benchViews(page: import('playwright-core').Page, url: string): Pr
     );
   }
   rows.push(row('views: re-render of the 1920×1080 picture after a step change (median of 8)', 50, median(steps)));
+  // three tiles side by side (an RGB input, a grey output, an i16 heatmap, 256×192 each): a step change re-reads and redraws all three
+  await page.evaluate(`window.tensorLens.inspector.views.close()`);
+  const px = 256 * 192;
+  await paint({ label: 'in', space: 'MEM', offset: 0x200000, bytes: 3 * px, mode: 'image', shape: [3, 192, 256] }, 1);
+  await paint({ label: 'out', space: 'MEM', offset: 0x300000, bytes: px, mode: 'image', format: 'grey', width: 256, height: 192 }, 1);
+  await paint({ label: 'acc', space: 'MEM', offset: 0x400000, bytes: 2 * px, mode: 'heatmap', dtype: 'i16', shape: [192, 256] }, 1);
+  const tiled: number[] = [];
+  for (let i = 0; i < 8; i++) {
+    tiled.push(
+      (await page.evaluate(`(async () => {
+        const insp = window.tensorLens.inspector;
+        if (insp.views.tiles.length !== 3) throw new Error('expected 3 tiles, got ' + insp.views.tiles.length);
+        const before = Number(document.body.dataset.viewPainted ?? 0);
+        const t0 = performance.now();
+        insp.setStep(${i % 2 === 0 ? 1 : 3}, true);
+        while (Number(document.body.dataset.viewPainted ?? 0) < before + 3) await new Promise((r) => setTimeout(r, 0));
+        return performance.now() - t0;
+      })()`)) as number,
+    );
+  }
+  rows.push(row('views: re-render of 3 tiles of 256×192 (RGB, grey, i16 heatmap) after a step change (median of 8)', 50, median(tiled)));
   return rows;
 }
 
