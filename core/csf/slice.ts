@@ -113,7 +113,13 @@ export class SliceBuilder {
  * The slice of `view` at leading indices `lead` (see the module comment). Throws an Error saying why
  * when the file has no usable fiber index or `lead` does not name a slice.
  */
-export async function readSlice(view: CsfView, lead: readonly number[], maxSide = SLICE_MAX_SIDE): Promise<CsfSlice> {
+export async function readSlice(
+  view: CsfView,
+  lead: readonly number[],
+  maxSide = SLICE_MAX_SIDE,
+  /** Checked between chunks: true stops the read (a newer slice was asked for), with an Error saying so. */
+  cancelled?: () => boolean,
+): Promise<CsfSlice> {
   const hd = view.header;
   const ptr = view.pointers;
   if (!hd || !ptr) {
@@ -129,6 +135,7 @@ export async function readSlice(view: CsfView, lead: readonly number[], maxSide 
   const e1 = ptr[g.f0 + g.rows];
   let r = 0;
   for (let at = e0; at < e1; at += CHUNK_ENTRIES) {
+    if (cancelled?.()) throw new Error('the slice was not drawn: another slice was asked for');
     const n = Math.min(CHUNK_ENTRIES, e1 - at);
     const bytes = await view.source.read(view.entriesOffset + 8 * at, 8 * n);
     if (bytes.byteLength < 8 * n)

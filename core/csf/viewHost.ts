@@ -48,6 +48,7 @@ export class CsfViewHost {
   private greeted = false;
   private disposed = false;
   private lastProgress = 0;
+  private sliceTicket = 0;
   /** Requests answered, by method (diagnostics and tests: shows the webview really asked). */
   readonly served: Record<string, number> = {};
   /** Resolves when the background validation has finished. */
@@ -142,7 +143,9 @@ export class CsfViewHost {
       return { row: null };
     },
     'csf.slice': async ({ lead, maxSide }) => {
-      const s = await readSlice(this.view, lead, maxSide);
+      // a newer slice request stops this one's reading (a user stepping through leading indices of a big file)
+      const ticket = ++this.sliceTicket;
+      const s = await readSlice(this.view, lead, maxSide, () => ticket !== this.sliceTicket || this.disposed);
       const { values, entries, ...rest } = s;
       return { ...rest, lead: [...lead], values: toArrayBuffer(values), entries: toArrayBuffer(entries) };
     },

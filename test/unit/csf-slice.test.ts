@@ -127,3 +127,19 @@ test('csf.slice through the viewer host: answers with the slice, refuses malform
   assert.equal(err(4), 'no slice to draw: a tensor of order 2 takes 0 leading indices for its slice, found 1');
   host.dispose();
 });
+
+test('a slice read stops between chunks when a newer one is asked for', async () => {
+  // 2^17 + 1 entries in one row: three chunks of 2^16; cancelled after the first
+  const n = (1 << 17) + 1;
+  const fiber: [number, number][] = Array.from({ length: n }, (_, j) => [j, 1]);
+  const v = await open(writeCsfFixture([n], [fiber]));
+  let asked = 0;
+  await assert.rejects(
+    readSlice(v, [], undefined, () => ++asked > 1),
+    /^Error: the slice was not drawn: another slice was asked for$/,
+  );
+  assert.equal(asked, 2);
+  const s = await readSlice(v, []);
+  // 131073 columns in blocks of ceil(131073 / 2048) = 65 → 2017 cells, every one stored with value 1
+  assert.deepEqual([s.rows, s.cols, s.blockCols, s.stored], [1, 2017, 65, 2017]);
+});

@@ -131,3 +131,26 @@ test('a slice wider than 2048 cells is drawn downsampled, each cell the stored v
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('the heatmap comes back as it was left (shown, its slice, the structure) when the webview is restored', async () => {
+  const { page } = await openHeatmap('cube');
+  await page.fill('#csf-lead-0', '1');
+  await page.dispatchEvent('#csf-lead-0', 'change');
+  await until(page, 'document.body.dataset.heatmap === "painted 1"');
+  await page.click('#csf-structure');
+  await page.reload();
+  await until(page, 'document.body.dataset.ready === "1"', 20000);
+  await until(page, 'document.body.dataset.heatmap === "painted 1"');
+  assert.equal(await page.getAttribute('#csf-heatbtn', 'aria-pressed'), 'true');
+  assert.equal(await page.isChecked('#csf-structure'), true);
+  assert.deepEqual(await pixel(page, 1, 1), [128, 128, 128, 255]); // implicit zero, structure shown
+  assert.deepEqual(await pixel(page, 0, 2), [255, 0, 0, 255]); // x[1, 0, 2] = 9
+  // hidden again: a reload keeps it hidden
+  await page.click('#csf-heatbtn');
+  assert.equal(await page.isHidden('#csf-heatpane'), true);
+  await page.reload();
+  await until(page, 'document.body.dataset.ready === "1"', 20000);
+  assert.equal(await page.isHidden('#csf-heatpane'), true);
+  assert.equal(await page.getAttribute('#csf-heatbtn', 'aria-pressed'), 'false');
+  await page.close();
+});

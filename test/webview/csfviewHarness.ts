@@ -77,6 +77,7 @@ const ready = (async () => {
     const copy = structuredClone(msg);
     void ready.then(() => harness.host.handle(copy));
   },
-  getState: () => undefined,
-  setState: () => undefined,
+  // the webview's saved state survives a reload of the page, as VS Code keeps it when a hidden webview comes back
+  getState: () => JSON.parse(sessionStorage.getItem('tl-csf-state') ?? 'null') ?? undefined,
+  setState: (st: unknown) => sessionStorage.setItem('tl-csf-state', JSON.stringify(st ?? null)),
 });

@@ -20,7 +20,7 @@ import type { VsCodeApi } from '../common/rpc';
 import type { CsfRpc } from './rpc';
 import { VirtualList } from '../common/virtualList';
 import { PagedList } from './pagedList';
-import { CsfHeatmap } from './heatmap';
+import { CsfHeatmap, type HeatmapState } from './heatmap';
 
 const ROW_H = 20;
 const TABLE_PAGE = 256;
@@ -30,6 +30,8 @@ const BYTES_PER_ROW = 16;
 export interface CsfViewState {
   tableFirst?: number;
   hexFirst?: number;
+  /** The heatmap, when shown. */
+  heat?: HeatmapState;
 }
 
 type Hello = CsfResultOf<'csf.hello'>;
@@ -71,6 +73,7 @@ export class CsfViewer {
     this.hexList.setTotal(Math.ceil(this.info.size / BYTES_PER_ROW));
     if (st?.tableFirst) this.table.scrollTo(st.tableFirst);
     if (st?.hexFirst) this.hexList.scrollTo(st.hexFirst);
+    if (st?.heat && typeof st.heat === 'object' && Array.isArray(st.heat.lead)) this.heatmap?.restore(st.heat);
     this.root.setAttribute('aria-busy', 'false');
     document.body.dataset.ready = '1';
   }
@@ -116,22 +119,28 @@ export class CsfViewer {
     go.addEventListener('keydown', (ev: KeyboardEvent) => {
       if (ev.key === 'Enter') void this.goTo(go.value);
     });
-    if (hd) this.heatmap = new CsfHeatmap(this.rpc, { shape: hd.shape, entriesOffset: i.entriesOffset, selectEntry: (e) => this.selectEntry(e) });
     const heatBtn = h(
       'button',
       {
         id: 'csf-heatbtn',
         class: 'tl-btn',
-        disabled: !this.heatmap,
+        disabled: !hd,
         'aria-pressed': 'false',
         title: 'Show the tensor’s values as a heatmap (a 2-D slice for order 3 and more)',
-        onclick: () => {
-          this.heatmap!.toggle();
-          heatBtn.setAttribute('aria-pressed', String(this.heatmap!.shown));
-        },
+        onclick: () => this.heatmap!.toggle(),
       },
       'Heatmap',
     );
+    if (hd)
+      this.heatmap = new CsfHeatmap(this.rpc, {
+        shape: hd.shape,
+        entriesOffset: i.entriesOffset,
+        selectEntry: (e) => this.selectEntry(e),
+        changed: () => {
+          heatBtn.setAttribute('aria-pressed', String(!!this.heatmap?.shown));
+          this.saveState();
+        },
+      });
     const top = h(
       'div',
       { class: 'tl-top' },
@@ -508,7 +517,8 @@ export class CsfViewer {
   }
 
   private saveState(): void {
-    this.api.setState({ tableFirst: this.table.first, hexFirst: this.hexList.first });
+    if (!this.table) return;
+    this.api.setState({ tableFirst: this.table.first, hexFirst: this.hexList.first, heat: this.heatmap?.state() });
   }
 
   /** For tests: pages held and requests in flight. */

@@ -24,6 +24,14 @@ export interface HeatmapHost {
   entriesOffset: number;
   /** Selects entry e in the fiber table and the hex view. */
   selectEntry(e: number): Promise<void>;
+  /** The pane was shown or hidden, or its slice or structure changed (the viewer saves its state). */
+  changed(): void;
+}
+
+/** What the webview's saved state keeps of the heatmap (shown, its slice, the structure toggle). */
+export interface HeatmapState {
+  lead: number[];
+  structure: boolean;
 }
 
 export class CsfHeatmap {
@@ -65,7 +73,14 @@ export class CsfHeatmap {
       this.leadInputs.push(input);
       return h('label', { class: 'csf-leadlabel' }, `i${k} `, input);
     });
-    this.structure = h('input', { id: 'csf-structure', type: 'checkbox', onchange: () => this.paint() });
+    this.structure = h('input', {
+      id: 'csf-structure',
+      type: 'checkbox',
+      onchange: () => {
+        this.paint();
+        this.host.changed();
+      },
+    });
     const modes = shape.length >= 2 ? `modes ${shape.length - 2} × ${shape.length - 1}` : 'mode 0';
     this.canvas = h('canvas', { id: 'csf-heatcanvas', class: 'csf-heatcanvas', tabindex: 0, 'aria-label': 'Heatmap of the tensor' });
     this.canvas.addEventListener('mousemove', (e) => this.onHover(e));
@@ -98,6 +113,22 @@ export class CsfHeatmap {
     this.el.hidden = !on;
     if (on && !this.slice && !this.loading) void this.load();
     else if (on) this.draw();
+    this.host.changed();
+  }
+
+  /** The state to save: undefined while hidden. */
+  state(): HeatmapState | undefined {
+    if (this.el.hidden) return undefined;
+    const lead = this.lead();
+    return { lead: typeof lead === 'string' ? [] : lead, structure: this.structure.checked };
+  }
+
+  /** Shows the pane as a saved state left it (leading indices that no longer fit are ignored). */
+  restore(st: HeatmapState): void {
+    if (st.lead.length === this.leadInputs.length && st.lead.every((v, k) => Number.isSafeInteger(v) && v >= 0 && v < this.host.shape[k]))
+      st.lead.forEach((v, k) => (this.leadInputs[k].value = String(v)));
+    this.structure.checked = st.structure === true;
+    this.toggle(true);
   }
 
   /** The leading indices the inputs name, or why they name none. */
@@ -146,6 +177,7 @@ export class CsfHeatmap {
       this.paint();
       this.lastPaintMs = performance.now() - t0;
       document.body.dataset.heatmap = `painted ${lead.join(',')}`;
+      this.host.changed();
     } catch (e) {
       if (ticket === this.loading) this.fail(e instanceof Error ? e.message : String(e));
     }
