@@ -11,6 +11,7 @@ import { heatRGBA, valueRange } from '../../../core/inspect/tensorView';
 import { type CsfResultOf } from '../../../core/protocol/webview';
 import { h, setText } from '../common/dom';
 import { HeatLegend, formatHeatValue } from '../common/heatLegend';
+import { Picture } from '../common/picture';
 import type { CsfRpc } from './rpc';
 
 /** Colour of implicit zeros when the structure is shown: a grey off the blue–white–red scale. */
@@ -36,8 +37,8 @@ export interface HeatmapState {
 
 export class CsfHeatmap {
   readonly el: HTMLElement;
-  readonly canvas: HTMLCanvasElement;
-  private readonly src = document.createElement('canvas');
+  /** The cells at one picture pixel each, with the inspector's zoom (wheel, + −, 0 fits) and pan (drag, arrows). */
+  readonly picture = new Picture();
   private readonly legend = new HeatLegend('csf-heatlegend');
   private readonly note = h('div', { id: 'csf-heatnote', class: 'csf-note', hidden: true });
   private readonly hover = h('div', { id: 'csf-heathover', class: 'csf-heathover' });
@@ -46,10 +47,6 @@ export class CsfHeatmap {
   slice: Slice | undefined;
   private values = new Float32Array(0);
   private entries = new Uint32Array(0);
-  /** Canvas pixels per cell and where cell (0, 0) lands (device pixels). */
-  private zoom = 1;
-  private panX = 0;
-  private panY = 0;
   private loading = 0;
   /** Milliseconds from the request to the painted picture (the bench reads it). */
   lastPaintMs = 0;
@@ -82,11 +79,14 @@ export class CsfHeatmap {
       },
     });
     const modes = shape.length >= 2 ? `modes ${shape.length - 2} × ${shape.length - 1}` : 'mode 0';
-    this.canvas = h('canvas', { id: 'csf-heatcanvas', class: 'csf-heatcanvas', tabindex: 0, 'aria-label': 'Heatmap of the tensor' });
-    this.canvas.addEventListener('mousemove', (e) => this.onHover(e));
-    this.canvas.addEventListener('mouseleave', () => setText(this.hover, ''));
-    this.canvas.addEventListener('click', (e) => void this.onClick(e));
-    new ResizeObserver(() => this.draw()).observe(this.canvas);
+    const cv = this.picture.canvas;
+    cv.id = 'csf-heatcanvas';
+    cv.classList.add('csf-heatcanvas');
+    cv.setAttribute('aria-label', 'Heatmap of the tensor');
+    cv.addEventListener('mousemove', (e) => this.onHover(e));
+    cv.addEventListener('mouseleave', () => setText(this.hover, ''));
+    cv.addEventListener('click', (e) => void this.onClick(e));
+    new ResizeObserver(() => this.picture.draw()).observe(cv);
     this.el = h(
       'section',
       { id: 'csf-heatpane', class: 'csf-heatpane', 'aria-label': 'Heatmap', hidden: true },
@@ -99,7 +99,7 @@ export class CsfHeatmap {
         this.legend.el,
       ),
       this.note,
-      h('div', { class: 'csf-heatwrap' }, this.canvas),
+      h('div', { class: 'csf-heatwrap' }, cv),
       this.hover,
     );
   }
@@ -112,7 +112,7 @@ export class CsfHeatmap {
   toggle(on = this.el.hidden): void {
     this.el.hidden = !on;
     if (on && !this.slice && !this.loading) void this.load();
-    else if (on) this.draw();
+    else if (on) this.picture.draw();
     this.host.changed();
   }
 
@@ -185,12 +185,12 @@ export class CsfHeatmap {
 
   private fail(why: string): void {
     this.slice = undefined;
-    this.src.width = 0;
+    this.picture.src.width = 0;
     this.legend.show(undefined);
     this.note.hidden = false;
     this.note.classList.add('tl-warn');
     setText(this.note, why);
-    this.draw();
+    this.picture.draw();
     document.body.dataset.heatmap = 'failed';
   }
 
@@ -207,48 +207,18 @@ export class CsfHeatmap {
       const grey = ((255 << 24) | (B << 16) | (G << 8) | R) >>> 0;
       for (let i = 0; i < this.entries.length; i++) if (this.entries[i] === NO_ENTRY) words[i] = grey;
     }
-    this.src.width = s.cols;
-    this.src.height = s.rows;
-    this.src.getContext('2d')!.putImageData(new ImageData(rgba as Uint8ClampedArray<ArrayBuffer>, s.cols, s.rows), 0, 0);
-    this.draw();
-  }
-
-  /** Fits the picture into the canvas: whole cells (integer zoom) when they are at least a pixel, crisp edges. */
-  draw(): void {
-    const ratio = window.devicePixelRatio || 1;
-    const box = this.canvas.getBoundingClientRect();
-    const w = Math.max(1, Math.round(box.width * ratio));
-    const hgt = Math.max(1, Math.round(box.height * ratio));
-    if (this.canvas.width !== w || this.canvas.height !== hgt) {
-      this.canvas.width = w;
-      this.canvas.height = hgt;
-    }
-    const ctx = this.canvas.getContext('2d')!;
-    ctx.clearRect(0, 0, w, hgt);
-    if (!this.slice || this.src.width === 0) return;
-    const z = Math.min(w / this.src.width, hgt / this.src.height);
-    this.zoom = z >= 1 ? Math.floor(z) : z;
-    this.panX = Math.round((w - this.src.width * this.zoom) / 2);
-    this.panY = Math.round((hgt - this.src.height * this.zoom) / 2);
-    ctx.imageSmoothingEnabled = false;
-    ctx.drawImage(this.src, this.panX, this.panY, this.src.width * this.zoom, this.src.height * this.zoom);
+    this.picture.setImage(rgba, s.cols, s.rows);
   }
 
   /** The picture cell under a mouse position. */
   cellAt(clientX: number, clientY: number): { row: number; col: number } | undefined {
-    const s = this.slice;
-    if (!s) return undefined;
-    const box = this.canvas.getBoundingClientRect();
-    const ratio = window.devicePixelRatio || 1;
-    const col = Math.floor(((clientX - box.left) * ratio - this.panX) / this.zoom);
-    const row = Math.floor(((clientY - box.top) * ratio - this.panY) / this.zoom);
-    return row >= 0 && col >= 0 && row < s.rows && col < s.cols ? { row, col } : undefined;
+    const p = this.slice ? this.picture.pixelAt(clientX, clientY) : undefined;
+    return p && { row: p.y, col: p.x };
   }
 
   /** Where the centre of cell (row, col) is drawn, in CSS pixels from the canvas's top left (tests). */
   cssPointOf(row: number, col: number): { x: number; y: number } {
-    const ratio = window.devicePixelRatio || 1;
-    return { x: (this.panX + (col + 0.5) * this.zoom) / ratio, y: (this.panY + (row + 0.5) * this.zoom) / ratio };
+    return this.picture.cssPointOf(col, row);
   }
 
   /** What cell (row, col) is, in words. */
@@ -274,7 +244,7 @@ export class CsfHeatmap {
   }
 
   private async onClick(ev: MouseEvent): Promise<void> {
-    const c = this.cellAt(ev.clientX, ev.clientY);
+    const c = this.picture.dragged ? undefined : this.cellAt(ev.clientX, ev.clientY);
     if (!c || !this.slice) return;
     const e = this.entries[c.row * this.slice.cols + c.col];
     setText(this.hover, this.describe(c.row, c.col));
@@ -285,6 +255,6 @@ export class CsfHeatmap {
   drawnPixel(row: number, col: number): number[] {
     const q = this.cssPointOf(row, col);
     const ratio = window.devicePixelRatio || 1;
-    return [...this.canvas.getContext('2d')!.getImageData(Math.floor(q.x * ratio), Math.floor(q.y * ratio), 1, 1).data];
+    return [...this.picture.canvas.getContext('2d')!.getImageData(Math.floor(q.x * ratio), Math.floor(q.y * ratio), 1, 1).data];
   }
 }

@@ -24,7 +24,7 @@ import {
 } from '../../../../core/inspect/tensorView';
 import { bytesOf } from '../../../../core/protocol/webview';
 import { canvasPng, h, setText } from '../../common/dom';
-import { Picture } from './picture';
+import { Picture } from '../../common/picture';
 import type { RegionReader } from './regionReader';
 import type { ViewsHost } from './viewsPane';
 

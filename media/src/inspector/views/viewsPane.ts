@@ -10,7 +10,7 @@ import { IMAGE_FORMATS, type ElemType, type ImageFormat, type Region, type Tenso
 import { ELEM_LABEL } from '../../../../core/inspect/decode';
 import { h, option, setText } from '../../common/dom';
 import type { InspectorView } from '../view';
-import type { Picture } from './picture';
+import type { Picture } from '../../common/picture';
 import { RegionReader } from './regionReader';
 import { parseSizes, regionChoices, viewOfRegion, type RegionChoice } from './regions';
 import { Tile, type TileEvents } from './tile';

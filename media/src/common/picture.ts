@@ -1,11 +1,12 @@
 /**
- * The picture of the Views pane: the full-resolution image in an offscreen canvas, drawn into the visible
- * canvas at a zoom and pan (nearest-neighbour, so single pixels show with crisp edges), with the step's
- * changed pixels outlined and the pixels that differ from a reference tinted. A pan or zoom frame is one
- * drawImage of the picture plus the outlines; the picture itself is rebuilt only when its bytes change.
+ * A picture of the webviews (the memory inspector's Views pane, the `.csfbin` viewer's heatmap): the
+ * full-resolution image in an offscreen canvas, drawn into the visible canvas at a zoom and pan
+ * (nearest-neighbour, so single pixels show with crisp edges), with the step's changed pixels outlined and
+ * the pixels that differ from a reference tinted. A pan or zoom frame is one drawImage of the picture plus
+ * the outlines; the picture itself is rebuilt only when its bytes change.
  */
-import type { Rect } from '../../../../core/inspect/tensorView';
-import { h } from '../../common/dom';
+import type { Rect } from '../../../core/inspect/tensorView';
+import { h } from './dom';
 
 export const MIN_ZOOM = 1 / 64;
 export const MAX_ZOOM = 64;
