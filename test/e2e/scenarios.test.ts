@@ -589,3 +589,108 @@ scenario('7. a new integrated terminal runs tensor-lens from the installed exten
   assert.equal(version, JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).version, text);
   await w.runCommand('Terminal: Kill All Terminals');
 });
+
+/** The Views pane's canvas showing `label` (a tile of its own, or the pane's one picture when the region list shows it). */
+async function viewCanvas(f: Frame, label: string): Promise<string> {
+  return poll(`the picture '${label}'`, async () => {
+    const sel = (await f.evaluate(`(() => {
+      const own = document.querySelector('canvas.tl-vcanvas[data-label=${JSON.stringify(label)}]');
+      if (own) return 'canvas.tl-vcanvas[data-label=${JSON.stringify(label).replace(/"/g, '\\"')}]';
+      const region = document.getElementById('tl-vregion');
+      const shown = region && region.selectedOptions[0] ? region.selectedOptions[0].textContent : '';
+      return shown.includes(${JSON.stringify(label)}) ? '#tl-vcanvas' : undefined;
+    })()`)) as string | undefined;
+    return sel;
+  });
+}
+
+/** Hovers CSS point (x, y) of a picture's canvas and returns the pane's hover line for it. */
+async function hoverPicture(f: Frame, canvas: string, x: number, y: number): Promise<string> {
+  const box = (await f.locator(canvas).boundingBox())!;
+  await f.locator(canvas).hover({ position: { x: Math.min(x, box.width - 1), y: Math.min(y, box.height - 1) } });
+  return poll('the hover line', async () => {
+    const t = (await f.evaluate(`[...document.querySelectorAll('.tl-vhover')].map((e) => e.textContent).filter(Boolean).join('\\n')`)) as string;
+    return /\(x \d+, y \d+\)/.test(t) ? t : undefined;
+  });
+}
+
+scenario(
+  '8. the vision example: Run opens its pictures — the input image and the edges the kernels computed, pixel for pixel',
+  { timeout: 150_000 },
+  async () => {
+    const w = W();
+    const W_ = 256;
+    const H_ = 192;
+    // the expectation: the packaged CLI's run of the same kernels on the same picture (its edges plane), and the input's bytes
+    const edgesFile = join(dirname(ws), 'edges.bin');
+    cli(
+      'run',
+      'vision/vision.m',
+      '--entry',
+      'kernel_vision_exe',
+      ...['picture=vision/input.png', `grey=${W_ * H_}`, `blurred=${W_ * H_}`, `edges=${W_ * H_}`].flatMap((b) => ['--buffer', b]),
+      ...['@picture', '@grey', '@blurred', '@edges', String(W_), String(H_)].flatMap((a) => ['--arg', a]),
+      '--dump',
+      `MEM:edges:${W_ * H_}:u8=${edgesFile}`,
+    );
+    const edges = readFileSync(edgesFile);
+    const input = readFileSync(join(ws, 'vision', 'input.bin'));
+    const rgbAt = (x: number, y: number) => [0, 1, 2].map((c) => input[c * W_ * H_ + y * W_ + x]);
+
+    await fresh();
+    await w.runCommand('View: Close Primary Side Bar');
+    await w.quickOpen('vision/vision.m');
+    await w.page.locator('.statusbar').getByText('Tensor Program', { exact: true }).waitFor({ timeout: 30_000 });
+    await w.runCommand('Tensor Lens: Run Program');
+    const toasts = w.page.locator('.notifications-toasts .notification-list-item-message');
+    await w.waitForText(toasts, /vision\.m: \d+ tensor statements/, 90_000);
+    log('8: run done');
+    const f = await w.webviewFrame('#tl-grid', 30_000);
+    await until(f, 'Number(document.body.dataset.viewPainted || 0) > 0', 30_000);
+
+    // the input picture: whatever pixel the mouse is on, the pane shows the colour input.bin has there
+    const inputCanvas = await viewCanvas(f, 'input');
+    const seen = new Set<string>();
+    for (const [px, py] of [
+      [0.3, 0.3],
+      [0.5, 0.7],
+      [0.8, 0.2],
+    ]) {
+      const box = (await f.locator(inputCanvas).boundingBox())!;
+      const line = await hoverPicture(f, inputCanvas, box.width * px, box.height * py);
+      const m = /\(x (\d+), y (\d+)\) R (\d+) G (\d+) B (\d+)/.exec(line);
+      assert.ok(m, `an RGB hover line: ${line}`);
+      const [x, y, r, g, b] = m.slice(1).map(Number);
+      assert.deepEqual([r, g, b], rgbAt(x, y), `input pixel (${x}, ${y})`);
+      seen.add(`${r},${g},${b}`);
+    }
+    assert.ok(seen.size >= 2, 'the three points are not all one colour');
+
+    // the edges: show them, then hover until a pixel on an edge is found; its value is the CLI's
+    if ((await f.locator('canvas.tl-vcanvas[data-label="edges"]').count()) === 0) {
+      const region = f.locator('#tl-vregion');
+      const value = (await region.evaluate((s: HTMLSelectElement) => Array.from(s.options).find((o) => (o.textContent ?? '').includes('edges'))?.value)) as
+        string | undefined;
+      assert.ok(value !== undefined, 'the edges view is listed');
+      await region.selectOption(value);
+    }
+    const edgeCanvas = await viewCanvas(f, 'edges');
+    await until(f, 'Number(document.body.dataset.viewPainted || 0) > 1', 30_000);
+    let lit = 0;
+    const box = (await f.locator(edgeCanvas).boundingBox())!;
+    for (let i = 1; i < 40 && lit < 2; i++) {
+      // a diagonal through the roof and the walls
+      const line = await hoverPicture(f, edgeCanvas, (box.width * i) / 40, box.height * (0.35 + (0.5 * i) / 40));
+      const m = /\(x (\d+), y (\d+)\) = (\d+)/.exec(line);
+      assert.ok(m, `a grey hover line: ${line}`);
+      const [x, y, v] = m.slice(1).map(Number);
+      assert.equal(v, edges[y * W_ + x], `edge pixel (${x}, ${y})`);
+      if (v > 0) lit++;
+    }
+    assert.ok(lit >= 1, 'the diagonal crosses an edge');
+    await f.locator(edgeCanvas).hover({ position: { x: 1, y: 1 } });
+    await w.runCommand('Notifications: Clear All Notifications');
+    await w.splitEditorGroups(0.3);
+    await w.screenshot('8-vision-views');
+  },
+);
