@@ -57,6 +57,14 @@ test('2-D tensor: min, max, a middle value and an implicit zero in the scale; st
   assert.deepEqual(await pixel(page, 0, 0), [128, 128, 128, 255]);
   assert.deepEqual(await pixel(page, 1, 1), [128, 128, 128, 255]);
   assert.deepEqual(await pixel(page, 0, 1), [255, 170, 170, 255]);
+  // zoom out with the keyboard (the inspector's picture; the 2×3 picture fits at the largest zoom, 64): cells stay whole and keep their colours
+  const zoom = (await page.evaluate('window.tensorLens.viewer.heatmap.picture.zoom')) as number;
+  await page.focus('#csf-heatcanvas');
+  assert.equal(zoom, 64);
+  await page.keyboard.press('-');
+  assert.equal(await page.evaluate('window.tensorLens.viewer.heatmap.picture.zoom'), 32);
+  assert.deepEqual(await pixel(page, 1, 2), [255, 0, 0, 255]);
+  assert.deepEqual(await pixel(page, 1, 0), [0, 0, 255, 255]);
   assert.deepEqual(await page.evaluate('window.__csp'), []);
   assert.deepEqual(problems, []);
   await page.close();
