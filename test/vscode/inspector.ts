@@ -33,6 +33,8 @@ interface ViewDump {
   title: string;
   /** The Views pane's picture: what it shows and the RGBA of its pixel (0, 0) once painted. */
   picture?: { label: string; describe: string; error?: string; pixel0?: number[] };
+  /** Every picture of the Views pane, its tiles in order. */
+  pictures?: { label: string; describe: string; error?: string; pixel0?: number[] }[];
 }
 interface Api {
   client: { sendRequest<R>(method: string, params: unknown): Promise<R> };
@@ -126,6 +128,15 @@ async function panelShowsRunBytes(): Promise<void> {
   assert.equal(pin.error, undefined, pin.error);
   assert.equal(pin.describe, 'i16 heatmap [64, 32]');
   assert.deepEqual(pin.pixel0, [0, 0, 255, 255], 'inbuf[0] = −1000, the smallest: blue');
+  // inbuf opened as a second tile beside the configured outbuf (side by side, both painted)
+  const tiles = (await vscode.commands.executeCommand<ViewDump>('tensorLens.inspector.debugState', dump.panelTitle))?.pictures ?? [];
+  assert.deepEqual(
+    tiles.map((t) => [t.label, t.pixel0]),
+    [
+      ['outbuf', [0, 0, 255, 255]],
+      ['inbuf', [0, 0, 255, 255]],
+    ],
+  );
   // closed again: the later tests of this panel see the whole grid (the pane would stack under it in a narrow panel)
   assert.equal(await vscode.commands.executeCommand<boolean>('tensorLens.inspector.closeView', dump.panelTitle), true);
   await waitFor('the Views pane to close', async () => !(await debugPicture(dump.panelTitle)), 10_000, 100);

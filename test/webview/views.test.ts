@@ -349,7 +349,10 @@ const pointOf = (page: Page, i: number, x: number, y: number) =>
   })()`) as Promise<{ x: number; y: number }>;
 const rects = (page: Page) =>
   page.evaluate(
-    `[...document.querySelectorAll('.tl-vtile')].map((t) => { const r = t.getBoundingClientRect(); return { left: r.left, right: r.right, top: r.top, bottom: r.bottom }; })`,
+    `[...document.querySelectorAll('.tl-vtile')].map((t) => {
+      const r = t.getBoundingClientRect();
+      return { left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+    })`,
   ) as Promise<{ left: number; right: number; top: number; bottom: number }[]>;
 const grey = (off: number, x: number, y: number) => {
   const g = memByte(off + y * 32 + x);
@@ -476,6 +479,10 @@ test('a click selects a tile: it is outlined and the bar, Fit and export act on 
   assert.deepEqual(await page.evaluate(`[...document.querySelectorAll('canvas.tl-vcanvas')].map((c) => c.dataset.label)`), ['in', 'out']);
   assert.match(await text(page, '#tl-vstatus'), /^in: grey 32×16 at MEM 0x6400/);
   assert.deepEqual(await tileDrawn(page, 0, 3, 2), grey(0x6400, 3, 2));
+  // the extension closes one tile by its label
+  await page.evaluate(`window.harness.post({ type: 'notify', method: 'closeView', params: { label: 'out' } })`);
+  await until(page, `document.querySelectorAll('.tl-vtile').length === 1`);
+  assert.deepEqual(await page.evaluate(`[...document.querySelectorAll('canvas.tl-vcanvas')].map((c) => c.dataset.label)`), ['in']);
   assert.deepEqual(problems, []);
   await page.close();
 });
