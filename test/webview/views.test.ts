@@ -436,6 +436,21 @@ test('linked pictures of the same size zoom and pan together; another size does 
   await page.mouse.wheel(0, 100);
   assert.notEqual((await viewOf(page, 0)).zoom, v1.zoom);
   assert.deepEqual(await viewOf(page, 1), v1);
+  // link on again: the others take the selected tile's view (out, selected by the drag)
+  await page.click('#tl-vlink');
+  assert.match(await text(page, '#tl-vstatus'), /^out: /);
+  assert.deepEqual(await viewOf(page, 0), v1);
+  // a new picture of the same size joins the linked view; its pixels are its own
+  await view(page, { ...IN, label: 'third', offset: 0x6400 });
+  const centre = (i: number) => page.evaluate(`${tile(i)}.picture.centre()`) as Promise<{ x: number; y: number }>;
+  // (adding a tile changed the layout: the tiles are whole again, still linked; the new one, on a row of its
+  // own, shares their zoom and the picture point at its centre, within a canvas pixel: pans are whole canvas pixels)
+  const v3 = await viewOf(page, 3);
+  assert.equal(v3.zoom, (await viewOf(page, 1)).zoom);
+  assert.deepEqual(await viewOf(page, 0), await viewOf(page, 1));
+  const [c1, c3] = [await centre(1), await centre(3)];
+  assert.ok(Math.abs(c1.x - c3.x) <= 1 / v3.zoom && Math.abs(c1.y - c3.y) <= 1 / v3.zoom, `centres ${JSON.stringify([c1, c3])}`);
+  assert.deepEqual(await tileDrawn(page, 3, 12, 6), grey(0x6400, 12, 6));
   await page.close();
 });
 

@@ -149,12 +149,18 @@ export class Picture {
     this.onMove?.();
   }
 
-  /** Takes another picture's zoom and pan (linked pictures of the same size), without telling `onMove`. */
-  setView(zoom: number, panX: number, panY: number): void {
+  /** The picture point at the canvas's centre (what linked pictures share, with the zoom: their canvases may differ in size). */
+  centre(): { x: number; y: number } {
+    return { x: (this.canvas.width / 2 - this.panX) / this.zoom, y: (this.canvas.height / 2 - this.panY) / this.zoom };
+  }
+
+  /** Zoom `zoom` with picture point `c` at the canvas's centre (a linked picture's view), without telling `onMove`. */
+  setView(zoom: number, c: { x: number; y: number }): void {
+    this.size();
     this.fitted = true;
     this.zoom = zoom;
-    this.panX = panX;
-    this.panY = panY;
+    this.panX = Math.round(this.canvas.width / 2 - c.x * zoom);
+    this.panY = Math.round(this.canvas.height / 2 - c.y * zoom);
     this.draw();
   }
 

@@ -34,6 +34,8 @@ export interface TileEvents {
   close(t: Tile): void;
   status(t: Tile): void;
   moved(t: Tile): void;
+  /** Drawn from new bytes; `first`: the first picture of this size in the tile (a linked tile then joins its partners' view). */
+  painted(t: Tile, first: boolean): void;
 }
 
 export class Tile {
@@ -158,12 +160,14 @@ export class Tile {
     }
     if (seq !== this.seq) return;
     const t1 = performance.now();
+    const first = this.plan?.width !== plan.width || this.plan.height !== plan.height;
     this.plan = { ...plan, base: 0 };
     this.origin = origin;
     this.bytes = bytes;
     this.shownStep = step;
     this.error = undefined;
     this.render();
+    this.events.painted(this, first);
     this.lastLoadMs = performance.now() - t0;
     this.lastRenderMs = performance.now() - t1;
     document.body.dataset.viewPainted = String(Number(document.body.dataset.viewPainted ?? 0) + 1);

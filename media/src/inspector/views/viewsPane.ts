@@ -48,6 +48,7 @@ export class ViewsPane {
     close: (t) => this.closeTile(t),
     status: (t) => t === this.selected && this.syncStatus(),
     moved: (t) => this.follow(t),
+    painted: (t, first) => first && this.join(t),
   };
 
   constructor(private readonly host: ViewsHost) {
@@ -158,8 +159,8 @@ export class ViewsPane {
     if (!this.tiles.length) return this.close();
     if (this.selected === t) this.select(this.tiles[Math.min(i, this.tiles.length - 1)]);
     this.markFirst();
-    // the others grew into the freed space: redraw them at their new size
-    for (const x of this.tiles) x.picture.draw();
+    // the others grew into the freed space: whole pictures again at their new size
+    this.refitAll();
   }
 
   private select(t: Tile): void {
@@ -228,9 +229,13 @@ export class ViewsPane {
     this.tiles.push(t);
     this.tilesEl.append(t.el);
     this.markFirst();
-    // the tiles before it gave up width: redraw them at their new size
-    for (const x of this.tiles) if (x !== t && x.plan) x.picture.draw();
+    // the tiles before it gave up width: whole pictures again at their new size (the new one fits, or joins them, when painted)
+    this.refitAll();
     return t;
+  }
+
+  private refitAll(): void {
+    for (const x of this.tiles) if (x.plan) x.picture.refit();
   }
 
   private addCopy(): void {
@@ -251,8 +256,16 @@ export class ViewsPane {
     if (!this.linkIn.checked || !t.plan) return;
     const p = t.picture;
     for (const x of this.tiles) {
-      if (x !== t && x.plan && x.plan.width === t.plan.width && x.plan.height === t.plan.height) x.picture.setView(p.zoom, p.panX, p.panY);
+      if (x !== t && x.plan && x.plan.width === t.plan.width && x.plan.height === t.plan.height) x.picture.setView(p.zoom, p.centre());
     }
+  }
+
+  /** A linked tile's new picture takes the view of one of the same size already shown (the selected first). */
+  private join(t: Tile): void {
+    if (!this.linkIn.checked || !t.plan) return;
+    const same = (x: Tile | undefined) => x && x !== t && x.plan && x.plan.width === t.plan!.width && x.plan.height === t.plan!.height;
+    const other = same(this.selected) ? this.selected : this.tiles.find(same);
+    if (other) t.picture.setView(other.picture.zoom, other.picture.centre());
   }
 
   private syncStatus(): void {
