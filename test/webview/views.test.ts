@@ -525,6 +525,17 @@ test('a narrow panel wraps the tiles to rows; no tile is cut off sideways', asyn
   );
   assert.deepEqual(await tileDrawn(page, 1, 30, 14), grey(0x6200, 30, 14));
   await shot(page, 'views-tiles-narrow');
+  // the panel widens: the tiles share a row again, every canvas sized to its new box (not stretched)
+  await page.setViewportSize({ width: 1360, height: 760 });
+  await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
+  const wide = await rects(page);
+  assert.ok(Math.abs(wide[2].top - wide[0].top) < 1, 'one row');
+  const sizes = (await page.evaluate(`[...document.querySelectorAll('canvas.tl-vcanvas')].map((c) => {
+    const r = c.getBoundingClientRect();
+    return [c.width, c.height, Math.round(r.width * devicePixelRatio), Math.round(r.height * devicePixelRatio)];
+  })`)) as number[][];
+  for (const [i, [w, hh, bw, bh]] of sizes.entries()) assert.deepEqual([w, hh], [bw, bh], `canvas ${i}`);
+  assert.deepEqual(await tileDrawn(page, 1, 30, 14), grey(0x6200, 30, 14));
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -116,6 +116,10 @@ export class ViewsPane {
       this.status,
     );
     this.syncControls();
+    // the panel resized (tiles wrap differently): each canvas to its new box, views kept
+    new ResizeObserver(() => {
+      for (const t of this.tiles) if (t.plan) t.picture.draw();
+    }).observe(this.tilesEl);
   }
 
   get open(): boolean {
