@@ -7,9 +7,11 @@
 // --runner tap`) starts one process per test file and mutant instead: exact for load-time code, but about ten times
 // slower here.
 //
-// Each module lists the test files that exercise it, so the initial (coverage) run stays short. Long property/fuzz
-// suites (fuzz.test.ts, layout-properties.test.ts, pcore-robustness.test.ts) are left out: they assert "no crash",
-// not answers, and would be run for every mutant they reach.
+// Each module lists the test files that exercise it, so the initial (coverage) run stays short. The fuzz suites
+// (fuzz.test.ts, pcore-robustness.test.ts) are left out: they assert "no crash", not answers, and would be run for
+// every mutant they reach. layout-properties.test.ts is in (last): its properties are answers (forwardMany = forward,
+// inverse ∘ forward = identity, every byte accounted for), on random specs — a mutant it kills is a real failure, but
+// which mutants it kills may vary from run to run.
 
 /**
  * The modules whose answers users rely on: name → files to mutate and the test files that exercise them, fast and
@@ -31,6 +33,8 @@ export const modules = {
       'test/unit/common-npy.test.ts',
       'test/unit/inspect-export.test.ts',
       'test/unit/inspect-host.test.ts',
+      // any other csf test (csf-slice, and those to come)
+      'test/unit/csf-*.test.ts',
     ],
   },
   layout: {
@@ -43,6 +47,8 @@ export const modules = {
       'test/unit/layout-csf.test.ts',
       'test/unit/layout-cli.test.ts',
       'test/unit/layout-language.test.ts',
+      // last (slowest): forwardMany against forward, inverse ∘ forward, byte accounting on random specs
+      'test/unit/layout-properties.test.ts',
     ],
   },
   check: {
@@ -113,7 +119,7 @@ export const base = {
   cleanTempDir: 'always',
   // Message wording (StringLiteral) is left out: about a sixth of all mutants, and the texts users read are pinned by
   // the diagnostics and CLI tests. Mutants run only at module load (tables built once) are ignored: each one would
-  // rerun every test file.
+  // need fresh processes for every test file.
   mutator: { excludedMutations: ['StringLiteral'] },
   ignoreStatic: true,
   appendPlugins: ['./scripts/mutate/runner.mjs', './scripts/mutate/live.mjs'],
