@@ -209,7 +209,8 @@ export const TESTS: TestCase[] = [
     inspectorFollowsStops,
   ],
   [
-    'at a debugger stop the <= hover shows what the statement did "at this stop" (sent by the extension at each stop), and no longer once the session has ended',
+    'at a debugger stop the <= hover shows what the statement did "at this stop" (sent by the extension at each stop), ' +
+      'and no longer once the session has ended',
     hoverAtThisStop,
   ],
 ];
