@@ -19,13 +19,14 @@ export class HeatLegend {
   readonly el: HTMLElement;
   private readonly text: HTMLElement;
 
-  constructor(id: string) {
+  /** `id`: the legend's element id (its range text gets `<id>-range`); without one, classes only (several on a page). */
+  constructor(id?: string) {
     const bar = h('canvas', { class: 'tl-vlegendbar', width: SCALE_STEPS + 1, height: 1 });
     // the bar is the scale itself: step k of SCALE_STEPS coloured by the same heatRGBA as the pictures
     const ramp = Float32Array.from({ length: SCALE_STEPS + 1 }, (_, k) => k);
     bar.getContext('2d')?.putImageData(new ImageData(heatRGBA(ramp, 0, SCALE_STEPS) as Uint8ClampedArray<ArrayBuffer>, SCALE_STEPS + 1, 1), 0, 0);
-    this.text = h('span', { id: `${id}-range`, class: 'tl-vrange' });
-    this.el = h('div', { id, class: 'tl-vlegend', hidden: true }, bar, this.text);
+    this.text = h('span', { ...(id ? { id: `${id}-range` } : {}), class: 'tl-vrange' });
+    this.el = h('div', { ...(id ? { id } : {}), class: 'tl-vlegend', hidden: true }, bar, this.text);
   }
 
   show(r: { min: number; max: number; nonFinite: number } | undefined): void {

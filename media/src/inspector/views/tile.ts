@@ -15,16 +15,15 @@ import {
   planView,
   rectsOfBytes,
   referenceValues,
-  scaleRGB,
   valueAt,
   valueRange,
   viewValues,
-  SCALE_STEPS,
   type ViewPlan,
 } from '../../../../core/inspect/tensorView';
 import { bytesOf } from '../../../../core/protocol/webview';
 import { canvasPng, h, setText } from '../../common/dom';
 import { Picture } from '../../common/picture';
+import { HeatLegend, formatHeatValue as fmt } from '../../common/heatLegend';
 import type { RegionReader } from './regionReader';
 import type { ViewsHost } from './viewsPane';
 
@@ -62,9 +61,7 @@ export class Tile {
   lastRenderMs = 0;
   private readonly title: HTMLElement;
   private readonly hover: HTMLElement;
-  private readonly legend: HTMLElement;
-  private readonly legendBar: HTMLCanvasElement;
-  private readonly legendText: HTMLElement;
+  private readonly legend = new HeatLegend();
 
   constructor(
     private readonly host: ViewsHost,
@@ -81,10 +78,6 @@ export class Tile {
     cv.addEventListener('click', (e) => void this.onClick(e));
     this.title = h('span', { class: 'tl-vtitle' }, spec.label);
     this.hover = h('div', { class: 'tl-vhover' });
-    this.legendBar = h('canvas', { class: 'tl-vlegendbar', width: SCALE_STEPS + 1, height: 1 });
-    this.legendText = h('span', { class: 'tl-vrange' });
-    this.legend = h('div', { class: 'tl-vlegend', hidden: true }, this.legendBar, this.legendText);
-    paintLegend(this.legendBar);
     const close = h('button', { class: 'tl-btn tl-vtileclose', type: 'button', title: `Close ${spec.label}`, 'aria-label': `Close ${spec.label}` }, '×');
     close.addEventListener('click', (e) => {
       e.stopPropagation();
@@ -95,7 +88,7 @@ export class Tile {
       { class: 'tl-vtile', role: 'group', 'aria-label': spec.label },
       h('div', { class: 'tl-vtilehead' }, this.title, close),
       h('div', { class: 'tl-vcanvaswrap' }, cv),
-      this.legend,
+      this.legend.el,
       this.hover,
     );
     // selecting on mousedown (capture): the bar follows before a drag or a click does anything else
@@ -140,7 +133,7 @@ export class Tile {
     } catch (e) {
       this.plan = undefined;
       this.bytes = undefined;
-      this.legend.hidden = true;
+      this.legend.show(undefined);
       this.picture.setImage(new Uint8ClampedArray(4), 1, 1);
       this.fail(e instanceof ViewError ? e.message : String(e));
       return;
@@ -182,13 +175,12 @@ export class Tile {
     this.picture.setOutline(this.outline());
     this.applyDiff(bytes, be);
     if (p.mode === 'image') {
-      this.legend.hidden = true;
+      this.legend.show(undefined);
       this.picture.setImage(imageRGBA(bytes, p, this.pixels(p)), p.width, p.height);
     } else {
       const vals = heatValues(bytes, p, be);
       const r = valueRange(vals);
-      this.legend.hidden = false;
-      setText(this.legendText, `min ${fmt(r.min)} · max ${fmt(r.max)}${r.nonFinite ? ` · ${r.nonFinite} not finite (magenta)` : ''}`);
+      this.legend.show(r);
       this.picture.setImage(heatRGBA(vals, r.min, r.max, this.pixels(p), r.nonFinite === 0), p.width, p.height);
     }
     const info = m.spaces.find((x) => x.id === this.spec.space)!;
@@ -350,23 +342,6 @@ export class Tile {
     const pixel0 = p && this.bytes ? [...this.picture.src.getContext('2d')!.getImageData(0, 0, 1, 1).data] : undefined;
     return { label: this.spec.label, describe: p?.describe ?? '', ...(this.error ? { error: this.error } : {}), ...(pixel0 ? { pixel0 } : {}) };
   }
-}
-
-/** The colour scale from its minimum (left) to its maximum (right), one canvas pixel per step. */
-function paintLegend(bar: HTMLCanvasElement): void {
-  const ctx = bar.getContext('2d');
-  if (!ctx) return;
-  const img = ctx.createImageData(SCALE_STEPS + 1, 1);
-  for (let k = 0; k <= SCALE_STEPS; k++) {
-    const [r, g, b] = scaleRGB(k / SCALE_STEPS);
-    img.data.set([r, g, b, 255], 4 * k);
-  }
-  ctx.putImageData(img, 0, 0);
-}
-
-/** A value as the hover and legend print it (integers whole, floats to 6 significant digits). */
-function fmt(v: number): string {
-  return Number.isInteger(v) ? String(v) : Number.isFinite(v) ? String(Number(v.toPrecision(6))) : String(v);
 }
 
 /** A file name from a view's label (`output` → `output.png`). */
