@@ -118,7 +118,8 @@ test('a malformed tensorlens.run.json is a located problem, not a crash', () => 
     return p && formatProblem('tensorlens.run.json', p);
   };
   const conf = (body: string) => `{\n  "configurations": [\n    {\n      "program": "test.m",\n      ${body}\n    }\n  ]\n}`;
-  const unknown = (k: string) => `configurations[0].${k}: unknown property "${k}" (allowed: name, program, entry, args, buffers, load, dump, views, memBytes, stepBudget)`;
+  const unknown = (k: string) =>
+    `configurations[0].${k}: unknown property "${k}" (allowed: name, program, entry, args, buffers, load, dump, views, memBytes, stepBudget)`;
   const cases: [string, string][] = [
     // syntax errors at their place
     ['{\n  "configurations": [\n    { "program": "test.m", }\n  ]\n}', '3:28: expected a property name in double quotes'],
@@ -132,10 +133,19 @@ test('a malformed tensorlens.run.json is a located problem, not a crash', () => 
     [conf('"args": [1, "2"]'), '5:19: configurations[0].args[1]: "2" is neither an integer nor a buffer reference ("@name", "@name+bytes")'],
     [conf('"args": [1.5]'), '5:16: configurations[0].args[0]: must be an integer or a string (got 1.5)'],
     [conf('"args": ["@in+x"]'), '5:16: configurations[0].args[0]: "@in+x" is neither an integer nor a buffer reference ("@name", "@name+bytes")'],
-    [conf('"buffers": { "2x": { "bytes": 4 } }'), '5:20: configurations[0].buffers.2x: name "2x" is not a name (letters, digits and _, not starting with a digit)'],
+    [
+      conf('"buffers": { "2x": { "bytes": 4 } }'),
+      '5:20: configurations[0].buffers.2x: name "2x" is not a name (letters, digits and _, not starting with a digit)',
+    ],
     [conf('"buffers": { "x": { "bytes": 0 } }'), '5:36: configurations[0].buffers.x.bytes: must be at least 1 (got 0)'],
-    [conf('"buffers": { "x": { "size": 4 } }'), `5:27: configurations[0].buffers.x.size: unknown property "size" (allowed: file, bytes, align, layout, channels)`],
-    [conf('"buffers": { "x": { "file": "a.png", "layout": "split" } }'), '5:54: configurations[0].buffers.x.layout: must be one of planar, interleaved (got "split")'],
+    [
+      conf('"buffers": { "x": { "size": 4 } }'),
+      `5:27: configurations[0].buffers.x.size: unknown property "size" (allowed: file, bytes, align, layout, channels)`,
+    ],
+    [
+      conf('"buffers": { "x": { "file": "a.png", "layout": "split" } }'),
+      '5:54: configurations[0].buffers.x.layout: must be one of planar, interleaved (got "split")',
+    ],
     [conf('"dump": [{ "buffer": "out", "dtype": "u8", "shape": [] }]'), '5:59: configurations[0].dump[0].shape: must have at least 1 item'],
     [conf('"dump": [{ "buffer": "out", "dtype": "u8", "shape": [3, 0] }]'), '5:63: configurations[0].dump[0].shape[1]: must be at least 1 (got 0)'],
     [conf('"memBytes": 12'), '5:19: configurations[0].memBytes: must be at least 65536 (got 12)'],
