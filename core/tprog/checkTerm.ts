@@ -208,6 +208,18 @@ function checkTermInner(
   }
   if (sp === 'MEM' || sp === 'DDR' || sp === 'SCRATCH') checkLinear(a, t, d, role, emit);
   else if (sp === 'PCORE') checkPcore(a, ti, role, emit, ev);
+  else if ((sp === 'SPU' || sp === 'PROG') && t.indices.length) {
+    // the compiler ignores them: an SPU term is every word of its tables, a PROG term its whole entries
+    const whole = d.levels[0]?.count;
+    const span = { start: t.indices[0].span.start, end: t.indices[t.indices.length - 1].span.end };
+    emit(
+      span,
+      'warning',
+      'tprog.index-ignored',
+      `The ztachip compiler ignores indices on ${sp}: the transfer moves all ${whole ?? 'its'} words` +
+        (sp === 'SPU' ? ' of the stream tables (256 per table; `SPU(n)` loads n tables)' : ' of the program (4 per entry)'),
+    );
+  }
   if (t.member && sp !== 'PCORE')
     emit(t.member.span, 'error', 'tprog.member-space', 'Parameter is allowed for PCORE: only PCORE terms have a `.class::variable` part');
   // descriptor problems and levels

@@ -209,6 +209,15 @@ const cases: Case[] = [
     at: '[]',
   },
   {
+    // the compiler loads every word of SPU(n) whatever the index says (mcore.cpp: the SPU term's count is 256·n)
+    name: 'indices on SPU are ignored',
+    bad: '> SPU[0:7] <= DTYPE(INT16)MEM(p)[0:1023];',
+    good: '> SPU <= DTYPE(INT16)MEM(p)[0:1023];',
+    code: 'tprog.index-ignored',
+    message: /moves all 1024 words/,
+    at: '[0:7]',
+  },
+  {
     name: 'one-argument EXE with a kernel (S9)',
     bad: '> EXE_LOCKSTEP(k::run);',
     good: '> EXE_LOCKSTEP(k::run,NUM_PCORE);',
