@@ -42,6 +42,7 @@ export const modules = {
     tests: [
       'test/unit/mutant-layout*.test.ts',
       'test/unit/layout-tt.test.ts',
+      'test/unit/layout-tt-batch.test.ts',
       'test/unit/layout-spyre.test.ts',
       'test/unit/layout-cells.test.ts',
       'test/unit/layout-csf.test.ts',
