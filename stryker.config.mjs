@@ -67,6 +67,7 @@ export const modules = {
     mutate: ['core/sim/engine/**/*.ts'],
     tests: [
       'test/unit/mutant-engine*.test.ts',
+      'test/unit/sim-stepped.test.ts',
       'test/unit/statementRuns.test.ts',
       'test/unit/sim-transfer.test.ts',
       'test/unit/sim-statements.test.ts',
