@@ -68,6 +68,7 @@ export const modules = {
     tests: [
       'test/unit/mutant-engine*.test.ts',
       'test/unit/sim-stepped.test.ts',
+      'test/unit/sim-convert.test.ts',
       'test/unit/statementRuns.test.ts',
       'test/unit/sim-transfer.test.ts',
       'test/unit/sim-statements.test.ts',
