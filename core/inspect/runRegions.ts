@@ -62,7 +62,10 @@ export function resolveMemWhere(where: string, p: RunPlaces): { offset: number; 
   return undefined;
 }
 
-/** The regions of a run, dumps first (a fresh inspector starts at the first), then buffers, loads, `@buffer` arguments. */
+/**
+ * The regions of a run, dumps first (a fresh inspector starts at the first), then buffers, loads, and the entry's
+ * arguments that are addresses: `@buffer`, or a number inside one of those regions or a C global.
+ */
 export function runRegions(p: RunPlaces): { regions: Region[]; unplaced: string[] } {
   const regions: Region[] = [];
   const unplaced: string[] = [];
@@ -91,8 +94,15 @@ export function runRegions(p: RunPlaces): { regions: Region[]; unplaced: string[
     }
     regions.push({ kind: 'load', name: `${spec.where} ← ${baseName(spec.file)}`, space: 'MEM', offset: at.offset, bytes: at.bytes });
   }
+  const known = [...regions, ...(p.globals ?? []).map((g) => ({ name: g.name, offset: g.address, bytes: g.size }))];
   (p.args ?? []).forEach((a, i) => {
-    if (typeof a !== 'string') return;
+    if (typeof a !== 'string') {
+      // a number is an address where it falls inside something the run knows (a buffer, a load, a dump, a C global):
+      // ztachip entries take their buffers as unsigned int addresses; other numbers (sizes, flags) are not listed
+      const r = Number.isInteger(a) ? known.find((k) => a >= k.offset && a < k.offset + k.bytes) : undefined;
+      if (r) regions.push({ kind: 'argument', name: `arg ${i}: 0x${a.toString(16)} (in ${r.name})`, space: 'MEM', offset: a, bytes: r.offset + r.bytes - a });
+      return;
+    }
     const at = resolveMemWhere(a, p);
     if (at && at.bytes !== undefined) regions.push({ kind: 'argument', name: `arg ${i}: ${a}`, space: 'MEM', offset: at.offset, bytes: at.bytes });
     else unplaced.push(`argument ${i} ${a}`);

@@ -15,7 +15,7 @@ const places = {
   globals: [{ name: 'table', address: 0x400, size: 64 }],
 };
 
-test('regions: dumps first (by address, global+bytes, buffer), then buffers, loads, @buffer arguments; the rest said', () => {
+test('regions: dumps first (by address, global+bytes, buffer), then buffers, loads, @buffer and address arguments; the rest said', () => {
   const { regions, unplaced } = runRegions({
     ...places,
     dumps: [
@@ -25,7 +25,7 @@ test('regions: dumps first (by address, global+bytes, buffer), then buffers, loa
       { space: 'PCORE@0', where: '0.1.k::w', dtype: 'word12', values: [1] },
     ],
     load: ['table=coef.bin', { where: '0x9000', file: 'x.bin' }],
-    args: [3, '@input', '@output+100', '@nothing'],
+    args: [3, '@input', '@output+100', '@nothing', 0x10010, 0x43f, 0x440, 200],
   });
   assert.deepEqual(regions, [
     { kind: 'dump', name: 'output → edges.npy', space: 'MEM', offset: 0x30000, bytes: 40000, dtype: 'u8', shape: [200, 200] },
@@ -36,6 +36,9 @@ test('regions: dumps first (by address, global+bytes, buffer), then buffers, loa
     { kind: 'load', name: 'table ← coef.bin', space: 'MEM', offset: 0x400, bytes: 64 },
     { kind: 'argument', name: 'arg 1: @input', space: 'MEM', offset: 0x10000, bytes: 120000 },
     { kind: 'argument', name: 'arg 2: @output+100', space: 'MEM', offset: 0x30064, bytes: 39900 },
+    // numbers: 0x10010 is 16 bytes into input (120000 − 16 left), 0x43f the last byte of table (0x400 + 64 − 1); 0x440 and 200 are in nothing
+    { kind: 'argument', name: 'arg 4: 0x10010 (in input)', space: 'MEM', offset: 0x10010, bytes: 119984 },
+    { kind: 'argument', name: 'arg 5: 0x43f (in table ← coef.bin)', space: 'MEM', offset: 0x43f, bytes: 1 },
   ]);
   assert.deepEqual(unplaced, ['dump PCORE@0:0.1.k::w', 'load 0x9000', 'argument 3 @nothing']);
 });
