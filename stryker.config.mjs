@@ -45,6 +45,7 @@ export const modules = {
       'test/unit/layout-tt-batch.test.ts',
       'test/unit/layout-spyre.test.ts',
       'test/unit/layout-cells.test.ts',
+      'test/unit/layout-cells-batch.test.ts',
       'test/unit/layout-csf.test.ts',
       'test/unit/layout-cli.test.ts',
       'test/unit/layout-language.test.ts',
