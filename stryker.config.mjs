@@ -47,6 +47,7 @@ export const modules = {
       'test/unit/layout-cells.test.ts',
       'test/unit/layout-cells-batch.test.ts',
       'test/unit/layout-csf.test.ts',
+      'test/unit/layout-sparse-batch.test.ts',
       'test/unit/layout-cli.test.ts',
       'test/unit/layout-language.test.ts',
       // last (slowest): forwardMany against forward, inverse ∘ forward, byte accounting on random specs
