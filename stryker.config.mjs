@@ -48,6 +48,7 @@ export const modules = {
       'test/unit/layout-cells-batch.test.ts',
       'test/unit/layout-csf.test.ts',
       'test/unit/layout-sparse-batch.test.ts',
+      'test/unit/layout-strided-views.test.ts',
       'test/unit/layout-cli.test.ts',
       'test/unit/layout-language.test.ts',
       // last (slowest): forwardMany against forward, inverse ∘ forward, byte accounting on random specs
@@ -71,6 +72,7 @@ export const modules = {
       'test/unit/mutant-engine*.test.ts',
       'test/unit/sim-stepped.test.ts',
       'test/unit/sim-convert.test.ts',
+      'test/unit/sim-exec-stepped.test.ts',
       'test/unit/statementRuns.test.ts',
       'test/unit/sim-transfer.test.ts',
       'test/unit/sim-statements.test.ts',
