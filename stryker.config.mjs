@@ -44,6 +44,7 @@ export const modules = {
       'test/unit/layout-tt.test.ts',
       'test/unit/layout-tt-batch.test.ts',
       'test/unit/layout-spyre.test.ts',
+      'test/unit/layout-spyre-sticks.test.ts',
       'test/unit/layout-cells.test.ts',
       'test/unit/layout-cells-batch.test.ts',
       'test/unit/layout-csf.test.ts',
