@@ -188,3 +188,57 @@ test('ND sharded rank 2 (128×128 in 64×64 shards on 3 cores) and rank 4 (2×2�
     'nd rank 4',
   );
 });
+
+test('regions and placements: interleaved pages round-robin (page = slot·12 + bank), row pages, partial edge tiles, shards', () => {
+  // 30 row pages over 12 banks: banks 0–5 hold 3, banks 6–11 hold 2 and one unused slot
+  const rm = tt({ shape: [30, 100], layout: 'ROW_MAJOR' });
+  assert.equal(rm.slotsPerUnit, 3);
+  assert.equal(rm.bytesPerUnit, 3 * 224);
+  const reg = rm.regions();
+  assert.deepEqual([reg.kind, reg.slotName, reg.slotBytes, reg.units.length, reg.units[7].slots, reg.units[7].base], ['banks', 'page', 224, 12, 3, B]);
+  const s = reg.slot(5, 2);
+  assert.deepEqual([s.kind, s.index, s.elements, s.first], ['data', 29, 100, [29, 0]]);
+  assert.equal(reg.slot(6, 2).kind, 'unused');
+  assert.deepEqual(reg.slot(6, 1).index, 18);
+  assert.deepEqual(
+    [...reg.runs(6)].map((r) => [r.kind, r.from, r.to]),
+    [
+      ['data', 0, 2],
+      ['unused', 2, 3],
+    ],
+  );
+  assert.deepEqual(reg.inner, { name: 'row page', rows: 1, cols: 100, bytesPerElement: 2 });
+  assert.deepEqual(
+    rm.placements().map((p) => [p.space, p.start, p.end, p.capacity, p.units]),
+    [['tt:dram', B, B + 672, WH.dramBankSize, undefined]],
+  );
+  // tiles: page 15 of 128×192 is in bank 3, slot 1 = tile (2, 3); faces in row order
+  const t = tt({ shape: [128, 192] }).regions();
+  const p = t.slot(3, 1);
+  assert.deepEqual([p.kind, p.index, p.elements, p.first], ['data', 15, 1024, [64, 96]]);
+  assert.match(p.label, /tile \(2, 3\)/);
+  assert.deepEqual(
+    t.inner?.blocks?.map((b) => [b.row, b.col, b.rows, b.cols, b.offset]),
+    [
+      [0, 0, 16, 16, 0],
+      [0, 16, 16, 16, 256],
+      [16, 0, 16, 16, 512],
+      [16, 16, 16, 16, 768],
+    ],
+  );
+  assert.deepEqual([t.inner?.rows, t.inner?.cols, t.inner?.bytesPerElement], [32, 32, 2]);
+  // 40×40: page 3 = tile (1, 1) holds rows 32–39 × columns 32–39
+  const e = tt({ shape: [40, 40] })
+    .regions()
+    .slot(3, 0);
+  assert.deepEqual([e.kind, e.index, e.elements, e.first], ['partial', 3, 64, [32, 32]]);
+  // height sharded 256×64 on 4 L1 cores: core 1 holds tile rows 2–3, its local page 2 = page 6 = tile (3, 0)
+  const h = tt({ shape: [256, 64], buffer: 'L1', memory: 'HEIGHT_SHARDED', shard: [64, 64], grid: [R(0, 0, 3, 0)], base: 0x1000 });
+  const hr = h.regions();
+  assert.deepEqual([hr.kind, hr.units.length, hr.units[1].slots, hr.units[1].label], ['cores', 4, 4, 'core (1,0)']);
+  assert.deepEqual([hr.slot(1, 2).index, hr.slot(1, 2).first], [6, [96, 0]]);
+  assert.deepEqual(
+    h.placements().map((x) => [x.space, x.start, x.end, x.capacity, x.units]),
+    [['tt:l1', 0x1000, 0x1000 + 4 * 2048, WH.l1Size, ['core 0,0', 'core 1,0', 'core 2,0', 'core 3,0']]],
+  );
+});
