@@ -242,3 +242,44 @@ test('regions and placements: interleaved pages round-robin (page = slot·12 + b
     [['tt:l1', 0x1000, 0x1000 + 4 * 2048, WH.l1Size, ['core 0,0', 'core 1,0', 'core 2,0', 'core 3,0']]],
   );
 });
+
+test('inverse: every byte of 128×192 back to its element; outside, unused, alignment and tile padding', () => {
+  const t = tt({ shape: [128, 192] });
+  for (let r = 0; r < 128; r += 3)
+    for (let c = 0; c < 192; c += 5) {
+      const page = (r >> 5) * 6 + (c >> 5);
+      const a = B + Math.floor(page / 12) * 2048 + tileByte(r, c);
+      const lo = t.inverse(a, page % 12);
+      const hi = t.inverse(a + 1, page % 12);
+      if (lo.kind !== 'element' || lo.coord![0] !== r || lo.coord![1] !== c || lo.byteInElement !== 0 || hi.byteInElement !== 1 || hi.coord![1] !== c)
+        assert.fail(`(${r}, ${c}) at ${a} in bank ${page % 12}: ${lo.kind} ${lo.coord} ${lo.byteInElement}`);
+    }
+  assert.equal(t.inverse(B, undefined).kind, 'outside', 'a bank must be named when there are 12');
+  for (const [a, u] of [
+    [B, 12],
+    [B, -1],
+    [B - 1, 0],
+    [B + 4096, 0],
+    [B + 0.5, 0],
+  ])
+    assert.equal(t.inverse(a, u).kind, 'outside', `${a} in ${u}`);
+  assert.equal(t.inverse(B + 4095, 0).kind, 'element');
+  // row pages of 200 bytes in 224-byte slots
+  const rm = tt({ shape: [30, 100], layout: 'ROW_MAJOR' });
+  const e = rm.inverse(B + 224 + 51, 1);
+  assert.deepEqual([e.kind, e.coord, e.byteInElement], ['element', [13, 25], 1]);
+  assert.equal(rm.inverse(B + 200, 0).kind, 'alignment');
+  assert.equal(rm.inverse(B + 223, 0).kind, 'alignment');
+  assert.equal(rm.inverse(B + 2 * 224, 6).kind, 'unused');
+  assert.deepEqual(rm.inverse(B + 2 * 224 + 198, 5).coord, [29, 99]);
+  // 40×40: tile (1, 1) is page 3 in bank 3; its element (8, 8) is (40, 40), tile padding
+  const p = tt({ shape: [40, 40] });
+  assert.equal(p.inverse(B + 272, 3).kind, 'padding');
+  assert.deepEqual(p.inverse(B + tileByte(7, 7), 3).coord, [39, 39]);
+  // one core: no unit needed
+  const one = tt({ shape: [64, 64], buffer: 'L1', memory: 'HEIGHT_SHARDED', shard: [64, 64], grid: [R(0, 0, 0, 0)], base: 0 });
+  assert.equal(one.unitCount(), 1);
+  const f = one.forward([40, 17]);
+  assert.deepEqual([f.localPage, f.offset, f.address], [2, 2 * 2048 + tileByte(40, 17), 2 * 2048 + tileByte(40, 17)]);
+  assert.deepEqual(one.inverse(2 * 2048 + tileByte(40, 17)).coord, [40, 17]);
+});
