@@ -139,7 +139,8 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
   let wLo = Infinity;
   let wHi = -Infinity;
   let wCount = 0;
-  const dLimit = dIsWord ? dWords!.length : dBytes!.length - dEl;
+  // highest address an element may start at (a word past the page would be dropped silently by the typed array)
+  const dLimit = dIsWord ? dWords!.length - 1 : dBytes!.length - dEl;
   const sLimit = sIsWord ? sWords!.length : sBytes ? sBytes.length - sEl : 0;
 
   // fast path: raw contiguous copy between MEM/SCRATCH of the same element size
