@@ -76,6 +76,7 @@ export const modules = {
       'test/unit/sim-exec-stepped.test.ts',
       'test/unit/sim-unchecked.test.ts',
       'test/unit/sim-transfer-bounds.test.ts',
+      'test/unit/sim-walk.test.ts',
       'test/unit/statementRuns.test.ts',
       'test/unit/sim-transfer.test.ts',
       'test/unit/sim-statements.test.ts',
