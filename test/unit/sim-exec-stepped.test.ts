@@ -8,22 +8,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { runFile, tempTree } from '../helpers/run';
+import { bufProgram } from '../helpers/bufProgram';
 import type { RunDebugHooks, RunResult } from '../../core/sim/run';
 import type { SteppedTransfer } from '../../core/sim/engine/stepped';
 import type { TensorExecutor, TransferStepHook } from '../../core/sim/engine/execute';
 
 const STMT = '> DTYPE(INT16)MEM(p)[32:51] <= DTYPE(INT16)MEM(p)[0:19];';
-const TEXT = [
-  '#include <stdint.h>',
-  'static int16_t buf[64];',
-  'void kernel_main(void) {',
-  '   uint32_t p = (uint32_t)&buf[0];',
-  '   int i;',
-  '   for (i = 0; i < 64; i++) buf[i] = i * 3 - 20;',
-  '   ' + STMT,
-  '}',
-  '',
-].join('\n');
+const TEXT = bufProgram(['   int i;', '   for (i = 0; i < 64; i++) buf[i] = i * 3 - 20;', '   ' + STMT]);
 
 interface Seen {
   done: number;

@@ -8,21 +8,16 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { runFile, tempTree } from '../helpers/run';
+import { bufProgram } from '../helpers/bufProgram';
 
-const TEXT = [
-  '#include <stdint.h>',
-  'static int16_t buf[64];',
-  'void kernel_main(void) {',
-  '   uint32_t p = (uint32_t)&buf[0];',
+const TEXT = bufProgram([
   '   int i;',
   '   for (i = 0; i < 3; i++) {',
   '      > DTYPE(INT16)MEM(p,2,4)[0:2][0:3] <= PAD(7) DTYPE(INT16)MEM(p+64,10)[i:i+8];',
   '   }',
   '   int k = -1;',
   '   > DTYPE(INT16)MEM(p+64)[0:1] <= DTYPE(INT16)MEM(p,2,4)[k:k+1][1];',
-  '}',
-  '',
-].join('\n');
+]);
 
 test('records: runs, last counts and the last run resolved sides with their end addresses', async () => {
   const dir = tempTree({ 's.m': TEXT });
