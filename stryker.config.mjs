@@ -78,6 +78,7 @@ export const modules = {
       'test/unit/sim-transfer-bounds.test.ts',
       'test/unit/sim-walk.test.ts',
       'test/unit/sim-statement-records.test.ts',
+      'test/unit/sim-registers.test.ts',
       'test/unit/statementRuns.test.ts',
       'test/unit/sim-transfer.test.ts',
       'test/unit/sim-statements.test.ts',
