@@ -67,3 +67,20 @@ test('what is not simulated stops the run at the store or read, after what ran b
     assert.equal(r.machine.regStores, stores, extra);
   }
 });
+
+test('REG_DP_RUN: CALLBACK (0x5e) is a step; an EXE word (op 4) naming no kernel is a located fault', async () => {
+  const cb = await run('   R[5] = 94;');
+  assert.equal(cb.error, null);
+  assert.deepEqual(steps(cb).at(-1), ['callback', 'ZTAM_GREG(0,5,·) = 0x5e', 12, { r2: 0, r: 5, value: 94 }]);
+  assert.equal(cb.trace.length, STEPS.length + 1);
+  // the globals hold (function, parameter) = (PARM0, PARM1) of the callback
+  assert.deepEqual([cb.machine.globals[0], cb.machine.globals[1]], [5, -2]);
+  // 4 + (3 << 7) = 0x184: kernel address 3, not a kernel of the (absent) PCORE program
+  const exe = await run('   R[5] = 4 + (3 << 7);');
+  assert.ok(exe.error);
+  assert.deepEqual(
+    [exe.error.line, exe.error.column, exe.error.kind, exe.error.message],
+    [12, 4, 'fault', 'REG_DP_RUN: command word 0x184 runs kernel address 3, which is not a kernel of the PCORE program'],
+  );
+  assert.deepEqual(steps(exe), STEPS);
+});
