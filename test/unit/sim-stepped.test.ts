@@ -361,3 +361,28 @@ test('a constant source: srcAt names the constant', () => {
   for (let i = 0; i < 10; i++) assert.equal(m.mem[0x1000 + i], 9);
   assert.deepEqual([t.stats.elements, t.stats.padded], [10, 0]);
 });
+
+test('coordinates: names of several letters, dimension numbers of two digits, labels that are not `name[k]`', () => {
+  const m = machine();
+  const src = side(desc(0x2000, 1, [{ count: 8, stride: 1 }], 'q'));
+  const at = (d: Descriptor, ord: number) => new SteppedTransfer({ m, process: 0 }, side(d), src, 0, false).dstAt(ord).coord;
+  assert.equal(
+    at(
+      desc(
+        0x1000,
+        1,
+        [
+          { count: 2, stride: 4 },
+          { count: 4, stride: 1 },
+        ],
+        'buf',
+      ),
+      6,
+    ),
+    'buf[1][2]',
+  );
+  // dimension 10 of a name: still `name[index]`
+  assert.equal(at(desc(0x1000, 1, [{ count: 8, stride: 1, label: 'w[10]', dim: 10 }]), 3), 'w[3]');
+  // a label with text after the index: label/index pairs
+  assert.equal(at(desc(0x1000, 1, [{ count: 8, stride: 1, label: 'p[0]x' }]), 3), 'p[0]x 3');
+});
