@@ -20,7 +20,7 @@ const R = (x0: number, y0: number, x1: number, y1: number): CoreRange => ({ x0, 
 const tileByte = (r: number, c: number) => (((r % 32) >> 4) * 2 + ((c % 32) >> 4)) * 512 + (r % 16) * 32 + (c % 16) * 2;
 
 /** Every coordinate of `shape` (row-major), then a few outside it. */
-function coordsOf(shape: number[]): number[][] {
+function coordsOf(shape: readonly number[]): number[][] {
   const out: number[][] = [];
   const total = shape.reduce((a, b) => a * b, 1);
   for (let i = 0; i < total; i++) {
@@ -35,7 +35,7 @@ function coordsOf(shape: number[]): number[][] {
   return out;
 }
 
-function outside(shape: number[]): number[][] {
+function outside(shape: readonly number[]): number[][] {
   const out: number[][] = [];
   for (let d = 0; d < shape.length; d++) {
     for (const v of [shape[d], -1]) {
