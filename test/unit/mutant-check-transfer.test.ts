@@ -113,7 +113,7 @@ test('data types per dialect: the guide implies INT16, the compiler requires DTY
     ['tprog.dtype-mismatch', 'error', 2, 26, 28, 'Left and right term must have same data type: destination is UINT8, source is INT8.'],
   ]);
   // PROG and SPU destinations take any source type
-  assert.deepEqual(found('> DTYPE(INT16)PROG[0:7] <= DTYPE(INT8)MEM(q)[0:7];'), []);
+  assert.deepEqual(found('> DTYPE(INT16)PROG(2) <= DTYPE(INT8)MEM(q)[0:7];'), []);
   const proc = found('> DTYPE(INT16)MEM(p)[0:63] <= PROC(1) <= DTYPE(INT16)PCORE(8)[:][0].k::a[0][:];');
   assert.deepEqual(
     proc.map((d) => d.slice(0, 5)),
