@@ -590,18 +590,11 @@ scenario('7. a new integrated terminal runs tensor-lens from the installed exten
   await w.runCommand('Terminal: Kill All Terminals');
 });
 
-/** The Views pane's canvas showing `label` (a tile of its own, or the pane's one picture when the region list shows it). */
+/** The Views pane's canvas of the picture whose label starts with `label` (each tile's canvas carries its label). */
 async function viewCanvas(f: Frame, label: string): Promise<string> {
-  return poll(`the picture '${label}'`, async () => {
-    const sel = (await f.evaluate(`(() => {
-      const own = document.querySelector('canvas.tl-vcanvas[data-label=${JSON.stringify(label)}]');
-      if (own) return 'canvas.tl-vcanvas[data-label=${JSON.stringify(label).replace(/"/g, '\\"')}]';
-      const region = document.getElementById('tl-vregion');
-      const shown = region && region.selectedOptions[0] ? region.selectedOptions[0].textContent : '';
-      return shown.includes(${JSON.stringify(label)}) ? '#tl-vcanvas' : undefined;
-    })()`)) as string | undefined;
-    return sel;
-  });
+  const sel = `canvas.tl-vcanvas[data-label^=${JSON.stringify(label)}]`;
+  await f.locator(sel).first().waitFor({ timeout: 30_000 });
+  return sel;
 }
 
 /** Hovers CSS point (x, y) of a picture's canvas and returns the pane's hover line for it. */
@@ -666,14 +659,7 @@ scenario(
     }
     assert.ok(seen.size >= 2, 'the three points are not all one colour');
 
-    // the edges: show them, then hover until a pixel on an edge is found; its value is the CLI's
-    if ((await f.locator('canvas.tl-vcanvas[data-label="edges"]').count()) === 0) {
-      const region = f.locator('#tl-vregion');
-      const value = (await region.evaluate((s: HTMLSelectElement) => Array.from(s.options).find((o) => (o.textContent ?? '').includes('edges'))?.value)) as
-        string | undefined;
-      assert.ok(value !== undefined, 'the edges view is listed');
-      await region.selectOption(value);
-    }
+    // the edges, a tile beside the input: hover along a diagonal until a pixel on an edge is found; its value is the CLI's
     const edgeCanvas = await viewCanvas(f, 'edges');
     await until(f, 'Number(document.body.dataset.viewPainted || 0) > 1', 30_000);
     let lit = 0;
