@@ -77,6 +77,9 @@ export const arr = (of: CType, n: number | undefined): ArrT => ({ k: 'arr', of, 
 
 /** Names tree-sitter-c reports as `primitive_type`. */
 export function primitive(name: string, char: IntT): CType | undefined {
+  // the <stdint.h> exact-width types: their size and signedness are in their names
+  const fixed = /^(u?)int(8|16|32|64)_t$/.exec(name);
+  if (fixed) return int((Number(fixed[2]) / 8) as 1 | 2 | 4 | 8, !fixed[1], name);
   switch (name) {
     case 'void':
       return VOID;
@@ -95,22 +98,6 @@ export function primitive(name: string, char: IntT): CType | undefined {
     case 'bool':
     case '_Bool':
       return BOOL;
-    case 'int8_t':
-      return int(1, true, 'int8_t');
-    case 'uint8_t':
-      return int(1, false, 'uint8_t');
-    case 'int16_t':
-      return int(2, true, 'int16_t');
-    case 'uint16_t':
-      return int(2, false, 'uint16_t');
-    case 'int32_t':
-      return int(4, true, 'int32_t');
-    case 'uint32_t':
-      return int(4, false, 'uint32_t');
-    case 'int64_t':
-      return int(8, true, 'int64_t');
-    case 'uint64_t':
-      return int(8, false, 'uint64_t');
     case 'size_t':
     case 'uintptr_t':
       return int(4, false, name);
