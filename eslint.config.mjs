@@ -1,7 +1,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test*/**', 'test-artifacts/**', '.stryker-tmp/**', 'reports/**'] },
+  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test*/**', 'test-artifacts/**', '.stryker-tmp*/**', 'reports/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -126,7 +126,7 @@ export const base = {
     '.prof',
     '*.vsix',
     'reports',
-    '.stryker-tmp',
+    '.stryker-tmp*',
   ],
   tempDirName: '.stryker-tmp',
   cleanTempDir: 'always',

@@ -6,8 +6,8 @@ import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { PluginKind, declareClassPlugin } from '@stryker-mutator/api/plugin';
 
-const FILE = 'reports/mutation/live.survivors.txt';
-const COUNTS = 'reports/mutation/live.counts.json';
+// scripts/mutate.mjs names them per run (TENSOR_LENS_MUTATE_LIVE), so that runs of single files can go on side by side
+const live = () => `reports/mutation/${process.env.TENSOR_LENS_MUTATE_LIVE ?? 'live'}`;
 
 /** One line per mutant: file:line:col status mutator → replacement (shared with scripts/mutate.mjs). */
 export function describeMutant(r) {
@@ -20,12 +20,14 @@ class LiveSurvivors {
   counts = {};
   written = 0;
   constructor() {
+    this.file = `${live()}.survivors.txt`;
+    this.countsFile = `${live()}.counts.json`;
     mkdirSync('reports/mutation', { recursive: true });
-    writeFileSync(FILE, '');
-    writeFileSync(COUNTS, '{}\n');
+    writeFileSync(this.file, '');
+    writeFileSync(this.countsFile, '{}\n');
   }
   onMutantTested(r) {
-    if (r.status === 'Survived' || r.status === 'NoCoverage') appendFileSync(FILE, describeMutant(r) + '\n');
+    if (r.status === 'Survived' || r.status === 'NoCoverage') appendFileSync(this.file, describeMutant(r) + '\n');
     const file = (this.counts[relative(process.cwd(), r.fileName)] ??= {});
     file[r.status] = (file[r.status] ?? 0) + 1;
     // at most once a second: a run tests thousands of mutants
@@ -36,7 +38,7 @@ class LiveSurvivors {
   }
   flush() {
     this.written = Date.now();
-    writeFileSync(COUNTS, JSON.stringify(this.counts, null, 1) + '\n');
+    writeFileSync(this.countsFile, JSON.stringify(this.counts, null, 1) + '\n');
   }
 }
 
