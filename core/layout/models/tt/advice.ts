@@ -37,7 +37,8 @@ export function adviceTT(m: TTBase): Issue[] {
     else if (m.spec.base !== undefined && m.base < A.l1Reserved)
       out.push(issue('TT012', 'error', `L1 below ${hex(A.l1Reserved)} is reserved on this target; the buffer starts at ${hex(m.base)}`, '@at'));
   }
-  if (geo.g === undefined && geo.pageSize % 4 !== 0)
+  // only ROW_MAJOR pages can miss: a tile page is a multiple of 8 B (at least 16 elements of at least 4 bits, exponents in 16-byte steps)
+  if (geo.pageSize % 4 !== 0)
     out.push(
       issue(
         'TT010',

@@ -112,7 +112,8 @@ export class TTLayout extends TTBase implements LayoutModel<TTForward> {
   /**
    * ND sharding: shard id and the byte inside the shard's slot are sums of per-dim table entries
    * (`LI` = local page · aligned page + byte in the page, folded into one table); the core and the
-   * slot of a shard come from an exact division by the core count (a multiplication by 1/nc, corrected).
+   * slot of a shard come from a division by the core count, exact for integers: the shard index is below
+   * 2^31, so ⌊shard / nc⌋ is never rounded up to the next integer.
    */
   private forwardManyNd(coords: Int32Array, res: Float64Array, units: Int32Array | undefined, count: number): Float64Array {
     const r = this.shape.length;
@@ -158,7 +159,6 @@ export class TTLayout extends TTBase implements LayoutModel<TTForward> {
       ndRank3(coords, res, u, want, count, SH, LI, nc, slotBytes, base);
       return res;
     }
-    const inv = 1 / nc;
     for (let i = 0, k = 0; i < count; i++) {
       let shard = 0;
       let local = 0;
@@ -178,17 +178,9 @@ export class TTLayout extends TTBase implements LayoutModel<TTForward> {
         if (want) u[i] = -1;
         continue;
       }
-      let q = Math.floor(shard * inv);
-      let unit = shard - q * nc;
-      if (unit < 0) {
-        q--;
-        unit += nc;
-      } else if (unit >= nc) {
-        q++;
-        unit -= nc;
-      }
+      const q = Math.floor(shard / nc);
       res[i] = base + q * slotBytes + local;
-      if (want) u[i] = unit;
+      if (want) u[i] = shard - q * nc;
     }
     return res;
   }

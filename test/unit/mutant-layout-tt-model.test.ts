@@ -1,0 +1,139 @@
+/**
+ * The state of a TT-NN buffer (tt/base.ts) seen through TTLayout: a spec with structural errors is refused with
+ * every error named, warnings alone do not stop it; pages that are all padding (a batch added by a rank-3
+ * alignment, tile rows or columns past the tensor) in the regions; bank and core numbers typed by the user
+ * (unitIndex) for each kind of buffer; the faces of a transposed tile. Expected values come from the rules of
+ * research layouts.md part B: 32×32 bf16 tiles (2048 B), page p of an interleaved buffer in bank p mod 12 at page
+ * slot ⌊p / 12⌋ (Wormhole DRAM), and `x` of a DRAM grid is the bank.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { type CoreRange, TTLayout, type TTSpec } from '../../core/layout/models/tt';
+import { TT_ARCHS } from '../../core/layout/models/ttArch';
+import { LayoutError } from '../../core/layout/util';
+
+const WH = TT_ARCHS.wormhole_b0;
+const B = 0x10000;
+const GiB = 2 ** 30;
+const R = (x0: number, y0: number, x1: number, y1: number): CoreRange => ({ x0, y0, x1, y1 });
+const spec = (s: Partial<TTSpec> & { shape: number[] }): TTSpec => ({
+  arch: WH,
+  dtype: 'bfloat16',
+  layout: 'TILE',
+  buffer: 'DRAM',
+  memory: 'INTERLEAVED',
+  base: B,
+  ...s,
+});
+
+/** Every slot of every unit as [unit, slot, kind, host page, elements, first element]. */
+function slots(t: TTLayout): unknown[][] {
+  const reg = t.regions();
+  const out: unknown[][] = [];
+  reg.units.forEach((u, i) => {
+    for (let s = 0; s < u.slots; s++) {
+      const x = reg.slot(i, s);
+      out.push([i, s, x.kind, x.index, x.elements, x.first]);
+    }
+  });
+  return out;
+}
+
+test('a spec with structural errors is refused with all of them; warnings alone build the buffer', () => {
+  assert.throws(
+    () => new TTLayout(spec({ shape: [0, -1] })),
+    (e: unknown) => e instanceof LayoutError && e.message === 'dimension 0 is 0; sizes must be integers ≥ 1; dimension 1 is -1; sizes must be integers ≥ 1',
+  );
+  // TT024 (a grid on an interleaved buffer) is a warning: 64×64 is 4 pages, page 3 in bank 3 at slot 0
+  const t = new TTLayout(spec({ shape: [64, 64], grid: [R(0, 0, 1, 0)] }));
+  assert.deepEqual([t.units, t.pages, t.forward([32, 32]).bank, t.forward([32, 32]).address], [12, 4, 3, B]);
+});
+
+test('regions: a batch added by a rank-3 alignment and the partial tiles of 3×40×40 (alignment [2, 32, 32])', () => {
+  // padded [4, 64, 64]: 4 batches × 2 tile rows × 2 tile columns = 16 pages, pr = ⌊p/2⌋, pc = p mod 2, batch = ⌊pr/2⌋;
+  // tile row 1 of a batch holds rows 32–39 (8 real rows), tile column 1 columns 32–39 (8 real columns); batch 3 is padding
+  const t = new TTLayout(spec({ shape: [3, 40, 40], alignment: [2, 32, 32] }));
+  assert.deepEqual([t.pages, t.slotsPerUnit], [16, 2]);
+  const real = (p: number): [string, number, number[]] => {
+    const pr = p >> 1;
+    const rows = pr % 2 ? 8 : 32;
+    const cols = p % 2 ? 8 : 32;
+    const n = rows * cols;
+    return [n === 1024 ? 'data' : 'partial', n, [pr >> 1, (pr % 2) * 32, (p % 2) * 32]];
+  };
+  const want: unknown[][] = [];
+  for (let u = 0; u < 12; u++) {
+    const [kind, n, first] = real(u);
+    want.push([u, 0, kind, u, n, first]);
+    // slot 1 holds page 12 + u: pages 12–15 are batch 3 (padding), 16 and up do not exist
+    want.push(u < 4 ? [u, 1, 'padding', 12 + u, 0, undefined] : [u, 1, 'unused', undefined, 0, undefined]);
+  }
+  assert.deepEqual(slots(t), want);
+  assert.equal(t.regions().slot(2, 1).label, 'local page 1: host page 14 = tile (7, 0), 0/1024 elements');
+});
+
+test('regions: tile rows past 30 rows and tile columns past 30 columns of a 64×64 alignment hold no element', () => {
+  // 30×40 aligned to 64×64: pages 0 (30×32 = 960), 1 (30×8 = 240), 2 and 3 start at row 32 ≥ 30
+  assert.deepEqual(slots(new TTLayout(spec({ shape: [30, 40], alignment: [64, 64] }))).slice(0, 4), [
+    [0, 0, 'partial', 0, 960, [0, 0]],
+    [1, 0, 'partial', 1, 240, [0, 32]],
+    [2, 0, 'padding', 2, 0, undefined],
+    [3, 0, 'padding', 3, 0, undefined],
+  ]);
+  // 40×30: pages 1 and 3 start at column 32 ≥ 30; page 2 holds rows 32–39 × columns 0–29
+  assert.deepEqual(slots(new TTLayout(spec({ shape: [40, 30], alignment: [64, 64] }))).slice(0, 4), [
+    [0, 0, 'partial', 0, 960, [0, 0]],
+    [1, 0, 'padding', 1, 0, undefined],
+    [2, 0, 'partial', 2, 240, [32, 0]],
+    [3, 0, 'padding', 3, 0, undefined],
+  ]);
+});
+
+test('unitIndex, unitLabel and bankOffsetOf: DRAM banks of a sharded grid, cores of an L1 grid, L1 banks', () => {
+  // DRAM height-sharded over banks 4–6: unit i is bank 4 + i; bank 5 is odd (+1 GiB)
+  const d = new TTLayout(spec({ shape: [64, 64], memory: 'HEIGHT_SHARDED', shard: [32, 64], grid: [R(4, 0, 6, 0)] }));
+  assert.deepEqual(
+    ['3', '4', '5', '6', '7', '4.5', 'x'].map((s) => d.unitIndex(s)),
+    [undefined, 0, 1, 2, undefined, undefined, undefined],
+  );
+  assert.deepEqual([d.unitIndex([5]), d.unitIndex([5, 0]), d.unitIndex([5, 1])], [1, 1, undefined]);
+  assert.deepEqual(
+    [0, 1, 2].map((u) => [d.unitLabel(u), d.bankOffsetOf(u)]),
+    [
+      ['DRAM bank 4', 0],
+      ['DRAM bank 5', GiB],
+      ['DRAM bank 6', 0],
+    ],
+  );
+  // L1 height-sharded over cores (0,0)–(3,0): a number is the unit itself, 0..3
+  const l = new TTLayout(spec({ shape: [64, 64], buffer: 'L1', memory: 'HEIGHT_SHARDED', shard: [32, 64], grid: [R(0, 0, 3, 0)] }));
+  assert.deepEqual(
+    ['-1', '0', '3', '4'].map((s) => l.unitIndex(s)),
+    [undefined, 0, 3, undefined],
+  );
+  assert.deepEqual([l.unitIndex([2, 0]), l.unitIndex([0, 1]), l.unitLabel(2), l.bankOffsetOf(1)], [2, undefined, 'core (2,0)', 0]);
+  // L1 interleaved: 64 banks, 0..63
+  const i = new TTLayout(spec({ shape: [64, 64], buffer: 'L1' }));
+  assert.deepEqual(
+    ['-1', '0', '63', '64'].map((s) => i.unitIndex(s)),
+    [undefined, 0, 63, undefined],
+  );
+  assert.deepEqual([i.unitLabel(5), i.bankOffsetOf(5)], ['L1 bank 5', 0]);
+});
+
+test('regions: the faces of a transposed 32×32 tile are in column order', () => {
+  // transposed: face f at face row f mod 2, face column ⌊f / 2⌋; 256 elements per face
+  const inner = new TTLayout(spec({ shape: [32, 32], transposeTile: true })).regions().inner;
+  assert.deepEqual(inner, {
+    name: 'tile',
+    rows: 32,
+    cols: 32,
+    bytesPerElement: 2,
+    blocks: [
+      { row: 0, col: 0, rows: 16, cols: 16, offset: 0, label: 'face 0' },
+      { row: 16, col: 0, rows: 16, cols: 16, offset: 256, label: 'face 1' },
+      { row: 0, col: 16, rows: 16, cols: 16, offset: 512, label: 'face 2' },
+      { row: 16, col: 16, rows: 16, cols: 16, offset: 768, label: 'face 3' },
+    ],
+  });
+});
