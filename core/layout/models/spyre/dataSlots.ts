@@ -9,26 +9,22 @@ import { prod } from '../../util';
 export function reconstructDimMap(ds: readonly number[], sm: readonly number[], hs: readonly number[], strides: readonly number[]): number[] | undefined {
   if (sm.some((s, j) => s === 0 && ds[j] > 1)) return undefined;
   const n = ds.length;
-  const dm = new Array<number>(n).fill(-1);
+  // every entry is written on the way down before the capacity check reads it
+  const dm: number[] = [];
   const running = [...strides];
+  const capacity = (d: number) => ds.reduce((p, s, k) => (dm[k] === d ? p * s : p), 1);
   let steps = 0;
   const go = (j: number): boolean => {
     if (++steps > 10000) return false;
-    if (j < 0) {
-      for (let d = 0; d < hs.length; d++) {
-        if (hs[d] <= 1) continue;
-        let cap = 1;
-        for (let k = 0; k < n; k++) if (dm[k] === d) cap *= ds[k];
-        if (cap < hs[d]) return false;
-      }
-      return true;
-    }
+    if (j < 0) return hs.every((size, d) => capacity(d) >= size);
     if (ds[j] === 1 || sm[j] === -1) {
-      if (sm[j] === -1 && ds[j] > 1 && j !== n - 1) return false;
+      // a −1 entry over more than one slot is a sparse stick, and only the stick may be one
+      if (ds[j] > 1 && j !== n - 1) return false;
       dm[j] = -1;
       return go(j - 1);
     }
-    if (sm[j] <= 0) return false;
+    // a positive entry only (0 over one slot was taken above, and no running stride matches an entry below −1: validation
+    // rejects negative host strides)
     for (let d = 0; d < hs.length; d++) {
       if (hs[d] <= 1) continue;
       const run = running[d];
@@ -37,7 +33,6 @@ export function reconstructDimMap(ds: readonly number[], sm: readonly number[], 
       running[d] = run * ds[j];
       if (go(j - 1)) return true;
       running[d] = run;
-      dm[j] = -1;
     }
     return false;
   };
@@ -48,10 +43,9 @@ export function reconstruct(ds: number[], sm: number[], hs: number[], strides: n
   return reconstructDimMap(ds, sm, hs, strides);
 }
 
+/** Slots the enumeration visits: the product of the device dims with a positive stride (a size-1 dim multiplies by 1). */
 export function activeSlots(ds: number[], sm: number[]): number {
-  let p = 1;
-  for (let j = 0; j < ds.length; j++) if (sm[j] > 0 && ds[j] > 1) p *= ds[j];
-  return p;
+  return ds.reduce((p, s, j) => (sm[j] > 0 ? p * s : p), 1);
 }
 
 const countCache = new Map<string, number>();
@@ -62,12 +56,14 @@ export function countDataSlots(ds: number[], sm: number[], hs: number[], strides
   const hit = countCache.get(key);
   if (hit !== undefined) return hit;
   const n = countDataSlotsUncached(ds, sm, hs, strides);
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: the bound only limits memory; any cache size gives the same answers
   if (countCache.size >= 64) countCache.delete(countCache.keys().next().value!);
   countCache.set(key, n);
   return n;
 }
 
-function countDataSlotsUncached(ds: number[], sm: number[], hs: number[], strides: number[]): number {
+/** countDataSlots without the cache (the enumeration itself; exported so its answers can be tested call by call). */
+export function countDataSlotsUncached(ds: number[], sm: number[], hs: number[], strides: number[]): number {
   const act = ds.map((_, j) => j).filter((j) => sm[j] > 0 && ds[j] > 1);
   const size = act.map((j) => ds[j]);
   const total = prod(size);

@@ -1,15 +1,15 @@
 /** Validation of a Spyre tensor spec (research layouts.md A.8): every catalogue rule that can be checked from the spec. */
-import { type DType, HOST_BYTES, SPYRE_FORMAT_BY_NAME, spyreDtype, type SpyreDtypeInfo } from '../../dtypes';
-import { issue, type Issue } from '../../issues';
+import { HOST_BYTES, SPYRE_FORMAT_BY_NAME, spyreDtype } from '../../dtypes';
+import { issue, type Issue, type IssueFix } from '../../issues';
 import { bytes, cdiv, list, num, percent, plural, prod, rmStrides } from '../../util';
-import { activeSlots, countDataSlots, reconstruct } from './dataSlots';
+import { activeSlots, countDataSlots, reconstructDimMap } from './dataSlots';
 import { spyreDefaultLayout, spyreLayoutText } from './maps';
 import { ELEMENT_ARRANGEMENTS, SPYRE_CORE_SPAN, SPYRE_ENUM_LIMIT, type SpyreSpec, STICK_BYTES } from './spec';
 
 /** Every catalogue rule that can be checked from the spec. Errors make `new SpyreLayout` throw. */
 export function validateSpyre(spec: SpyreSpec): Issue[] {
   const out: Issue[] = [];
-  const info = SPYRE_DTYPES_OR(spec.dtype);
+  const info = spyreDtype(spec.dtype);
   if (!info) {
     out.push(
       issue(
@@ -72,8 +72,11 @@ export function validateSpyre(spec: SpyreSpec): Issue[] {
       const o = L.dimOrder;
       const k = o.length;
       const okLen = k === r || (k === r + 1 && o[k - 1] === -1);
-      const body = k === r + 1 ? o.slice(0, r) : o;
-      const perm = body.length === r && [...body].sort((a, b) => a - b).every((v, i) => v === i);
+      // the first r entries (all of them, or all but the −1) hold each host dim once
+      const perm = o
+        .slice(0, r)
+        .sort((a, b) => a - b)
+        .every((v, i) => v === i);
       if (!okLen || !perm) {
         out.push(
           issue(
@@ -150,7 +153,7 @@ export function validateSpyre(spec: SpyreSpec): Issue[] {
     if (bad) return out;
     if (L.kind === 'dim_map') {
       dm = L.dimMap;
-      validateDimMap(out, spec, ds, dm, eps, fixDefault);
+      validateDimMap(out, spec, ds, dm, fixDefault);
       if (out.some((i) => i.severity === 'error')) return out;
     } else {
       const sm = L.strideMap;
@@ -165,7 +168,7 @@ export function validateSpyre(spec: SpyreSpec): Issue[] {
       if (out.some((i) => i.severity === 'error')) return out;
       const strides = spec.hostStrides ?? rmStrides(hs);
       const numel = prod(hs);
-      const rec = reconstruct(ds, sm, hs, strides);
+      const rec = reconstructDimMap(ds, sm, hs, strides);
       if (!rec) {
         const active = activeSlots(ds, sm);
         if (active <= SPYRE_ENUM_LIMIT) {
@@ -201,7 +204,7 @@ export function validateSpyre(spec: SpyreSpec): Issue[] {
   const slots = prod(ds);
   const numel = prod(hs);
   const stickHost = dm ? dm[n - 1] : -2;
-  if (r > 0 && stickHost >= 0 && hs[stickHost] === 1)
+  if (stickHost >= 0 && hs[stickHost] === 1)
     out.push(
       issue(
         'SPY011',
@@ -211,7 +214,6 @@ export function validateSpyre(spec: SpyreSpec): Issue[] {
         L.kind === 'default' ? '@shape' : '@layout',
       ),
     );
-  const util = slots ? numel / slots : 1;
   if (dm && dm[n - 1] === -1 && r > 0)
     out.push(
       issue(
@@ -221,7 +223,8 @@ export function validateSpyre(spec: SpyreSpec): Issue[] {
         '@layout',
       ),
     );
-  else if (util < 0.5)
+  // less than half used (an empty tensor, 0 of 0 slots, is not)
+  else if (2 * numel < slots)
     out.push(
       issue(
         'SPY012',
@@ -274,23 +277,16 @@ export function validateSpyre(spec: SpyreSpec): Issue[] {
   return out;
 }
 
-function SPYRE_DTYPES_OR(d: DType): SpyreDtypeInfo | undefined {
-  return spyreDtype(d);
+/** The default layout, as the fix of a layout that does not fit (without a dim order spyreDefaultLayout cannot throw). */
+function defaultFixes(spec: SpyreSpec, eps: number): IssueFix[] {
+  const d = spyreDefaultLayout(spec.shape, eps);
+  return [
+    { title: 'Use the default Spyre layout', field: '@layout', newText: 'spyre()', preferred: true },
+    { title: `Use the default Spyre layout, written out (${list(d.deviceSize)})`, field: '@layout', newText: spyreLayoutText(d.deviceSize, d.dimMap) },
+  ];
 }
 
-function defaultFixes(spec: SpyreSpec, eps: number) {
-  try {
-    const d = spyreDefaultLayout(spec.shape, eps);
-    return [
-      { title: 'Use the default Spyre layout', field: '@layout', newText: 'spyre()', preferred: true },
-      { title: `Use the default Spyre layout, written out (${list(d.deviceSize)})`, field: '@layout', newText: spyreLayoutText(d.deviceSize, d.dimMap) },
-    ];
-  } catch {
-    return undefined;
-  }
-}
-
-function validateDimMap(out: Issue[], spec: SpyreSpec, ds: number[], dm: number[], eps: number, fixDefault: ReturnType<typeof defaultFixes>): void {
+function validateDimMap(out: Issue[], spec: SpyreSpec, ds: number[], dm: number[], fixDefault: IssueFix[]): void {
   const hs = spec.shape;
   const r = hs.length;
   const n = ds.length;
@@ -337,20 +333,13 @@ function validateDimMap(out: Issue[], spec: SpyreSpec, ds: number[], dm: number[
     if (!js.length) continue;
     const cap = js.reduce((p, j) => p * ds[j], 1);
     if (cap < hs[h]) {
+      // the outermost of its device dims grows to fit; when that is the stick, whose size is fixed (SPY002), the layout
+      // needs a tile dim: the default one
+      const need = cdiv(hs[h], cap / ds[js[0]]);
       const fix =
-        js.length === 1
-          ? [{ title: `Set device_size[${js[0]}] to ${hs[h]}`, field: 'device_size', index: js[0], newText: String(hs[h]), preferred: true }]
-          : js[0] !== n - 1
-            ? [
-                {
-                  title: `Set device_size[${js[0]}] to ${cdiv(hs[h], cap / ds[js[0]])}`,
-                  field: 'device_size',
-                  index: js[0],
-                  newText: String(cdiv(hs[h], cap / ds[js[0]])),
-                  preferred: true,
-                },
-              ]
-            : fixDefault;
+        js[0] === n - 1
+          ? fixDefault
+          : [{ title: `Set device_size[${js[0]}] to ${need}`, field: 'device_size', index: js[0], newText: String(need), preferred: true }];
       out.push(
         issue(
           'SPY006',
@@ -363,5 +352,4 @@ function validateDimMap(out: Issue[], spec: SpyreSpec, ds: number[], dm: number[
       );
     }
   }
-  void eps;
 }
