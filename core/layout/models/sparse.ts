@@ -107,20 +107,25 @@ export function validateSparse(spec: SparseSpec): Issue[] {
     return out;
   }
   if (p.ptr[0] !== 0) out.push(issue('CSF003', 'error', `ptr[0] is ${p.ptr[0]}; the first fiber starts at entry 0`, 'ptr', { index: 0 }));
-  for (let i = 0; i < F; i++)
-    if (!(p.ptr[i + 1] >= p.ptr[i]) || !Number.isInteger(p.ptr[i + 1])) {
-      out.push(issue('CSF003', 'error', `ptr[${i + 1}] = ${p.ptr[i + 1]} is below ptr[${i}] = ${p.ptr[i]}: pointers never decrease`, 'ptr', { index: i + 1 }));
-      break;
-    }
+  for (let i = 0; i < F; i++) {
+    const a = p.ptr[i];
+    const b = p.ptr[i + 1];
+    if (b >= a && Number.isInteger(b)) continue;
+    const why = b < a ? `is below ptr[${i}] = ${a}: pointers never decrease` : `is not an entry offset (an integer ≥ ptr[${i}] = ${a})`;
+    out.push(issue('CSF003', 'error', `ptr[${i + 1}] = ${b} ${why}`, 'ptr', { index: i + 1 }));
+    break;
+  }
   if (p.ptr[F] !== p.index.length)
     out.push(issue('CSF004', 'error', `the end pointer ptr[${F}] = ${p.ptr[F]} must equal the number of entries (${p.index.length})`, 'ptr', { index: F }));
-  if (out.some((i) => i.severity === 'error')) return out;
+  // every finding is an error (the dtype's too): the indices are read under valid pointers only
+  if (out.length) return out;
   const last = p.shape[n - 1];
   for (let f = 0; f < F; f++)
     for (let k = p.ptr[f]; k < p.ptr[f + 1]; k++) {
       const v = p.index[k];
       if (!Number.isInteger(v) || v < 0 || v >= last) {
-        out.push(issue('CSF005', 'error', `entry ${k} (fiber ${f}) has index ${v}, outside 0..${last - 1}`, 'index', { index: k }));
+        const where = Number.isInteger(v) ? 'outside' : 'not an integer in';
+        out.push(issue('CSF005', 'error', `entry ${k} (fiber ${f}) has index ${v}, ${where} 0..${last - 1}`, 'index', { index: k }));
         return out;
       }
       if (k > p.ptr[f] && v <= p.index[k - 1]) {
@@ -186,7 +191,8 @@ export class SparseLayout implements LayoutModel<SparseForward> {
 
   constructor(spec: SparseSpec, validated = false) {
     if (!validated) {
-      const errs = validateSparse(spec).filter((i) => i.severity === 'error');
+      // every finding of validateSparse is an error
+      const errs = validateSparse(spec);
       if (errs.length) throw new LayoutError(errs.map((e) => e.message).join('; '));
     }
     this.p = spec.placement;
@@ -212,9 +218,9 @@ export class SparseLayout implements LayoutModel<SparseForward> {
     while (lo <= hi) {
       const m = (lo + hi) >> 1;
       const v = ix[m];
-      if (v === idx) return m;
       if (v < idx) lo = m + 1;
-      else hi = m - 1;
+      else if (v > idx) hi = m - 1;
+      else return m;
     }
     return -1;
   }
@@ -298,9 +304,9 @@ export class SparseLayout implements LayoutModel<SparseForward> {
         steps,
         reason: `the entries are main ${this.p.mainBase}..${this.p.mainBase + this.nnz - 1}`,
       };
-    // fiber: last f with ptr[f] <= e and ptr[f+1] > e
+    // fiber: last f with ptr[f] <= e (below F, as ptr[F] = nnz > e)
     let lo = 0;
-    let hi = this.F - 1;
+    let hi = this.F;
     while (lo < hi) {
       const m = (lo + hi + 1) >> 1;
       if (this.p.ptr[m] <= e) lo = m;
@@ -325,7 +331,7 @@ export class SparseLayout implements LayoutModel<SparseForward> {
     const K = this.shape[n - 1];
     const total = this.F * K;
     if (total > BITMAP_LIMIT) return null;
-    const records = Math.ceil(total / 128) + 1;
+    const records = Math.ceil(total / 128);
     const tab = new Int32Array(5 * records);
     for (let f = 0; f < this.F; f++)
       for (let e = this.p.ptr[f]; e < this.p.ptr[f + 1]; e++) {
@@ -382,8 +388,6 @@ export class SparseLayout implements LayoutModel<SparseForward> {
       }
       return res;
     }
-    const ptr = this.p.ptr;
-    const ix = this.p.index;
     let k = 0;
     for (let i = 0; i < count; i++) {
       let f = 0;
@@ -393,25 +397,13 @@ export class SparseLayout implements LayoutModel<SparseForward> {
         if (c < 0 || c >= shape[d]) bad = true;
         f = f * shape[d] + c;
       }
+      // an index outside 0..K−1 needs no check: no entry holds it, so the search misses it
       const idx = coords[k++];
-      if (idx < 0 || idx >= K) bad = true;
       if (bad) {
         res[i] = NaN;
         continue;
       }
-      let lo = ptr[f];
-      let hi = ptr[f + 1] - 1;
-      let hit = -1;
-      while (lo <= hi) {
-        const m = (lo + hi) >> 1;
-        const v = ix[m];
-        if (v === idx) {
-          hit = m;
-          break;
-        }
-        if (v < idx) lo = m + 1;
-        else hi = m - 1;
-      }
+      const hit = this.find(f, idx);
       res[i] = hit < 0 ? NaN : (mb + hit) * ENTRY_BYTES;
     }
     return res;
@@ -423,7 +415,7 @@ export class SparseLayout implements LayoutModel<SparseForward> {
     br.metadata = this.metaWords * META_WORD_BYTES;
     const numel = prod(this.shape);
     let empty = 0;
-    for (let f = 0; f < this.F && f < 1 << 22; f++) if (this.p.ptr[f + 1] === this.p.ptr[f]) empty++;
+    for (let f = 0; f < this.F; f++) if (this.p.ptr[f + 1] === this.p.ptr[f]) empty++;
     return {
       model: 'sparse',
       elements: numel,
