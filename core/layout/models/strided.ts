@@ -38,6 +38,24 @@ export interface StridedSpec {
 /** Enumeration limit for views whose dims overlap (distinct-offset counting, inverse search). */
 const ENUM_LIMIT = 1 << 22;
 
+/** Σ xᵢ·strideᵢ: the storage element of a coordinate, relative to the offset. */
+const dot = (x: readonly number[], strides: readonly number[]): number => x.reduce((s, c, i) => s + c * strides[i], 0);
+
+/** Walks every coordinate of `sizes` in row-major order (last dim fastest) until `found` holds; returns that coordinate. */
+function findCoord(sizes: readonly number[], found: (x: readonly number[]) => boolean): number[] | undefined {
+  const x = new Array<number>(sizes.length).fill(0);
+  const n = prod(sizes);
+  // Stryker disable next-line EqualityOperator: one more step wraps x back to all zeros, the coordinate visited first
+  for (let k = 0; k < n; k++) {
+    if (found(x)) return [...x];
+    for (let i = x.length - 1; i >= 0; i--) {
+      if (++x[i] < sizes[i]) break;
+      x[i] = 0;
+    }
+  }
+  return undefined;
+}
+
 /** Sizes/strides with size-1 dims dropped (PyTorch "canonical form"). */
 export function canonicalForm(shape: readonly number[], strides: readonly number[]): { sizes: number[]; strides: number[] } {
   const keep = shape.map((_, i) => i).filter((i) => shape[i] !== 1);
@@ -47,11 +65,12 @@ export function canonicalForm(shape: readonly number[], strides: readonly number
 /** Adjacent dims merged when `stride[i] == size[i+1]·stride[i+1]` (after dropping size-1 dims). */
 export function coalesce(shape: readonly number[], strides: readonly number[]): { sizes: number[]; strides: number[] } {
   const c = canonicalForm(shape, strides);
-  const sizes: number[] = [];
-  const st: number[] = [];
-  for (let i = 0; i < c.sizes.length; i++) {
+  // the first dim starts the list; each next one merges into the last or is appended
+  const sizes = c.sizes.slice(0, 1);
+  const st = c.strides.slice(0, 1);
+  for (let i = 1; i < c.sizes.length; i++) {
     const k = sizes.length - 1;
-    if (k >= 0 && st[k] === c.sizes[i] * c.strides[i]) {
+    if (st[k] === c.sizes[i] * c.strides[i]) {
       sizes[k] *= c.sizes[i];
       st[k] = c.strides[i];
     } else {
@@ -103,7 +122,13 @@ export function validateStrided(spec: StridedSpec): Issue[] {
     out.push(issue('PT003', 'error', `storage offset ${spec.offset} must be an integer ≥ 0`, 'offset'));
   if (out.some((i) => i.severity === 'error')) return out;
   const st = spec.strides ?? rmStrides(spec.shape);
-  const span = (spec.offset ?? 0) + spec.shape.reduce((s, n, i) => s + (n - 1) * st[i], 0) + 1;
+  const span =
+    (spec.offset ?? 0) +
+    dot(
+      spec.shape.map((n) => n - 1),
+      st,
+    ) +
+    1;
   if (spec.storage !== undefined && spec.storage < span)
     out.push(
       issue('PT004', 'error', `the view reaches storage element ${span - 1} but the storage has ${spec.storage} elements (needs ≥ ${span})`, 'storage', {
@@ -170,7 +195,15 @@ export class StridedLayout implements LayoutModel<StridedForward> {
     this.offset = spec.offset ?? 0;
     this.es = HOST_BYTES[spec.dtype];
     this.numel = safe(prod(spec.shape), 'the element count');
-    this.span = safe(this.offset + this.shape.reduce((s, n, i) => s + (n - 1) * this.strides[i], 0) + 1, 'the storage span');
+    this.span = safe(
+      this.offset +
+        dot(
+          this.shape.map((n) => n - 1),
+          this.strides,
+        ) +
+        1,
+      'the storage span',
+    );
     this.reserved = Math.max(this.span, spec.storage ?? 0);
     safe(this.reserved * this.es, 'the storage bytes');
     this.overlapping = !nonOverlapping(this.shape, this.strides);
@@ -197,7 +230,7 @@ export class StridedLayout implements LayoutModel<StridedForward> {
   forward(coord: readonly number[]): StridedForward {
     const p = this.checkCoord(coord);
     if (p) throw new CoordError(p);
-    const element = this.offset + coord.reduce((s, c, i) => s + c * this.strides[i], 0);
+    const element = this.offset + dot(coord, this.strides);
     const byteOffset = element * this.es;
     const address = this.base + byteOffset;
     const steps: Step[] = [
@@ -216,9 +249,10 @@ export class StridedLayout implements LayoutModel<StridedForward> {
   coordOfElement(e: number): number[] | undefined {
     const rel = e - this.offset;
     if (rel < 0) return undefined;
+    // largest stride first; a size-1 dim takes index 0 whatever its stride, a stride-0 dim contributes nothing
     const idx = this.shape
       .map((_, i) => i)
-      .filter((i) => this.strides[i] > 0 && this.shape[i] > 1)
+      .filter((i) => this.strides[i] > 0)
       .sort((a, b) => this.strides[b] - this.strides[a]);
     const c = new Array<number>(this.shape.length).fill(0);
     let rem = rel;
@@ -229,18 +263,8 @@ export class StridedLayout implements LayoutModel<StridedForward> {
     }
     if (rem === 0) return c;
     if (!this.overlapping || this.numel > ENUM_LIMIT) return undefined;
-    // overlapping views: search
-    const x = new Array<number>(this.shape.length).fill(0);
-    for (let k = 0; k < this.numel; k++) {
-      let v = 0;
-      for (let i = 0; i < x.length; i++) v += x[i] * this.strides[i];
-      if (v === rel) return [...x];
-      for (let i = x.length - 1; i >= 0; i--) {
-        if (++x[i] < this.shape[i]) break;
-        x[i] = 0;
-      }
-    }
-    return undefined;
+    // dims that are not nested may reach `rel` where the greedy pass does not: search
+    return findCoord(this.shape, (x) => dot(x, this.strides) === rel);
   }
 
   inverse(address: number): InverseResult {
@@ -256,15 +280,10 @@ export class StridedLayout implements LayoutModel<StridedForward> {
       };
     const e = Math.floor(off / this.es);
     steps.push({ name: 'storage element', value: `${num(e)}, byte ${off % this.es}` });
+    const gap = (reason: string): InverseResult => ({ model: 'strided', address, kind: 'gap', steps, reason });
+    if (e < this.offset) return gap(`storage before the view's offset ${this.offset}`);
     const c = this.coordOfElement(e);
-    if (!c)
-      return {
-        model: 'strided',
-        address,
-        kind: 'gap',
-        steps,
-        reason: e < this.offset ? `storage before the view's offset ${this.offset}` : 'storage element not reached by this view',
-      };
+    if (!c) return gap('storage element not reached by this view');
     steps.push({ name: 'coordinate', value: tuple(c) });
     return { model: 'strided', address, kind: 'element', coord: c, byteInElement: off % this.es, steps };
   }
@@ -285,26 +304,22 @@ export class StridedLayout implements LayoutModel<StridedForward> {
 
   /** Distinct storage elements the view touches. */
   distinctElements(): number {
+    // Stryker disable next-line ConditionalExpression: a cache; counting again gives the same number
     if (this.distinct !== undefined) return this.distinct;
-    if (!this.overlapping) return (this.distinct = this.numel);
-    // broadcast dims first
-    const keep = this.shape.map((_, i) => i).filter((i) => this.strides[i] !== 0 && this.shape[i] > 1);
+    // broadcast dims (stride 0) touch nothing new
+    const keep = this.shape.map((_, i) => i).filter((i) => this.strides[i] !== 0);
     const sizes = keep.map((i) => this.shape[i]);
     const st = keep.map((i) => this.strides[i]);
-    if (nonOverlapping(sizes, st)) return (this.distinct = prod(sizes));
     const n = prod(sizes);
-    if (n > ENUM_LIMIT) return (this.distinct = Math.min(n, this.span));
+    // Stryker disable next-line ConditionalExpression: a fast path; counting the offsets of nested dims gives n too
+    if (nonOverlapping(sizes, st)) return (this.distinct = n);
+    // too many to count: at most one per coordinate and one per storage element from the offset to the end of the span
+    if (n > ENUM_LIMIT) return (this.distinct = Math.min(n, this.span - this.offset));
     const seen = new Set<number>();
-    const x = new Array<number>(sizes.length).fill(0);
-    for (let k = 0; k < n; k++) {
-      let v = 0;
-      for (let i = 0; i < x.length; i++) v += x[i] * st[i];
-      seen.add(v);
-      for (let i = x.length - 1; i >= 0; i--) {
-        if (++x[i] < sizes[i]) break;
-        x[i] = 0;
-      }
-    }
+    findCoord(sizes, (x) => {
+      seen.add(dot(x, st));
+      return false;
+    });
     return (this.distinct = seen.size);
   }
 
