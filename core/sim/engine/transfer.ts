@@ -104,12 +104,22 @@ export function contiguousCopy(
   return { d, s, a, b, len };
 }
 
+/**
+ * A PCORE side's walker without its word base: the walker marks invalid elements with negative locations, so a
+ * base below 0 (a negative single member index on the first variable) would turn valid elements at negative word
+ * addresses into invalid ones, padded or skipped in silence. Their addresses are `base + location` here instead,
+ * and fault like any word outside the page.
+ */
+function walker(s: Side, what: string): Walker {
+  return new Walker(s.space === 'PCORE' ? { ...s.desc, base: 0 } : s.desc, what);
+}
+
 export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: number, repeat: boolean, range?: TransferRange): TransferStats {
-  const dw = new Walker(dst.desc, 'destination');
+  const dw = walker(dst, 'destination');
   const total = dw.total;
   const from = range ? range.from : 0;
   const to = range ? range.to : total;
-  const sw = src.space === 'CONST' ? undefined : new Walker(src.desc, 'source');
+  const sw = src.space === 'CONST' ? undefined : walker(src, 'source');
   const stotal = sw ? sw.total : 0;
   const dtype = dst.dtype;
   const padV = dataValue(pad, src.dtype);
@@ -124,8 +134,9 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
   const sBytes = sIsWord || src.space === 'CONST' ? undefined : byteBuf(ctx.m, src);
   const dWords = dIsWord ? wordBuf(ctx, dst) : undefined;
   const sWords = sIsWord ? wordBuf(ctx, src) : undefined;
-  const dBase = dIsWord ? 0 : (dst.desc.base ?? 0);
-  const sBase = sIsWord || src.space === 'CONST' ? 0 : (src.desc.base ?? 0);
+  // SPU has no base (its words start at 0); PCORE's is a word offset, MEM/SCRATCH's a byte address
+  const dBase = dst.space === 'SPU' ? 0 : (dst.desc.base ?? 0);
+  const sBase = src.space === 'CONST' ? 0 : (src.desc.base ?? 0);
   const dHist = ctx.history?.(spaceName(dst, ctx.process));
   const mcast = dst.mcast ?? [0];
   const spu = ctx.m.spu;
@@ -141,7 +152,7 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
   let wCount = 0;
   // highest address an element may start at (a word past the page would be dropped silently by the typed array)
   const dLimit = dIsWord ? dWords!.length - 1 : dBytes!.length - dEl;
-  const sLimit = sIsWord ? sWords!.length : sBytes ? sBytes.length - sEl : 0;
+  const sLimit = sIsWord ? sWords!.length - 1 : sBytes ? sBytes.length - sEl : 0;
 
   // fast path: raw contiguous copy between MEM/SCRATCH of the same element size
   const lin = range ? undefined : contiguousCopy(ctx.m, dst, src, dw, sw);
@@ -240,14 +251,14 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
       const lo = srcLo;
       const hi = srcHi;
       if (lo <= hi) {
-        if (sIsWord) {
-          if (lo < 0 || hi >= sLimit)
-            throw sideFault('src', `source ${faultAddress(hi >= sLimit ? hi : lo, true)} is outside ${spaceName(src, ctx.process)} (${sLimit} words)`);
-        } else {
-          const a = sBase + lo * sEl;
-          const b = sBase + hi * sEl;
-          if (a < 0 || b > sLimit) throw sideFault('src', `source ${faultAddress(a < 0 ? a : b)} is outside ${src.space} (size ${sBytes!.length} bytes)`);
-        }
+        const a = sBase + lo * sEl;
+        const b = sBase + hi * sEl;
+        if (a < 0 || b > sLimit)
+          throw sideFault(
+            'src',
+            `source ${faultAddress(a < 0 ? a : b, sIsWord)} is outside ${spaceName(src, ctx.process)} ` +
+              (sIsWord ? `(${sWords!.length} words)` : `(size ${sBytes!.length} bytes)`),
+          );
       }
     }
     const single = mcast.length === 1;
@@ -273,7 +284,7 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
           raw = padV;
           stats.padded++;
         } else if (sIsWord) {
-          raw = sWords![sl];
+          raw = sWords![sBase + sl];
           if (sRemap >= 0) raw = remap(raw, spu, sRemap);
           isWord = true;
           rCount++;
@@ -297,11 +308,12 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
             w = x < 0 ? (x & 0x7ff) - 2048 : x & 0x7ff;
           }
           if (dRemap >= 0) w = remap(w, spu, dRemap);
-          if (single) dWords![dl] = w;
-          else for (let q = 0; q < mcast.length; q++) dWords![dl + mcast[q]] = w;
+          const a = dBase + dl;
+          if (single) dWords![a] = w;
+          else for (let q = 0; q < mcast.length; q++) dWords![a + mcast[q]] = w;
           wCount += mcast.length;
-          if (dl < wLo) wLo = dl;
-          if (dl + mcast[mcast.length - 1] > wHi) wHi = dl + mcast[mcast.length - 1];
+          if (a < wLo) wLo = a;
+          if (a + mcast[mcast.length - 1] > wHi) wHi = a + mcast[mcast.length - 1];
         } else {
           const v = isWord ? fromWord(raw, dtype) : raw;
           const a = dBase + dl * dEl;
@@ -313,14 +325,15 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
         }
       }
     if (sw && srcLo <= srcHi) {
-      const a = sIsWord ? srcLo : sBase + srcLo * sEl;
-      const b = sIsWord ? srcHi : sBase + srcHi * sEl;
+      const a = sBase + srcLo * sEl;
+      const b = sBase + srcHi * sEl;
       if (a < rLo) rLo = a;
       if (b > rHi) rHi = b;
     }
   }
-  if (rCount) stats.read = { space: spaceName(src, ctx.process), lo: rLo, hi: rHi + (sIsWord ? 0 : sEl - 1), count: rCount * (sIsWord ? 1 : sEl) };
-  if (wCount) stats.written = { space: spaceName(dst, ctx.process), lo: wLo, hi: wHi + (dIsWord ? 0 : dEl - 1), count: wCount * (dIsWord ? 1 : dEl) };
+  // word spaces have one-word elements (sEl, dEl = 1)
+  if (rCount) stats.read = { space: spaceName(src, ctx.process), lo: rLo, hi: rHi + sEl - 1, count: rCount * sEl };
+  if (wCount) stats.written = { space: spaceName(dst, ctx.process), lo: wLo, hi: wHi + dEl - 1, count: wCount * dEl };
   return stats;
 }
 
