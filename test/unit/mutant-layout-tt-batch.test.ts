@@ -114,3 +114,39 @@ test('ND sharding over 49 cores (rank 2): shard 49 is the second slot of core 0'
   assert.deepEqual([...t.forwardMany(coords, undefined, units)], [0, tileByte(5, 1567), 2048, 2048 + tileByte(31, 1599), NaN]);
   assert.deepEqual([...units], [0, 48, 0, 0, -1]);
 });
+
+test('ranks 1 and 3 of the sharded and row-major kernels: a 1-D tensor is one row, a batch adds rows', () => {
+  // [96] width-sharded in 32×32 tiles on 3 cores: one tile row, tile column ⌊c/32⌋ = core, local page 0
+  expectBatch(tt({ shape: [96], buffer: 'L1', memory: 'WIDTH_SHARDED', shard: [32, 32], grid: [R(0, 0, 2, 0)], base: 0 }), ([c]) => [tileByte(0, c), c >> 5]);
+  // [10] ROW_MAJOR interleaved: one 20-byte page in bank 0
+  expectBatch(tt({ shape: [10], layout: 'ROW_MAJOR' }), ([c]) => [B + c * 2, 0]);
+  // [64] ROW_MAJOR width-sharded in 16-element shards on 4 cores: pages of 32 B, core ⌊c/16⌋
+  expectBatch(tt({ shape: [64], layout: 'ROW_MAJOR', buffer: 'L1', memory: 'WIDTH_SHARDED', shard: [1, 16], grid: [R(0, 0, 3, 0)], base: 0 }), ([c]) => [
+    (c % 16) * 2,
+    c >> 4,
+  ]);
+  // [2, 4, 8] ROW_MAJOR height-sharded in 4-row shards on 2 cores: row a·4 + r on core a, local page r (16 B)
+  expectBatch(
+    tt({ shape: [2, 4, 8], layout: 'ROW_MAJOR', buffer: 'L1', memory: 'HEIGHT_SHARDED', shard: [4, 8], grid: [R(0, 0, 1, 0)], base: 0 }),
+    ([a, r, c]) => [r * 16 + c * 2, a],
+  );
+});
+
+test('ND sharding of block floats: the shared exponents come first in every page (bfloat8_b rank 3, bfloat4_b rank 2)', () => {
+  // element in a 32×32 tile (faces in row order) and the 64 exponent bytes (16 rows × 4 faces) before the data
+  const elem = (r: number, c: number) => (((r % 32) >> 4) * 2 + ((c % 32) >> 4)) * 256 + (r % 16) * 16 + (c % 16);
+  // bfloat8_b 2×64×64 in 1×32×64 shards on 2 cores: pages of 64 + 1024 = 1088 B; shard s = a·2 + ⌊r/32⌋ on core s mod 2,
+  // slot ⌊s/2⌋ of 2 pages, page ⌊c/32⌋ in the shard
+  expectBatch(
+    tt({ shape: [2, 64, 64], dtype: 'bfloat8_b', buffer: 'L1', memory: 'ND_SHARDED', shard: [1, 32, 64], grid: [R(0, 0, 1, 0)], base: 0 }),
+    ([a, r, c]) => {
+      const s = a * 2 + (r >> 5);
+      return [(s >> 1) * 2 * 1088 + (c >> 5) * 1088 + 64 + elem(r, c), s % 2];
+    },
+  );
+  // bfloat4_b 64×64 in 32×64 shards on 3 cores: pages of 64 + 512 = 576 B, two elements per byte; shard ⌊r/32⌋ on that core
+  expectBatch(tt({ shape: [64, 64], dtype: 'bfloat4_b', buffer: 'L1', memory: 'ND_SHARDED', shard: [32, 64], grid: [R(0, 0, 2, 0)], base: 0 }), ([r, c]) => [
+    (c >> 5) * 576 + 64 + (elem(r, c) >> 1),
+    r >> 5,
+  ]);
+});

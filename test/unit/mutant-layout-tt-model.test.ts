@@ -137,3 +137,105 @@ test('regions: the faces of a transposed 32×32 tile are in column order', () =>
     ],
   });
 });
+
+test('a caller that validated the spec (validated = true) gets the buffer built as written: whole rows, or too many shards refused', () => {
+  // shard [32, 32] of a 64-wide tensor breaks TT005; built anyway, a HEIGHT shard keeps whole rows: 1 page row × 2 page columns
+  const h = spec({ shape: [64, 64], buffer: 'L1', memory: 'HEIGHT_SHARDED', shard: [32, 32], grid: [R(0, 0, 1, 0)], base: 0 });
+  assert.throws(() => new TTLayout(h), /HEIGHT sharding keeps whole rows: the shard width must be the physical width 64, not 32/);
+  const t = new TTLayout(h, true);
+  assert.deepEqual([t.sh, t.sw, t.nRow, t.nCol, t.slotsPerUnit], [1, 2, 2, 1, 2]);
+  // page 3 = tile (1, 1): shard 1 on core (1,0), local page 1
+  assert.deepEqual([t.forward([32, 32]).core, t.forward([32, 32]).localPage], [[1, 0], 1]);
+  // 4 tile rows in 1-row shards on 2 cores: refused even when trusted
+  assert.throws(
+    () => new TTLayout({ ...h, shape: [128, 64], shard: [32, 64] }, true),
+    (e: unknown) => e instanceof LayoutError && e.message === '4 shards but 2 cores',
+  );
+});
+
+test('the state of each kind of buffer: interleaved has no cores nor shards, 2-D and ND sharding fill their own fields', () => {
+  const state = (t: TTLayout) => [t.cores, t.sh, t.sw, t.nRow, t.nCol, t.nShards, t.tensorPages, t.shardPages, t.gridShape, t.shardVol, t.perCore];
+  assert.deepEqual(state(new TTLayout(spec({ shape: [64, 64] }))), [[], 0, 0, 0, 0, 0, [], [], [], 0, 0]);
+  // 64×96 block-sharded in 32×32: 2×3 shards of one page on (0,0)-(2,1)
+  assert.deepEqual(state(new TTLayout(spec({ shape: [64, 96], buffer: 'L1', memory: 'BLOCK_SHARDED', shard: [32, 32], grid: [R(0, 0, 2, 1)] }))), [
+    [
+      [0, 0],
+      [1, 0],
+      [2, 0],
+      [0, 1],
+      [1, 1],
+      [2, 1],
+    ],
+    1,
+    1,
+    2,
+    3,
+    6,
+    [],
+    [],
+    [],
+    0,
+    0,
+  ]);
+  // [256] ROW_MAJOR ND-sharded in [64] on 3 cores: one row of 4 pages of 64 elements, 4 shards, 2 per core
+  const nd = new TTLayout(spec({ shape: [256], layout: 'ROW_MAJOR', buffer: 'L1', memory: 'ND_SHARDED', shard: [64], grid: [R(0, 0, 2, 0)], base: 0 }));
+  assert.deepEqual(state(nd), [
+    [
+      [0, 0],
+      [1, 0],
+      [2, 0],
+    ],
+    0,
+    0,
+    0,
+    0,
+    4,
+    [1, 4],
+    [1, 1],
+    [1, 4],
+    1,
+    2,
+  ]);
+  // element c: shard ⌊c/64⌋ on core shard mod 3, slot ⌊shard/3⌋ of 128 B (64 bf16)
+  assert.deepEqual(
+    [0, 70, 200, 255].map((c) => {
+      const f = nd.forward([c]);
+      return [f.shard, f.unit?.index, f.localPage, f.address];
+    }),
+    [
+      [0, 0, 0, 0],
+      [1, 1, 0, 12],
+      [3, 0, 1, 128 + 16],
+      [3, 0, 1, 128 + 126],
+    ],
+  );
+});
+
+test('GRID_2D block sharding on a grid larger than the shards: shard (R, C) on core (x0 + C, y0 + R), the other cores unused', () => {
+  // 64×64 in 32×32 shards on (1,1)-(3,3): units in row-major order (x fastest): (1,1)=0 (2,1)=1 (3,1)=2 (1,2)=3 (2,2)=4 …
+  const t = new TTLayout(spec({ shape: [64, 64], buffer: 'L1', memory: 'BLOCK_SHARDED', shard: [32, 32], grid: [R(1, 1, 3, 3)], base: 0 }));
+  assert.deepEqual(
+    slots(t).map((s) => [s[0], s[2], s[3]]),
+    [
+      [0, 'data', 0],
+      [1, 'data', 1],
+      [2, 'unused', undefined],
+      [3, 'data', 2],
+      [4, 'data', 3],
+      [5, 'unused', undefined],
+      [6, 'unused', undefined],
+      [7, 'unused', undefined],
+      [8, 'unused', undefined],
+    ],
+  );
+  assert.deepEqual(t.forward([32, 0]).core, [1, 2]);
+  // COL_MAJOR: shard (R, C) on core (x0 + R, y0 + C); units y fastest: (1,1)=0 (1,2)=1 (1,3)=2 (2,1)=3 (2,2)=4
+  const c = new TTLayout(
+    spec({ shape: [64, 64], buffer: 'L1', memory: 'BLOCK_SHARDED', shard: [32, 32], grid: [R(1, 1, 3, 3)], orientation: 'COL_MAJOR', base: 0 }),
+  );
+  assert.deepEqual(
+    slots(c).map((s) => s[3]),
+    [0, 1, undefined, 2, 3, undefined, undefined, undefined, undefined],
+  );
+  assert.deepEqual(c.forward([0, 32]).core, [1, 2]);
+});

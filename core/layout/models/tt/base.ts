@@ -72,7 +72,6 @@ export class TTBase {
   readonly numel: number;
   readonly expBytes: number;
   readonly dataSection: number;
-  readonly blockGrid2D: boolean = false;
 
   constructor(spec: TTSpec, validated = false) {
     if (!validated) {
@@ -119,6 +118,7 @@ export class TTBase {
         this.slotsPerUnit = this.perCore * this.shardVol;
       } else {
         this.sh = shard[0] / geo.pageH;
+        // HEIGHT shards keep whole rows: the width written is not used (TT005 reports one that is not the physical width)
         this.sw = mem === 'HEIGHT_SHARDED' ? geo.Wp : shard[1] / geo.pageW;
         this.nRow = cdiv(geo.Hp, this.sh);
         this.nCol = cdiv(geo.Wp, this.sw);
@@ -129,7 +129,6 @@ export class TTBase {
         this.coreShard = new Int32Array(this.units).fill(-1);
         if (mem === 'BLOCK_SHARDED') {
           const r = spec.grid![0];
-          this.blockGrid2D = true;
           for (let R = 0; R < this.nRow; R++)
             for (let C = 0; C < this.nCol; C++) {
               const xy = orientation === 'ROW_MAJOR' ? [r.x0 + C, r.y0 + R] : [r.x0 + R, r.y0 + C];

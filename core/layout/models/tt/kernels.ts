@@ -36,6 +36,7 @@ export function tileInterleaved(
     if (pre) {
       const row = res[i];
       if (row !== row) {
+        // Stryker disable next-line ConditionalExpression: without units the array is zero-length and ignores the write
         if (wantUnits) units[i] = -1;
         continue;
       }
@@ -45,6 +46,7 @@ export function tileInterleaved(
       const b = r >= 3 ? coords[k + 1] : 0;
       if (a >>> 0 >= s0 || b >>> 0 >= s1 || col >>> 0 >= sW) {
         res[i] = NaN;
+        // Stryker disable next-line ConditionalExpression: without units the array is zero-length and ignores the write
         if (wantUnits) units[i] = -1;
         continue;
       }
@@ -53,6 +55,7 @@ export function tileInterleaved(
     const page = (ri >> lH) * Wp + (col >> lW);
     const unit = page % nb;
     res[i] = base + ((page - unit) / nb) * ap + RT[ri & mH] + CT[col & mW];
+    // Stryker disable next-line ConditionalExpression: without units the array is zero-length and ignores the write
     if (wantUnits) units[i] = unit;
   }
 }
@@ -85,6 +88,7 @@ export function tileSharded(
     if (pre) {
       const row = res[i];
       if (row !== row) {
+        // Stryker disable next-line ConditionalExpression: without units the array is zero-length and ignores the write
         if (wantUnits) units[i] = -1;
         continue;
       }
@@ -94,6 +98,7 @@ export function tileSharded(
       const b = r >= 3 ? coords[k + 1] : 0;
       if (a >>> 0 >= s0 || b >>> 0 >= s1 || col >>> 0 >= sW) {
         res[i] = NaN;
+        // Stryker disable next-line ConditionalExpression: without units the array is zero-length and ignores the write
         if (wantUnits) units[i] = -1;
         continue;
       }
@@ -102,6 +107,7 @@ export function tileSharded(
     const pr = ri >> lH;
     const pc = col >> lW;
     res[i] = base + (PRL[pr] + PCL[pc]) * ap + RT[ri & mH] + CT[col & mW];
+    // Stryker disable next-line ConditionalExpression: without units the array is zero-length and ignores the write
     if (wantUnits) units[i] = sc[PRS[pr] + PCS[pc]];
   }
 }
@@ -127,6 +133,7 @@ export function rowInterleaved(
     if (pre) {
       const row = res[i];
       if (row !== row) {
+        // Stryker disable next-line ConditionalExpression: without units the array is zero-length and ignores the write
         if (wantUnits) units[i] = -1;
         continue;
       }
@@ -136,6 +143,7 @@ export function rowInterleaved(
       const b = r >= 3 ? coords[k + 1] : 0;
       if (a >>> 0 >= s0 || b >>> 0 >= s1 || col >>> 0 >= sW) {
         res[i] = NaN;
+        // Stryker disable next-line ConditionalExpression: without units the array is zero-length and ignores the write
         if (wantUnits) units[i] = -1;
         continue;
       }
@@ -144,6 +152,7 @@ export function rowInterleaved(
     const page = ri * Wp + CPC[col];
     const unit = page % nb;
     res[i] = base + ((page - unit) / nb) * ap + CIN[col];
+    // Stryker disable next-line ConditionalExpression: without units the array is zero-length and ignores the write
     if (wantUnits) units[i] = unit;
   }
 }
@@ -172,6 +181,7 @@ export function rowSharded(
     if (pre) {
       const row = res[i];
       if (row !== row) {
+        // Stryker disable next-line ConditionalExpression: without units the array is zero-length and ignores the write
         if (wantUnits) units[i] = -1;
         continue;
       }
@@ -181,6 +191,7 @@ export function rowSharded(
       const b = r >= 3 ? coords[k + 1] : 0;
       if (a >>> 0 >= s0 || b >>> 0 >= s1 || col >>> 0 >= sW) {
         res[i] = NaN;
+        // Stryker disable next-line ConditionalExpression: without units the array is zero-length and ignores the write
         if (wantUnits) units[i] = -1;
         continue;
       }
@@ -188,6 +199,7 @@ export function rowSharded(
     }
     const pc = CPC[col];
     res[i] = base + (PRL[ri] + PCL[pc]) * ap + CIN[col];
+    // Stryker disable next-line ConditionalExpression: without units the array is zero-length and ignores the write
     if (wantUnits) units[i] = sc[PRS[ri] + PCS[pc]];
   }
 }
@@ -215,6 +227,7 @@ export function ndRank3(
     const c = coords[k + 2];
     if (a >>> 0 >= n0 || b >>> 0 >= n1 || c >>> 0 >= n2) {
       res[i] = NaN;
+      // Stryker disable next-line ConditionalExpression: without units the array is zero-length and ignores the write
       if (wantUnits) units[i] = -1;
       continue;
     }
@@ -223,6 +236,7 @@ export function ndRank3(
     const q = (shard / nc) | 0;
     const unit = shard - q * nc;
     res[i] = base + q * slotBytes + L0[a] + L1[b] + L2[c];
+    // Stryker disable next-line ConditionalExpression: without units the array is zero-length and ignores the write
     if (wantUnits) units[i] = unit;
   }
 }
