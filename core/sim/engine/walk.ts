@@ -14,21 +14,26 @@ interface Lvl {
   /** Offset of iteration 0 and increment per iteration. */
   off0: number;
   inc: number;
-  /** Iterations jmin..jmax pass the bounds check (empty when jmin > jmax). */
+  /** Iterations jmin..jmax pass the bounds check; a level none of whose iterations passes has the one form `none` gives. */
   jmin: number;
   jmax: number;
 }
 
 const full = (l: Lvl) => l.jmin === 0 && l.jmax === l.count - 1;
-const valid0 = (l: Lvl) => l.jmin <= 0 && l.jmax >= 0;
+const empty = (l: Lvl) => l.jmin > l.jmax;
+/** No iteration valid: jmin = count, so the cursor reads the whole level as one invalid run (and merged levels keep the form). */
+const none = (l: Lvl): Lvl => ({ ...l, jmin: l.count, jmax: l.count - 1 });
 
 /** Merges level `o` (outer) with the next level `i` (inner) when the pair enumerates as one level. */
 function merge(o: Lvl, i: Lvl): Lvl | undefined {
-  if (o.count === 1) return valid0(o) ? { ...i, off0: o.off0 + i.off0 } : { ...i, off0: o.off0 + i.off0, jmin: i.count, jmax: -1 };
-  if (i.count === 1) return valid0(i) ? { ...o, off0: o.off0 + i.off0 } : { ...o, off0: o.off0 + i.off0, jmin: o.count, jmax: -1 };
+  // a count-1 inner level only moves the outer one (a count-1 outer level, left alone, walks the same runs)
+  if (i.count === 1) {
+    const m = { ...o, off0: o.off0 + i.off0 };
+    return empty(i) ? none(m) : m;
+  }
   if (!full(i) || o.inc !== i.inc * i.count) return undefined;
   const c = i.count;
-  if (o.jmin > o.jmax) return { count: o.count * c, off0: o.off0 + i.off0, inc: i.inc, jmin: o.count * c, jmax: -1 };
+  // an empty outer level (jmin = count) gives an empty merged one in the same form
   return { count: o.count * c, off0: o.off0 + i.off0, inc: i.inc, jmin: o.jmin * c, jmax: o.jmax * c + c - 1 };
 }
 
@@ -45,7 +50,7 @@ export class Walker {
   constructor(d: Descriptor, what: string) {
     for (const l of d.levels) {
       if (l.count === undefined || l.begin === undefined || l.step === undefined || l.stride === undefined) {
-        throw new SimError(`${what}: the size or range of ${l.label} could not be evaluated`, undefined, [], 'fault');
+        throw new SimError(`${what}: the size or range of ${l.label} could not be evaluated`);
       }
       if (l.count <= 0 || l.step <= 0)
         throw new SimError(`${what}: empty or negative range at ${l.label} (count ${l.count}, step ${l.step}); the engine has no zero-length transfer`);
@@ -54,9 +59,14 @@ export class Walker {
       const b = l.begin!;
       const s = l.step!;
       const hi = l.checkHigh && l.size !== undefined ? l.size - 1 : Infinity;
-      const jmin = Math.max(0, Math.ceil(-b / s));
-      const jmax = Math.min(l.count! - 1, hi === Infinity ? l.count! - 1 : Math.floor((hi - b) / s));
-      return { count: l.count!, off0: b * l.stride!, inc: s * l.stride!, jmin, jmax };
+      const lv = {
+        count: l.count!,
+        off0: b * l.stride!,
+        inc: s * l.stride!,
+        jmin: Math.max(0, Math.ceil(-b / s)),
+        jmax: Math.min(l.count! - 1, Math.floor((hi - b) / s)),
+      };
+      return empty(lv) ? none(lv) : lv;
     });
     let total = 1;
     for (const l of this.L) total *= l.count;
@@ -98,7 +108,7 @@ export class Walker {
     let first = this.base;
     for (let q = this.L.length - 1; q >= 0; q--) {
       const l = this.L[q];
-      if (l.jmin !== 0 || l.jmax !== l.count - 1) return undefined;
+      if (!full(l)) return undefined;
       if (l.count > 1 && l.inc !== expect) return undefined;
       first += l.off0;
       expect *= l.count;
@@ -116,7 +126,7 @@ export class Walker {
     let hi = this.base;
     let count = 1;
     for (const l of this.M) {
-      if (l.jmin > l.jmax) return undefined;
+      if (empty(l)) return undefined;
       const a = l.off0 + l.jmin * l.inc;
       const b = l.off0 + l.jmax * l.inc;
       lo += Math.min(a, b);
@@ -136,22 +146,15 @@ export class Walker {
 
   /** Fills `out[0..n)` with the locations of elements `start..start+n` (n ≤ total − start); −1 = invalid. */
   fill(start: number, n: number, out: Int32Array): void {
-    let c = this.cur;
-    if (!c) c = this.cur = new Cursor(this);
+    const c = (this.cur ??= new Cursor(this));
     c.seek(start);
-    let i = 0;
-    while (i < n) {
-      let r = c.next();
-      if (r > n - i) r = n - i;
+    for (let i = 0; i < n;) {
+      const r = Math.min(c.next(), n - i);
       const loc = c.loc;
       if (loc < 0) out.fill(-1, i, i + r);
-      else {
-        const inc = c.inc;
-        if (inc === 1) for (let k = 0, v = loc; k < r; k++, v++) out[i + k] = v;
-        else for (let k = 0, v = loc; k < r; k++, v += inc) out[i + k] = v;
-      }
+      else for (let k = 0, v = loc, inc = c.inc; k < r; k++, v += inc) out[i + k] = v;
       i += r;
-      if (i < n) c.skip(r);
+      c.skip(r);
     }
     if (this.partial) this.applyPartial(start, n, out);
   }
@@ -195,7 +198,6 @@ export class Cursor {
   private readonly hi: Float64Array;
   private readonly blk: Float64Array;
   private readonly dig: Float64Array;
-  private readonly total: number;
   private readonly limit: number;
   private readonly base: number;
   /** Location of the current row's iteration 0 of the inner level (outer levels' offsets + base). */
@@ -226,7 +228,6 @@ export class Cursor {
       b *= M[q].count;
     }
     this.dig = new Float64Array(K);
-    this.total = w.total;
     this.limit = w.limit;
     this.base = w.base;
     const I = M[K - 1];
@@ -274,90 +275,52 @@ export class Cursor {
       this.loc = -1;
       return b - (this.pos % b);
     }
+    // (jmin ≤ count: an invalid prefix ends within the row)
     if (j < this.ijmin) {
       this.loc = -1;
-      return (this.ijmin < this.ic ? this.ijmin : this.ic) - j;
+      return this.ijmin - j;
     }
     if (j > this.ijmax) {
       this.loc = -1;
       return this.ic - j;
     }
-    const n = this.ijmax + 1 - j;
-    const loc = this.outer + this.ioff + j * this.iinc;
-    const inc = this.iinc;
-    this.inc = inc;
-    if (this.limit === Infinity) {
-      this.loc = loc;
-      return n;
-    }
-    return this.limited(loc, inc, n);
+    this.inc = this.iinc;
+    return this.limited(this.outer + this.ioff + j * this.iinc, this.iinc, this.ijmax + 1 - j);
   }
 
-  /** A valid stretch under a buffer limit: locations ≥ limit are invalid. */
+  /** A stretch of `n` valid iterations from `loc` under the buffer limit (Infinity when none): locations ≥ limit are invalid. */
   private limited(loc: number, inc: number, n: number): number {
     const lim = this.limit;
-    if (inc > 0) {
-      if (loc >= lim) {
-        // invalid to the end of the stretch (locations only grow)
-        this.loc = -1;
+    if (inc < 0) {
+      // decreasing locations: an invalid prefix, then valid
+      if (loc < lim) {
+        this.loc = loc;
         return n;
       }
-      const ok = Math.ceil((lim - loc) / inc);
-      this.loc = loc;
-      return ok < n ? ok : n;
+      this.loc = -1;
+      return Math.min(n, Math.floor((loc - lim) / -inc) + 1);
     }
-    if (inc === 0) {
-      this.loc = loc < lim ? loc : -1;
+    // constant or increasing locations: a valid prefix, then invalid to the end of the stretch
+    if (loc >= lim) {
+      this.loc = -1;
       return n;
     }
-    // decreasing locations: an invalid prefix, then valid
-    if (loc < lim) {
-      this.loc = loc;
-      return n;
-    }
-    const bad = Math.floor((loc - lim) / -inc) + 1;
-    this.loc = -1;
-    return bad < n ? bad : n;
+    this.loc = loc;
+    return Math.min(n, Math.ceil((lim - loc) / inc));
   }
 
   /** Moves `n` elements forward. */
   skip(n: number): void {
     const j = this.j + n;
     this.pos += n;
-    if (this.bad < 0) {
-      if (j < this.ic) {
-        this.j = j;
-        return;
-      }
-      if (j === this.ic && this.K > 1) {
-        // next row: bump the outer digits with carry
-        let q = this.K - 2;
-        const d = this.dig[q] + 1;
-        if (d < this.cnt[q]) {
-          this.dig[q] = d;
-          this.j = 0;
-          this.outer += this.stp[q];
-          if (d < this.lo[q] || d > this.hi[q]) this.bad = q;
-          return;
-        }
-        if (this.pos >= this.total) {
-          this.j = this.ic;
-          return;
-        }
-        this.dig[q] = 0;
-        for (q--; q >= 0; q--) {
-          if (++this.dig[q] < this.cnt[q]) break;
-          this.dig[q] = 0;
-        }
-        this.j = 0;
-        this.row();
-        return;
-      }
-    }
-    if (this.pos >= this.total) {
-      this.j = this.ic;
-      return;
-    }
-    this.seek(this.pos);
+    const q = this.K - 2;
+    if (this.bad < 0 && j < this.ic) this.j = j;
+    else if (this.bad < 0 && j === this.ic && q >= 0 && this.dig[q] + 1 < this.cnt[q]) {
+      // the next row, without a carry: the row before passed its checks and digits only grow, so only the upper bound can fail
+      const d = ++this.dig[q];
+      this.j = 0;
+      this.outer += this.stp[q];
+      if (d > this.hi[q]) this.bad = q;
+    } else this.seek(this.pos);
   }
 }
