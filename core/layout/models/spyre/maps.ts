@@ -8,7 +8,8 @@ export function spyreDefaultLayout(hostSize: readonly number[], eps: number, dim
   const o = dimOrder ? [...dimOrder] : hostSize.map((_, i) => i);
   const k = o.length;
   if (!(k === r || (k === r + 1 && o[k - 1] === -1))) throw new LayoutError('Incompatible host_size and dim_order');
-  const dimMap = k === 1 ? [o[0], o[0]] : [...o.slice(1), o[0], o[k - 1]];
+  // rank 1 gives [o0, o0]: the slice is then empty
+  const dimMap = [...o.slice(1), o[0], o[k - 1]];
   const stick = o[k - 1];
   const sparse = stick === -1;
   const deviceSize = dimMap.map((d, j) => {
@@ -27,14 +28,11 @@ export function dimMapToStrideMap(
   hostStrides: readonly number[],
   clamp = false,
 ): number[] {
-  const out = new Array<number>(ds.length);
+  const out = ds.map(() => -1);
   const running = hostSize.map((_, d) => hostStrides[d]);
   for (let j = ds.length - 1; j >= 0; j--) {
     const d = dm[j];
-    if (d === -1 || hostSize[d] === 1) {
-      out[j] = -1;
-      continue;
-    }
+    if (d === -1 || hostSize[d] === 1) continue;
     out[j] = clamp ? Math.min(running[d], hostStrides[d] * hostSize[d]) : running[d];
     running[d] *= ds[j];
   }
@@ -45,7 +43,8 @@ export function dimMapToStrideMap(
 export function strideMapToDimMap(ds: readonly number[], sm: readonly number[], hostSize: readonly number[], hostStrides: readonly number[]): number[] {
   const n = ds.length;
   const dm = ds.map((s, j) => {
-    if (s <= 1 || sm[j] <= 0) return -1;
+    if (s <= 1) return -1;
+    // an entry −1 or 0 is below every host stride (host strides are ≥ 0, SPY020), so it finds no host dim
     let best = -1;
     for (let i = 0; i < hostSize.length; i++) {
       if (hostSize[i] <= 1 || hostStrides[i] === 0 || hostStrides[i] > sm[j]) continue;
@@ -78,7 +77,10 @@ export function devToHost(
     h[d] += x[j] * radix[d];
     radix[d] *= ds[j];
   }
-  if (!reason) for (let d = 0; d < r; d++) if (h[d] >= hostSize[d]) reason = `host dim ${d} would be ${h[d]}, beyond its size ${hostSize[d]}`;
+  if (!reason)
+    hostSize.forEach((size, d) => {
+      if (h[d] >= size) reason = `host dim ${d} would be ${h[d]}, beyond its size ${size}`;
+    });
   return { h, valid: !reason, reason };
 }
 
@@ -114,9 +116,7 @@ export function greedy(h: number, size: readonly number[], stride: readonly numb
 
 /** Host offset of a device coordinate under a stride_map (−1 and 0 entries contribute nothing). */
 export function strideMapOffset(x: readonly number[], sm: readonly number[]): number {
-  let h = 0;
-  for (let j = 0; j < x.length; j++) if (sm[j] > 0) h += x[j] * sm[j];
-  return h;
+  return x.reduce((h, v, j) => h + v * Math.max(0, sm[j]), 0);
 }
 
 export type SlotClass = { kind: 'element' | 'replica'; h: number; host: number[] } | { kind: 'padding'; reason: string; h?: number };
@@ -129,9 +129,9 @@ export function classifySlot(
   hostSize: readonly number[],
   hostStrides: readonly number[],
 ): SlotClass {
-  for (let j = 0; j < ds.length; j++)
-    if ((sm[j] === -1 || ds[j] === 1) && x[j] !== 0)
-      return { kind: 'padding', reason: `device dim ${j} carries no host data (stride_map −1): only coordinate 0 is used, this is ${x[j]}` };
+  // (a device dim of size 1 has only coordinate 0: x is in range)
+  const j = x.findIndex((v, k) => v !== 0 && sm[k] === -1);
+  if (j >= 0) return { kind: 'padding', reason: `device dim ${j} carries no host data (stride_map −1): only coordinate 0 is used, this is ${x[j]}` };
   const h = strideMapOffset(x, sm);
   const back = greedy(h, ds, sm);
   if (!back || ds.some((_, j) => sm[j] > 0 && ds[j] > 1 && back[j] !== x[j]))

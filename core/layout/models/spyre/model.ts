@@ -20,7 +20,7 @@ import {
   type UnitRef,
 } from '../../model';
 import { bytes, cdiv, CoordError, coordProblem, LayoutError, list, num, percent, plural, prod, rmStrides, safe, tuple, unravel } from '../../util';
-import { activeSlots, countDataSlots, reconstruct } from './dataSlots';
+import { activeSlots, reconstruct } from './dataSlots';
 import { classifySlot, devToHost, dimMapToStrideMap, greedy, hostToDev, type SlotClass, spyreDefaultLayout } from './maps';
 import { SPYRE_ENUM_LIMIT, SPYRE_MEMORY, type SpyreLayoutSpec, type SpyreSpec, STICK_BYTES } from './spec';
 import { validateSpyre } from './validate';
@@ -62,7 +62,7 @@ export class SpyreLayout implements LayoutModel<SpyreForward> {
   readonly allocBytes: number;
   readonly numel: number;
   readonly memory: number;
-  private dataSlotCount: number;
+  /** Copies of each element: the product of the broadcast (stride_map 0) device dims. */
   private replicaFactor: number;
   // forwardMany tables (dim_map mode): digits of each host dim, innermost first
   private readonly dgStart: Int32Array;
@@ -80,7 +80,9 @@ export class SpyreLayout implements LayoutModel<SpyreForward> {
     this.base = spec.base ?? 0;
     this.memory = spec.memory ?? SPYRE_MEMORY;
     this.hostStrides = spec.hostStrides ? [...spec.hostStrides] : rmStrides(spec.shape);
-    this.arrangement = (spec.elementArrangement ?? 'STANDARD').replace(/^.*\./, '').toUpperCase();
+    const ea = spec.elementArrangement ?? 'STANDARD';
+    // `ElementArrangement.FP32_TO_DL16` and `fp32_to_dl16` name the same arrangement
+    this.arrangement = ea.slice(ea.lastIndexOf('.') + 1).toUpperCase();
     this.standard = this.arrangement === 'STANDARD';
     this.layoutKind = spec.layout.kind;
     const L = spec.layout;
@@ -103,33 +105,16 @@ export class SpyreLayout implements LayoutModel<SpyreForward> {
     this.numel = safe(prod(spec.shape), 'the element count');
     this.deviceBytes = safe(STICK_BYTES * prod(ds, 0, n - 1), 'the device size in bytes');
     this.allocBytes = Math.max(this.deviceBytes, this.numel * HOST_BYTES[spec.dtype]);
-    this.replicaFactor = 1;
-    if (this.dimMap) this.dataSlotCount = this.numel;
-    else {
-      for (let j = 0; j < n; j++) if (this.strideMap[j] === 0) this.replicaFactor *= ds[j];
-      this.dataSlotCount =
-        activeSlots([...ds], [...this.strideMap]) <= SPYRE_ENUM_LIMIT
-          ? countDataSlots([...ds], [...this.strideMap], [...this.shape], [...this.hostStrides])
-          : this.numel;
-    }
-    // digits for the fast path
-    const r = this.shape.length;
-    this.dgStart = new Int32Array(r + 1);
-    const sizes: number[] = [];
-    const strides: number[] = [];
-    if (this.dimMap) {
-      for (let d = 0; d < r; d++) {
-        this.dgStart[d] = sizes.length;
-        for (let j = n - 1; j >= 0; j--)
-          if (this.dimMap[j] === d) {
-            sizes.push(ds[j]);
-            strides.push(this.devStrides[j] * this.bpe);
-          }
-      }
-      this.dgStart[r] = sizes.length;
-    }
-    this.dgSize = Int32Array.from(sizes);
-    this.dgStride = Float64Array.from(strides);
+    // Every host element has exactly one data slot: validation refuses a stride_map that misses or aliases one
+    // (SPY010), and a dim_map reaches each by construction. Broadcast dims multiply them into replicas.
+    const dimMap = this.dimMap;
+    this.replicaFactor = dimMap ? 1 : prod(ds.filter((_, j) => this.strideMap[j] === 0));
+    // digits for the fast path: the device dims of each host dim, innermost first
+    const digits = dimMap ? this.shape.map((_, d) => [...ds.keys()].filter((j) => dimMap[j] === d).reverse()) : [];
+    this.dgStart = new Int32Array(this.shape.length + 1);
+    digits.forEach((js, d) => (this.dgStart[d + 1] = this.dgStart[d] + js.length));
+    this.dgSize = Int32Array.from(digits.flat(), (j) => ds[j]);
+    this.dgStride = Float64Array.from(digits.flat(), (j) => this.devStrides[j] * this.bpe);
   }
 
   checkCoord(coord: readonly number[]): string | undefined {
@@ -163,7 +148,7 @@ export class SpyreLayout implements LayoutModel<SpyreForward> {
     const p = this.checkCoord(coord);
     if (p) throw new CoordError(p);
     const device = this.toDevice(coord);
-    const elemOffset = device.reduce((s, x, j) => s + x * this.devStrides[j], 0);
+    const elemOffset = this.elemOffset(device);
     const byteOffset = elemOffset * this.bpe;
     const stick = Math.floor(elemOffset / this.eps);
     const slot = this.standard ? elemOffset % this.eps : undefined;
@@ -234,8 +219,12 @@ export class SpyreLayout implements LayoutModel<SpyreForward> {
   deviceProbe(x: readonly number[]): InverseResult {
     const p = coordProblem(x, this.deviceSize);
     if (p) throw new CoordError(p.replace('the tensor has', 'the device layout has'));
-    const elem = x.reduce((s, v, j) => s + v * this.devStrides[j], 0);
-    return this.inverse(this.base + elem * this.bpe);
+    return this.inverse(this.base + this.elemOffset(x) * this.bpe);
+  }
+
+  /** Element offset of a device coordinate: Σ device·device stride (A.6.3). */
+  private elemOffset(x: readonly number[]): number {
+    return x.reduce((s, v, j) => s + v * this.devStrides[j], 0);
   }
 
   forwardMany(coords: Int32Array, out?: Float64Array): Float64Array {
@@ -250,18 +239,18 @@ export class SpyreLayout implements LayoutModel<SpyreForward> {
       }
       return res;
     }
-    if (this.tables === undefined)
-      this.tables =
-        buildTables([...this.shape], (d, c) => {
-          let a = 0;
-          let rem = c;
-          for (let g = this.dgStart[d]; g < this.dgStart[d + 1]; g++) {
-            const q = rem % this.dgSize[g];
-            a += q * this.dgStride[g];
-            rem = (rem - q) / this.dgSize[g];
-          }
-          return a;
-        }) ?? null;
+    // Stryker disable next-line AssignmentOperator: without tables (built again each call, or never) the loop below gives the same addresses, only slower
+    this.tables ??= buildTables([...this.shape], (d, c) => {
+      let a = 0;
+      let rem = c;
+      for (let g = this.dgStart[d]; g < this.dgStart[d + 1]; g++) {
+        const q = rem % this.dgSize[g];
+        a += q * this.dgStride[g];
+        rem = (rem - q) / this.dgSize[g];
+      }
+      return a;
+    });
+    // Stryker disable next-line ConditionalExpression,BlockStatement: skipping the tables falls through to the loop below, which gives the same addresses
     if (this.tables) {
       mapTables(this.base, this.tables, coords, res, count);
       return res;
@@ -291,13 +280,24 @@ export class SpyreLayout implements LayoutModel<SpyreForward> {
     return res;
   }
 
-  private tables?: Float64Array[] | null;
+  /** Per-dim address tables of forwardMany; undefined past TABLE_LIMIT entries (then built again each call: a sum of the sizes). */
+  private tables?: Float64Array[];
 
-  /** Sticks holding at least one element, and partially filled sticks (closed form). */
-  stickCounts(): { sticks: number; data: number; partial: number } {
+  /**
+   * Sticks holding at least one element, and partially filled sticks: closed form for a dim_map (the element
+   * arrangement only permutes slots inside a stick, A.6.3); for a stride_map that is no tiling, by placing every host
+   * element (each has exactly one data slot once validation has enumerated them; `data` and `partial` are left out
+   * when it could not, past SPYRE_ENUM_LIMIT slots).
+   */
+  stickCounts(): { sticks: number; data?: number; partial?: number } {
     const n = this.deviceSize.length;
     const sticks = prod(this.deviceSize, 0, n - 1);
-    if (!this.dimMap || !this.standard) return { sticks, data: Math.min(sticks, this.dataSlotCount), partial: 0 };
+    if (!this.dimMap) {
+      if (activeSlots([...this.deviceSize], [...this.strideMap]) > SPYRE_ENUM_LIMIT) return { sticks };
+      const fill = new Int32Array(sticks);
+      for (let i = 0; i < this.numel; i++) fill[Math.floor(this.elemOffset(this.toDevice(unravel(i, this.shape))) / this.eps)]++;
+      return { sticks, data: fill.filter((e) => e > 0).length, partial: fill.filter((e) => e > 0 && e < this.eps).length };
+    }
     const s = this.dimMap[n - 1];
     if (s === -1) return { sticks, data: this.numel, partial: this.numel };
     let other = 1;
@@ -308,7 +308,7 @@ export class SpyreLayout implements LayoutModel<SpyreForward> {
 
   summary(): LayoutSummary {
     const slotsAll = prod(this.deviceSize);
-    const data = this.dataSlotCount;
+    const data = this.numel;
     const replica = data * (this.replicaFactor - 1);
     const slots = slotsAll - replica;
     const br: Breakdown = emptyBreakdown();
@@ -325,7 +325,13 @@ export class SpyreLayout implements LayoutModel<SpyreForward> {
       ...(this.dimMap && this.layoutKind !== 'stride_map' ? [{ name: 'dim_map', value: list(this.dimMap) }] : []),
       { name: 'stride_map', value: list(this.strideMap) },
       { name: 'device strides', value: list(this.devStrides) },
-      { name: 'sticks', value: `${num(sc.sticks)} (${num(sc.data)} with data${sc.partial ? `, ${num(sc.partial)} partly filled` : ''})` },
+      {
+        name: 'sticks',
+        value:
+          sc.data === undefined
+            ? `${num(sc.sticks)} (not counted: over ${num(SPYRE_ENUM_LIMIT)} slots to enumerate)`
+            : `${num(sc.sticks)} (${num(sc.data)} with data${sc.partial ? `, ${num(sc.partial)} partly filled` : ''})`,
+      },
       { name: 'device bytes', value: `${bytes(this.deviceBytes)} (${num(this.deviceBytes)} B)` },
       { name: 'allocation', value: `${bytes(this.allocBytes)} = max(device ${bytes(this.deviceBytes)}, host ${bytes(this.numel * HOST_BYTES[this.dtype])})` },
       {
@@ -354,7 +360,8 @@ export class SpyreLayout implements LayoutModel<SpyreForward> {
   stickFill(s: number): { elements: number; first?: number[] } {
     const n = this.deviceSize.length;
     const prefix = unravel(s, this.deviceSize.slice(0, n - 1));
-    if (this.dimMap && this.standard) {
+    // a dim_map fixes which elements a stick holds whatever their order inside it (A.6.3)
+    if (this.dimMap) {
       const x = [...prefix, 0];
       const r = devToHost(x, this.deviceSize, this.dimMap, this.shape);
       const sd = this.dimMap[n - 1];
@@ -407,6 +414,7 @@ export class SpyreLayout implements LayoutModel<SpyreForward> {
     return 1;
   }
 
+  // Stryker disable next-line BlockStatement: an empty body returns undefined too (one address space, no unit to name)
   unitIndex(): number | undefined {
     return undefined;
   }
