@@ -12,6 +12,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { type CoreRange, TTLayout, type TTSpec } from '../../core/layout/models/tt';
 import { TT_ARCHS } from '../../core/layout/models/ttArch';
+import { CoordError } from '../../core/layout/util';
 
 const WH = TT_ARCHS.wormhole_b0;
 const B = 0x10000;
@@ -122,23 +123,36 @@ test('width-sharded row-major in L1 cores: (10, 130) of 64×256 is segment 2 of 
 });
 
 test('width-sharded tiles in DRAM banks: the grid x is the bank, with its channel offset', () => {
-  // 64×256 bf16 = 2×8 tiles, shard 64×64 = 2×2 tiles → shards (0, 0..3) on banks 0..3. (40, 200): page (1, 6) = 14;
-  // in tile (8, 8): face 0, elem 8·16 + 8 = 136, byte 272; shard (0, 3) → bank 3, page (1, 0) in it → local 1·2 + 0 = 2
-  // → offset 2·2048 + 272 = 4368 = 0x1110
-  const t = tt({ shape: [64, 256], memory: 'WIDTH_SHARDED', shard: [64, 64], grid: [R(0, 0, 3, 0)] });
+  // 64×256 bf16 = 2×8 tiles, shard 64×64 = 2×2 tiles → shards (0, 0..3) on grid x 2..5 = banks 2..5. (40, 200): page
+  // (1, 6) = 14; in tile (8, 8): face 0, elem 8·16 + 8 = 136, byte 272; shard (0, 3) → unit 3 = bank 5, page (1, 0) in
+  // it → local 1·2 + 0 = 2 → offset 2·2048 + 272 = 4368 = 0x1110; bank 5 is odd: + 1 GiB
+  const t = tt({ shape: [64, 256], memory: 'WIDTH_SHARDED', shard: [64, 64], grid: [R(2, 0, 5, 0)] });
   const f = t.forward([40, 200]);
   assert.deepEqual(pairs(f.steps).slice(6), [
     ['shard', '3 = (0, 3) of 1×4, page (1, 0) in it'],
-    ['bank', 'DRAM bank 3'],
+    ['bank', 'DRAM bank 5'],
     ['local page', '2 = 1·2 + 0'],
     ['offset in bank', '4,368 = 2·2048 + 272'],
-    ['address', 'DRAM bank 3: 0x11110 (B+4368)'],
+    ['address', 'DRAM bank 5: 0x11110 (B+4368)'],
     ['channel address', '0x40011110 (bank offset +1 GiB)'],
   ]);
   assert.deepEqual(
     [f.page, f.unit, f.bank, f.core, f.shard, f.localPage, f.address, f.bankOffset],
-    [14, { kind: 'bank', index: 3, label: 'DRAM bank 3' }, 3, undefined, 3, 2, B + 4368, GiB],
+    [14, { kind: 'bank', index: 3, label: 'DRAM bank 5' }, 5, undefined, 3, 2, B + 4368, GiB],
   );
+});
+
+test('a coordinate outside the tensor is refused before any arithmetic', () => {
+  const t = tt({ shape: [64, 64] });
+  for (const [c, msg] of [
+    [[64, 0], 'index 64 is out of range for dimension 0: valid is 0..63'],
+    [[0, -1], 'index -1 is out of range for dimension 1: valid is 0..63'],
+    [[0], 'the tensor has 2 dimensions but 1 index were given'],
+  ] as const)
+    assert.throws(
+      () => t.forward(c),
+      (e: unknown) => e instanceof CoordError && e.message === msg,
+    );
 });
 
 test('ND shards round-robin: (2, 10, 40) of [4, 128, 128] is in shard 4 on core (0,0), slot 1', () => {
@@ -162,7 +176,7 @@ test('ND shards round-robin: (2, 10, 40) of [4, 128, 128] is in shard 4 on core 
     ['offset in core', '18,768 = 9·2048 + 336'],
     ['address', 'core (0,0): 0x14950 (B+18768)'],
   ]);
-  assert.deepEqual([f.unit.index, f.core, f.bank, f.shard, f.shardCoord, f.localPage], [0, [0, 0], undefined, 4, [1, 0, 0], 9]);
+  assert.deepEqual([f.unit?.index, f.core, f.bank, f.shard, f.shardCoord, f.localPage], [0, [0, 0], undefined, 4, [1, 0, 0], 9]);
 });
 
 test('a 1-D row-major tensor in ND shards of 64: element 200 is segment 3, shard 3 on core (1,0), slot 1', () => {

@@ -184,19 +184,22 @@ export function inverseTT(m: TTBase, address: number, unit?: number): InverseRes
       };
     }
     const data = inPage - m.expBytes;
-    const elem = bits >= 8 ? Math.floor(data / (bits / 8)) : data * (8 / bits);
-    byteInElement = bits >= 8 ? data % (bits / 8) : 0;
+    // bytes per element: 4 or 2 (dense), 1 (bfloat8_b), ½ (bfloat4_b: the byte's first element, byte 0 of it)
+    const size = bits / 8;
+    const elem = Math.floor(data / size);
+    byteInElement = data % size;
     const t = fromTileElem(elem, geo.g);
     rr = t.rr;
     cc = t.cc;
     steps.push({ name: 'element in tile', value: `${elem} = face ${t.face}, in tile (${rr}, ${cc})` });
     if (bits < 8) {
-      // a byte holds two elements; report the first real one
+      // a byte holds two elements: the low nibble's and the next one's (next column, or next row in a transposed tile),
+      // which is real only where the low one is
       const t2 = fromTileElem(elem + 1, geo.g);
       const a = m.coordOf(src.pr * geo.pageH + rr, src.pc * geo.pageW + cc);
       const b = m.coordOf(src.pr * geo.pageH + t2.rr, src.pc * geo.pageW + t2.cc);
       steps.push({ name: 'nibbles', value: `low: ${a ? tuple(a) : 'padding'}, high: ${b ? tuple(b) : 'padding'}` });
-      if (a || b) return { model: 'tt', address, unit: ur, kind: 'element', coord: a ?? b, byteInElement: 0, steps };
+      if (a) return { model: 'tt', address, unit: ur, kind: 'element', coord: a, byteInElement: 0, steps };
       return { model: 'tt', address, unit: ur, kind: 'padding', steps, reason: 'both elements of this byte are tile padding' };
     }
   }
