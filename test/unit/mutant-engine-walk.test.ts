@@ -9,26 +9,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Walker } from '../../core/sim/engine/walk';
-import type { Descriptor, Level } from '../../core/tprog/descriptor';
+import { mkSide, type Lv, type SideSpec } from './helpers/mutant-transfer';
 
-/** Levels of a MEM descriptor of bytes at 0 (label p[k], dimension k, begin 0, step 1, checked in a size of 2^20). */
-function walker(levels: Partial<Level>[], extra: Partial<Descriptor> = {}): Walker {
-  const lv = levels.map((l, k): Level => ({
-    kind: 'dim',
-    label: `p[${k}]`,
-    dim: k,
-    begin: 0,
-    step: 1,
-    count: 1,
-    stride: 1,
-    size: 1 << 20,
-    checkHigh: true,
-    ...l,
-  }));
-  return new Walker(
-    { space: 'MEM', written: 'MEM', elemBytes: 1, base: 0, levels: lv, total: undefined, pad: undefined, repeat: false, problems: [], ...extra },
-    't',
-  );
+/** Byte levels of a MEM side at 0 (begin 0, count 1, stride 1 unless given; no size: only index ≥ 0 is checked). */
+function walker(levels: Partial<Lv>[], extra: Partial<SideSpec> = {}): Walker {
+  return new Walker(mkSide({ space: 'MEM', dtype: 'UINT8', levels: levels.map((l) => ({ begin: 0, count: 1, stride: 1, ...l })), ...extra }).desc, 't');
 }
 
 /** Runs of a cursor from `start` to the end: [length, first location, increment] of a valid run, [length, −1] of an invalid one. */
@@ -145,13 +130,13 @@ test('an empty level is one invalid run per row, a single valid iteration is kep
 
 test('a dimension with no size is checked at 0 only; a walk of no levels is its base', () => {
   // indexes −1, 0, 1 at stride 2
-  const w = walker([{ count: 3, begin: -1, stride: 2, size: undefined }]);
+  const w = walker([{ count: 3, begin: -1, stride: 2 }]);
   assert.deepEqual(locs(w), [-1, 0, 2]);
-  const all = walker([{ count: 3, stride: 2, size: undefined }]);
+  const all = walker([{ count: 3, stride: 2 }]);
   assert.deepEqual(locs(all), [0, 2, 4]);
   assert.deepEqual(all.span(), { lo: 0, hi: 4, count: 3 });
   assert.equal(all.linearStart(), undefined);
-  assert.equal(walker([{ count: 3, size: undefined }]).linearStart(), 0);
+  assert.equal(walker([{ count: 3 }]).linearStart(), 0);
   // unchecked upper bound (`+`): 0..3 without a gap
   assert.equal(walker([{ count: 4, size: 2, checkHigh: false }]).linearStart(), 0);
   // no level: one element at the base (word 7 of a PCORE walk)
@@ -289,7 +274,7 @@ test('buffer limits on increasing, constant and decreasing locations', () => {
 test('the partial last row of N(R,C): columns from lastRow on in the last row are invalid', () => {
   // MEM(p, 2, 10(3,4)): 2 blocks of N = 10 elements (stride 10), rows of 4 (stride 4); the last row holds 10 − 2·4 = 2
   const partial = { rowLevelDim: 1, colLevelDim: 2, rows: 3, lastRow: 2 };
-  const levels: Partial<Level>[] = [
+  const levels: Partial<Lv>[] = [
     { count: 2, stride: 10, size: 2 },
     { count: 3, stride: 4, size: 3 },
     { count: 4, stride: 1, size: 4 },
