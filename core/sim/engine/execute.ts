@@ -105,15 +105,14 @@ export class TensorExecutor {
   run(unit: number, scope: HostScope): void {
     const u = this.unitAt(unit);
     if (!u) throw new SimError(`internal: no tensor statement #${unit}`);
-    if (u.parsed.problems.some((p) => p.severity === 'error')) {
-      const p = u.parsed.problems.find((x) => x.severity === 'error')!;
+    const p = u.parsed.problems.find((x) => x.severity === 'error');
+    if (p)
       throw new SimError(
         `cannot run a statement with a syntax error: ${p.message}`,
         this.locOf(u.stmts[0] ?? ({ unit: u } as StmtInfo), p.span.start),
         scope.stack(),
         'compile',
       );
-    }
     for (const info of u.stmts) {
       try {
         this.hostBoundary();
@@ -231,7 +230,7 @@ export class TensorExecutor {
         this.record(info, scope, s.kind, {});
         return;
       case 'print': {
-        const [x, y] = (s.args ?? []).map((a) => ev(a.text));
+        const [x, y] = s.args!.map((a) => ev(a.text));
         this.o.m.globals[0] = x | 0;
         this.o.m.globals[1] = y | 0;
         this.o.print(`PRINT ${x} ${y}\n`);
@@ -239,7 +238,7 @@ export class TensorExecutor {
         return;
       }
       case 'callback': {
-        const [f, p] = (s.args ?? []).map((a) => ev(a.text));
+        const [f, p] = s.args!.map((a) => ev(a.text));
         this.postCallback(f, p);
         this.record(info, scope, 'callback', {});
         return;
@@ -436,6 +435,7 @@ export class TensorExecutor {
   private clobberScratch(pc: Side, process: 0 | 1): void {
     const w = new Walker(pc.desc, 'CONCURRENT');
     const el = pc.dtype === 'INT16' ? 2 : 1;
+    // Stryker disable next-line ArithmeticOperator: the cap only saves work (typed arrays drop writes past their end, the history clamps its range)
     const n = Math.min(w.total, Math.floor(this.o.m.scratch.length / el));
     const locs = new Int32Array(n);
     w.fill(0, n, locs);
@@ -443,19 +443,19 @@ export class TensorExecutor {
     this.o.history('SCRATCH')?.touch(0, n * el - 1);
     const sc = this.o.m.scratch;
     for (let i = 0; i < n; i++) {
-      const v = locs[i] >= 0 && locs[i] < words.length ? fromWord(words[locs[i]], pc.dtype) : 0;
+      // a word outside the page (an index the hardware does not check) passes as 0
+      const v = fromWord(words[locs[i]] ?? 0, pc.dtype);
       sc[i * el] = v & 0xff;
       if (el === 2) sc[i * el + 1] = (v >> 8) & 0xff;
     }
   }
 
   private exe(info: StmtInfo, scope: HostScope): void {
-    const args = info.stmt.args ?? [];
+    const args = info.stmt.args!;
     let kernel: string | undefined;
     let np: number;
     let nt = LIMITS.numThread;
     const k = args[0].text;
-    const isName = /^[A-Za-z_]\w*::\w+$/.test(k);
     if (args.length === 1) {
       const w = scope.eval(k);
       const dec = decodeExeWord(w);
@@ -464,7 +464,8 @@ export class TensorExecutor {
       nt = dec.nt;
       if (!kernel) throw new SimError(`EXE_LOCKSTEP(${k}): command word 0x${(w >>> 0).toString(16)} does not name a kernel of the PCORE program`);
     } else {
-      if (isName && this.o.pcore?.kernel(k)) kernel = k;
+      // a kernel's name (the lookup finds only `class::name`), else C text whose value is a kernel's code address
+      if (this.o.pcore?.kernel(k)) kernel = k;
       else {
         const addr = scope.eval(k);
         kernel = this.o.kernelByAddress(addr >> 4);
@@ -610,12 +611,12 @@ export class TensorExecutor {
       return;
     }
     const [g0, g1] = m.globals;
-    if (op === 6 && v === CMD_CALLBACK) {
+    if (v === CMD_CALLBACK) {
       this.postCallback(g0, g1);
       this.emit(at, at.line, text, scope.process, 'callback', { register });
       return;
     }
-    if (op === 7 && v === CMD_PRINT) {
+    if (v === CMD_PRINT) {
       this.o.print(`PRINT ${g0} ${g1}\n`);
       this.emit(at, at.line, text, scope.process, 'print', { register });
       return;
