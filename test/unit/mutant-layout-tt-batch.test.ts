@@ -31,20 +31,19 @@ function expectBatch(t: TTLayout, want: (c: number[]) => [number, number]): void
   const inside = coords.length;
   for (let d = 0; d < shape.length; d++) for (const v of [shape[d], -1]) coords.push(shape.map((_, e) => (e === d ? v : 0)));
   const flat = Int32Array.from(coords.flat());
-  const units = new Int32Array(coords.length);
+  // units one longer than the coordinates: the entry after them is left alone
+  const units = new Int32Array(coords.length + 1).fill(-9);
   const got = [...t.forwardMany(flat, undefined, units)];
   const expected = coords.map((c, i) => (i < inside ? want(c) : [NaN, -1]));
   assert.deepEqual(
     got,
     expected.map((w) => w[0]),
   );
-  assert.deepEqual(
-    [...units],
-    expected.map((w) => w[1]),
-  );
-  const into = new Float64Array(coords.length);
+  assert.deepEqual([...units], [...expected.map((w) => w[1]), -9]);
+  // into a longer array: only the first coords.length entries are written
+  const into = new Float64Array(coords.length + 1).fill(-7);
   assert.equal(t.forwardMany(flat, into), into);
-  assert.deepEqual([...into], got);
+  assert.deepEqual([...into], [...got, -7]);
 }
 
 test('transposed tiles: 64×64 in 32×32 and 32×64 in 16×32 tiles, interleaved', () => {
@@ -86,9 +85,10 @@ test('element by element when a table would be too long: 2^21 + 1 columns of uin
   // 13 row pages of 2,097,153 B, aligned to 2,097,184 (32): row 12 → bank 0, slot 1
   const wide = tt({ shape: [13, 2 ** 21 + 1], dtype: 'uint8', layout: 'ROW_MAJOR' });
   const coords = Int32Array.from([0, 0, 1, 5, 12, 2 ** 21, 12, -1, 13, 0, 5, 2 ** 21 + 1, 11, 7]);
-  const units = new Int32Array(7);
-  assert.deepEqual([...wide.forwardMany(coords, undefined, units)], [B, B + 5, B + 2097184 + 2 ** 21, NaN, NaN, NaN, B + 7]);
-  assert.deepEqual([...units], [0, 1, 0, -1, -1, -1, 11]);
+  // one entry longer than the 7 coordinates: left alone
+  const units = new Int32Array(8).fill(-9);
+  assert.deepEqual([...wide.forwardMany(coords, new Float64Array(8).fill(-7), units)], [B, B + 5, B + 2097184 + 2 ** 21, NaN, NaN, NaN, B + 7, -7]);
+  assert.deepEqual([...units], [0, 1, 0, -1, -1, -1, 11, -9]);
   assert.deepEqual([...wide.forwardMany(coords)], [B, B + 5, B + 2097184 + 2 ** 21, NaN, NaN, NaN, B + 7]);
   // 2×2^20 ND-sharded in 1×2^20 shards on 2 cores: shard a on core a, byte c of its only page
   const nd = tt({

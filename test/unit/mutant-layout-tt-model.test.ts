@@ -16,15 +16,8 @@ const WH = TT_ARCHS.wormhole_b0;
 const B = 0x10000;
 const GiB = 2 ** 30;
 const R = (x0: number, y0: number, x1: number, y1: number): CoreRange => ({ x0, y0, x1, y1 });
-const spec = (s: Partial<TTSpec> & { shape: number[] }): TTSpec => ({
-  arch: WH,
-  dtype: 'bfloat16',
-  layout: 'TILE',
-  buffer: 'DRAM',
-  memory: 'INTERLEAVED',
-  base: B,
-  ...s,
-});
+const BASE: Omit<TTSpec, 'shape'> = { arch: WH, dtype: 'bfloat16', layout: 'TILE', buffer: 'DRAM', memory: 'INTERLEAVED', base: B };
+const spec = (s: Partial<TTSpec> & { shape: number[] }): TTSpec => ({ ...BASE, ...s });
 
 /** Every slot of every unit as [unit, slot, kind, host page, elements, first element]. */
 function slots(t: TTLayout): unknown[][] {
@@ -105,18 +98,18 @@ test('unitIndex, unitLabel and bankOffsetOf: DRAM banks of a sharded grid, cores
       ['DRAM bank 6', 0],
     ],
   );
-  // L1 height-sharded over cores (0,0)–(3,0): a number is the unit itself, 0..3
-  const l = new TTLayout(spec({ shape: [64, 64], buffer: 'L1', memory: 'HEIGHT_SHARDED', shard: [32, 64], grid: [R(0, 0, 3, 0)] }));
+  // L1 height-sharded over cores (2,1)-(3,2), x fastest: (2,1) (3,1) (2,2) (3,2); a number is the unit itself, 0..3
+  const l = new TTLayout(spec({ shape: [64, 64], buffer: 'L1', memory: 'HEIGHT_SHARDED', shard: [32, 64], grid: [R(2, 1, 3, 2)] }));
   assert.deepEqual(
-    ['-1', '0', '3', '4'].map((s) => l.unitIndex(s)),
-    [undefined, 0, 3, undefined],
+    ['-1', '0', '3', '4', '1.5'].map((s) => l.unitIndex(s)),
+    [undefined, 0, 3, undefined, undefined],
   );
-  assert.deepEqual([l.unitIndex([2, 0]), l.unitIndex([0, 1]), l.unitLabel(2), l.bankOffsetOf(1)], [2, undefined, 'core (2,0)', 0]);
+  assert.deepEqual([l.unitIndex([2, 1]), l.unitIndex([3, 2]), l.unitIndex([0, 0]), l.unitLabel(2), l.bankOffsetOf(1)], [0, 3, undefined, 'core (2,2)', 0]);
   // L1 interleaved: 64 banks, 0..63
   const i = new TTLayout(spec({ shape: [64, 64], buffer: 'L1' }));
   assert.deepEqual(
-    ['-1', '0', '63', '64'].map((s) => i.unitIndex(s)),
-    [undefined, 0, 63, undefined],
+    ['-1', '0', '63', '64', '1.5'].map((s) => i.unitIndex(s)),
+    [undefined, 0, 63, undefined, undefined],
   );
   assert.deepEqual([i.unitLabel(5), i.bankOffsetOf(5)], ['L1 bank 5', 0]);
 });
@@ -150,6 +143,11 @@ test('a caller that validated the spec (validated = true) gets the buffer built 
   assert.throws(
     () => new TTLayout({ ...h, shape: [128, 64], shard: [32, 64] }, true),
     (e: unknown) => e instanceof LayoutError && e.message === '4 shards but 2 cores',
+  );
+  // BLOCK 2×2 shards on the 1×2 grid (0,0)-(0,1) (TT007): shard (0,1) needs core (1,0)
+  assert.throws(
+    () => new TTLayout({ ...h, memory: 'BLOCK_SHARDED', grid: [R(0, 0, 0, 1)] }, true),
+    (e: unknown) => e instanceof LayoutError && e.message === 'shard (0,1) needs core (1,0), which is not in the grid',
   );
 });
 
@@ -238,4 +236,22 @@ test('GRID_2D block sharding on a grid larger than the shards: shard (R, C) on c
     [0, 1, undefined, 2, 3, undefined, undefined, undefined, undefined],
   );
   assert.deepEqual(c.forward([0, 32]).core, [1, 2]);
+});
+
+test('element size, byte, shared exponent and nibble of one element (40, 17) in each tile format', () => {
+  // (40, 17) of 64×64: tile (1, 0), in tile (8, 17) = face 1, (8, 1) in it: element 256 + 8·16 + 1 = 385; exponent byte = face·16 + row 8 = 24
+  const one = (dtype: TTSpec['dtype']) => {
+    const f = new TTLayout(spec({ shape: [64, 64], dtype })).forward([40, 17]);
+    return [f.size, f.pageByte, f.exponentByte, f.nibble];
+  };
+  assert.deepEqual((['float32', 'bfloat16', 'uint16', 'uint8', 'bfloat8_b', 'bfloat4_b'] as const).map(one), [
+    [4, 385 * 4, undefined, undefined],
+    [2, 385 * 2, undefined, undefined],
+    [2, 385 * 2, undefined, undefined],
+    [1, 385, undefined, undefined],
+    // after 64 exponent bytes (16 rows × 4 faces): one byte per element, no nibble
+    [1, 64 + 385, 24, undefined],
+    // two per byte: byte ⌊385/2⌋ = 192, odd element → high nibble (1)
+    [0.5, 64 + 192, 24, 1],
+  ]);
 });

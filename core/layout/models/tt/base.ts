@@ -155,12 +155,12 @@ export class TTBase {
     return coordProblem(coord, this.shape);
   }
 
+  /** Row and column in the folded 2-D tensor (a 1-D coordinate is row 0). */
   rowCol(coord: readonly number[]): [number, number] {
-    const c2 = coord.length === 1 ? [0, coord[0]] : coord;
-    const r2 = c2.length;
+    const r = coord.length;
     let row = 0;
-    for (let d = 0; d < r2 - 1; d++) row += c2[d] * this.heightStrides[d];
-    return [row, c2[r2 - 1]];
+    for (let d = 0; d < r - 1; d++) row += coord[d] * this.heightStrides[d];
+    return [row, coord[r - 1]];
   }
 
   /** Physical (row, col) → tensor coordinate, or undefined when it is padding. */
@@ -168,7 +168,7 @@ export class TTBase {
     const geo = this.geo;
     const h = unravel(row, geo.padded.slice(0, -1));
     const c2 = [...h, col];
-    for (let d = 0; d < c2.length; d++) if (c2[d] >= geo.shape2[d]) return undefined;
+    if (c2.some((v, d) => v >= geo.shape2[d])) return undefined;
     return this.shape.length === 1 ? [col] : c2;
   }
 
@@ -181,8 +181,7 @@ export class TTBase {
     const bits = geo.info.tileBits;
     if (!geo.info.blockFloat) return { pageByte: (t.elem * bits) / 8, tile, size: bits / 8 };
     const exponentByte = t.face * geo.g.fH + (geo.g.transpose ? t.ic : t.ir);
-    if (bits === 8) return { pageByte: this.expBytes + t.elem, tile, exponentByte, size: 1 };
-    const per = 8 / bits;
+    const per = 8 / bits; // elements per byte: 1 (bfloat8_b) or 2 (bfloat4_b, low nibble first)
     return { pageByte: this.expBytes + Math.floor(t.elem / per), tile, exponentByte, nibble: bits === 4 ? t.elem % per : undefined, size: bits / 8 };
   }
 
@@ -194,7 +193,7 @@ export class TTBase {
     const hb = geo.padded[r2 - 2];
     const batch = Math.floor(row0 / hb);
     const bc = unravel(batch, geo.padded.slice(0, r2 - 2));
-    for (let d = 0; d < bc.length; d++) if (bc[d] >= geo.shape2[d]) return { rows: 0, cols: 0 };
+    if (bc.some((v, d) => v >= geo.shape2[d])) return { rows: 0, cols: 0 };
     const inB = row0 % hb;
     const rows = Math.max(0, Math.min(geo.pageH, geo.shape2[r2 - 2] - inB));
     const cols = Math.max(0, Math.min(geo.pageW, geo.shape2[r2 - 1] - pc * geo.pageW));

@@ -119,9 +119,7 @@ export function rowInterleaved(
   wantUnits: boolean,
   count: number,
   g: RowGeometry,
-  CPC: Int32Array,
   CIN: Float64Array,
-  Wp: number,
   nb: number,
   base: number,
   ap: number,
@@ -149,9 +147,9 @@ export function rowInterleaved(
       }
       ri = a * h0 + b * h1;
     }
-    const page = ri * Wp + CPC[col];
-    const unit = page % nb;
-    res[i] = base + ((page - unit) / nb) * ap + CIN[col];
+    // an interleaved row-major page is a whole row (its width is the physical width): page = row
+    const unit = ri % nb;
+    res[i] = base + ((ri - unit) / nb) * ap + CIN[col];
     // Stryker disable next-line ConditionalExpression: without units the array is zero-length and ignores the write
     if (wantUnits) units[i] = unit;
   }
@@ -168,8 +166,6 @@ export function rowSharded(
   CIN: Float64Array,
   PRS: Int32Array,
   PRL: Int32Array,
-  PCS: Int32Array,
-  PCL: Int32Array,
   sc: Int32Array,
   base: number,
   ap: number,
@@ -197,10 +193,12 @@ export function rowSharded(
       }
       ri = a * h0 + b * h1;
     }
+    // a row-major shard is one page wide (the page is the shard width): the page column is the shard column, and the local
+    // page is the row in the shard
     const pc = CPC[col];
-    res[i] = base + (PRL[ri] + PCL[pc]) * ap + CIN[col];
+    res[i] = base + PRL[ri] * ap + CIN[col];
     // Stryker disable next-line ConditionalExpression: without units the array is zero-length and ignores the write
-    if (wantUnits) units[i] = sc[PRS[ri] + PCS[pc]];
+    if (wantUnits) units[i] = sc[PRS[ri] + pc];
   }
 }
 

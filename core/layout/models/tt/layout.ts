@@ -110,10 +110,10 @@ export class TTLayout extends TTBase implements LayoutModel<TTForward> {
       }
     } else {
       const { CPC, CIN } = (this.colT ??= this.colTables());
-      if (mem === 'INTERLEAVED') rowInterleaved(coords, res, u, wantUnits, count, g, CPC, CIN, geo.Wp, this.units, this.base, this.alignedPage);
+      if (mem === 'INTERLEAVED') rowInterleaved(coords, res, u, wantUnits, count, g, CIN, this.units, this.base, this.alignedPage);
       else {
-        const { PRS, PRL, PCS, PCL } = (this.shardT ??= this.shardTables());
-        rowSharded(coords, res, u, wantUnits, count, g, CPC, CIN, PRS, PRL, PCS, PCL, this.shardCore, this.base, this.alignedPage);
+        const { PRS, PRL } = (this.shardT ??= this.shardTables());
+        rowSharded(coords, res, u, wantUnits, count, g, CPC, CIN, PRS, PRL, this.shardCore, this.base, this.alignedPage);
       }
     }
     return res;
