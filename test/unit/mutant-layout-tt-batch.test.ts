@@ -150,3 +150,16 @@ test('ND sharding of block floats: the shared exponents come first in every page
     r >> 5,
   ]);
 });
+
+test('element by element past int32: 2^32 physical rows (rank 3), and a row of 2^32 + 5 columns', () => {
+  // [4, 2^30, 32]: (3, 5, 7) is row 3·2^30 + 5, tile row 3·2^25 = page 100,663,296 (one tile per row of tiles):
+  // bank 100,663,296 mod 12 = 0 (2^25 mod 12 = 8, 3·8 mod 12 = 0), slot 100,663,296 / 12 = 2^23 → 2^23·2048 = 2^34
+  const tall = tt({ shape: [4, 2 ** 30, 32] });
+  const units = new Int32Array(2);
+  assert.deepEqual([...tall.forwardMany(Int32Array.from([3, 5, 7, 4, 0, 0]), undefined, units)], [B + 2 ** 34 + tileByte(5, 7), NaN]);
+  assert.deepEqual([...units], [0, -1]);
+  // [1, 2^32 + 5]: column 7 is in page 0; column 2^31 - 1 in page 2^26 - 1, bank (2^26 - 1) mod 12 = 3, slot (2^26 - 4) / 12 = 5,592,405
+  const wide = tt({ shape: [1, 2 ** 32 + 5] });
+  assert.deepEqual([...wide.forwardMany(Int32Array.from([0, 7, 0, 2 ** 31 - 1]), undefined, units)], [B + 14, B + 5592405 * 2048 + tileByte(0, 31)]);
+  assert.deepEqual([...units], [0, 3]);
+});

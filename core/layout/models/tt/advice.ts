@@ -63,7 +63,8 @@ export function adviceTT(m: TTBase): Issue[] {
       issue(
         'TT016',
         'information',
-        m.pages < m.units
+        // every page in the first round (fewer pages than banks): the banks after them get none
+        full === m.pages
           ? `${plural(m.pages, 'page')} over ${plural(m.units, 'bank')}: banks ${m.pages}–${m.units - 1} get no page but ` +
               `reserve ${bytes(m.bytesPerUnit)} too (lockstep allocation)`
           : `banks ${full}–${m.units - 1} hold one page fewer than banks 0–${full - 1} but reserve the same ${bytes(m.bytesPerUnit)} (lockstep ` +
@@ -72,19 +73,20 @@ export function adviceTT(m: TTBase): Issue[] {
       ),
     );
   }
-  if (mem !== 'INTERLEAVED' && (s.units?.used ?? 0) < m.units)
+  const used = s.units!.used; // the TT summary always counts its units
+  if (mem !== 'INTERLEAVED' && used < m.units)
     out.push(
       issue(
         'TT016',
         'information',
-        `${m.units - (s.units?.used ?? 0)} of the ${plural(m.units, uname)} in the grid get no shard but reserve ${bytes(m.bytesPerUnit)} at the ` +
+        `${m.units - used} of the ${plural(m.units, uname)} in the grid get no shard but reserve ${bytes(m.bytesPerUnit)} at the ` +
           'same address (lockstep allocation)',
         'grid',
       ),
     );
-  if (m.spec.buffer === 'DRAM' && A.dramOffsets.some((o) => o !== 0)) {
-    const used = mem === 'INTERLEAVED' ? Array.from({ length: Math.min(m.pages, m.units) }, (_, b) => b) : m.cores.map((c) => c[0]);
-    const off = used.filter((b) => A.dramOffsets[b]);
+  if (m.spec.buffer === 'DRAM') {
+    const banks = mem === 'INTERLEAVED' ? Array.from({ length: Math.min(m.pages, m.units) }, (_, b) => b) : m.cores.map((c) => c[0]);
+    const off = banks.filter((b) => A.dramOffsets[b]);
     if (off.length)
       out.push(
         issue(

@@ -81,7 +81,8 @@ export class TTLayout extends TTBase implements LayoutModel<TTForward> {
     const geo = this.geo;
     const mem = this.spec.memory;
     if (mem === 'ND_SHARDED') return this.forwardManyNd(coords, res, units, count);
-    const intSafe = geo.physH < 2 ** 31 && geo.physW < 2 ** 31 && this.pages < 2 ** 31;
+    // the kernels take rows through int32 operations (`| 0`, `>>`) and the width through `>>> 0`; pages stay doubles
+    const intSafe = geo.physH < 2 ** 31 && geo.physW < 2 ** 31;
     const tableOk = (mem === 'INTERLEAVED' || geo.Hp + geo.Wp <= TABLE_LIMIT) && (!!geo.g || this.shape[r - 1] <= TABLE_LIMIT);
     if (!intSafe || !tableOk) return this.forwardManySlow(coords, res, units, count);
     // ranks 1–3 compute the physical row inline; higher ranks write rows into `res` first
