@@ -179,6 +179,12 @@ test('whole transfers, one range and two ranges give the model’s memory, stati
       restore(a, before, which);
       // the destination's history, under the name the transfer asks for (PCORE1S, SCRATCH, …)
       const h = new SpaceHistory(spaceOf(c.dst, c.process), buffers(a)[dBuf]);
+      const touched: [number, number][] = [];
+      const save = h.touch.bind(h);
+      h.touch = (from, to) => {
+        touched.push([from, to]);
+        save(from, to);
+      };
       const ctx = { m: a, process: c.process, history: (name: string) => (name === h.name ? h : undefined) };
       const run = () =>
         parts
@@ -197,6 +203,13 @@ test('whole transfers, one range and two ranges give the model’s memory, stati
       }
       assertSameMemory(a, b, which, `${what} (${how})`);
       // every page written was saved first: the history gives back the memory before the transfer
+      // and no more than the written range is saved (a transfer's pages are copied before it writes them)
+      const w = st.reduce<{ lo: number; hi: number } | undefined>(
+        (u, x) => (!x.written ? u : { lo: Math.min(u?.lo ?? Infinity, x.written.lo), hi: Math.max(u?.hi ?? -Infinity, x.written.hi) }),
+        undefined,
+      );
+      for (const [from, to] of touched)
+        if (from <= to) assert.ok(w && from >= w.lo && to <= w.hi, `${what} (${how}): touched ${from}..${to}, wrote ${JSON.stringify(w)}`);
       h.commit(0);
       const old = h.read(0, h.buf.length, -1);
       const want = before[dBuf];

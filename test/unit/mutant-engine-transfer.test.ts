@@ -11,6 +11,11 @@ import assert from 'node:assert/strict';
 import { analyze } from '../helpers/tprog';
 import { readI16, runStatic } from '../helpers/sim';
 import { SimError } from '../../core/sim/types';
+import { Machine } from '../../core/sim/machine';
+import { SpaceHistory } from '../../core/sim/history';
+import { runTransfer, type EngineContext, type SideSpace, type TransferStats } from '../../core/sim/engine/transfer';
+import type { Touched } from '../../core/protocol/trace';
+import { mkSide, type Lv, type SideSpec } from './helpers/mutant-transfer';
 
 const prog = (body: string) => `void f(void) {\n${body}\n}\n`;
 
@@ -30,7 +35,10 @@ test('a PCORE word address below 0 faults; one inside the page (the previous thr
   );
   // thread 1: 256 − 8 = 248, 249 are the last vector of thread 0 (the hardware does not check member indices)
   const both = analyze(
-    prog('> DTYPE(INT16)PCORE(8)[0].THREAD[1].t::a[-1][0:1] <= DTYPE(INT16)MEM(q)[0:1];\n> DTYPE(INT16)MEM(r)[0:1] <= DTYPE(INT16)PCORE(8)[0].THREAD[1].t::a[-1][0:1];'),
+    prog(
+      '> DTYPE(INT16)PCORE(8)[0].THREAD[1].t::a[-1][0:1] <= DTYPE(INT16)MEM(q)[0:1];\n' +
+        '> DTYPE(INT16)MEM(r)[0:1] <= DTYPE(INT16)PCORE(8)[0].THREAD[1].t::a[-1][0:1];',
+    ),
     P,
     'ztachip',
   );
@@ -45,4 +53,195 @@ test('a PCORE word address below 0 faults; one inside the page (the previous thr
       [0, 0, { space: 'MEM', lo: 0x3000, hi: 0x3003, count: 4 }, { space: 'PCORE0', lo: 248, hi: 249, count: 2 }],
     ],
   );
+});
+
+const MEM = 1 << 16;
+const ctx0 = (m: Machine, history?: EngineContext['history']): EngineContext => ({ m, process: 0, history });
+const u8 = (space: SideSpace, base: number, levels: Lv[], extra: Partial<SideSpec> = {}) => mkSide({ space, dtype: 'UINT8', base, levels, ...extra });
+const i16 = (space: SideSpace, base: number, levels: Lv[], extra: Partial<SideSpec> = {}) => mkSide({ space, dtype: 'INT16', base, levels, ...extra });
+const row = (count: number, stride = 1): Lv => ({ begin: 0, count, stride, size: count });
+/** The statistics of a transfer that padded and skipped nothing. */
+const clean = (elements: number, read: Touched, written: Touched): TransferStats => ({ elements, padded: 0, skipped: 0, read, written });
+const faultOf = (f: () => unknown): [string | undefined, string] => {
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof SimError) return [e.side, e.message];
+    throw e;
+  }
+  return [undefined, 'no fault'];
+};
+
+test('contiguous block copy: bytes, statistics, the saved page; the last byte of a space runs, one more faults before moving', () => {
+  const m = new Machine({ memBytes: MEM });
+  for (let i = 0; i < 16; i++) m.mem[0x2000 + i] = i + 1;
+  const h = new SpaceHistory('SCRATCH', m.scratch);
+  // 2 rows × 4 INT16 elements, row-major: one block of 16 bytes at SCRATCH 0x1ff8 (it crosses the page at 0x2000)
+  const st = runTransfer(
+    ctx0(m, (n) => (n === 'SCRATCH' ? h : undefined)),
+    i16('SCRATCH', 0x1ff8, [row(2, 4), row(4)]),
+    i16('MEM', 0x2000, [row(8)]),
+    0,
+    false,
+  );
+  assert.deepEqual(
+    [...m.scratch.subarray(0x1ff8, 0x2008)],
+    [...Array(16).keys()].map((i) => i + 1),
+  );
+  assert.deepEqual(st, clean(8, { space: 'MEM', lo: 0x2000, hi: 0x200f, count: 16 }, { space: 'SCRATCH', lo: 0x1ff8, hi: 0x2007, count: 16 }));
+  // pages 1 (0x1000..0x1fff) and 2 (0x2000..) changed, and the history gives them back as they were (zeros)
+  assert.deepEqual(h.commit(0), [1, 2]);
+  assert.deepEqual([...h.read(0x1ff8, 16, -1)], Array(16).fill(0));
+  // without a history the copy is the same
+  m.scratch.fill(0);
+  runTransfer(ctx0(m), i16('SCRATCH', 0x1ff8, [row(2, 4), row(4)]), i16('MEM', 0x2000, [row(8)]), 0, false);
+  assert.deepEqual(
+    [...m.scratch.subarray(0x1ff8, 0x2008)],
+    [...Array(16).keys()].map((i) => i + 1),
+  );
+  // 8 INT16 = 16 bytes ending at the last byte of MEM (0xfff0..0xffff) runs; two bytes later faults
+  runTransfer(ctx0(m), i16('MEM', MEM - 16, [row(8)]), i16('MEM', 0x2000, [row(8)]), 0, false);
+  assert.deepEqual(
+    [...m.mem.subarray(MEM - 16)],
+    [...Array(16).keys()].map((i) => i + 1),
+  );
+  m.mem.fill(0, MEM - 16);
+  const copy = (d: number, s: number) => faultOf(() => runTransfer(ctx0(m), i16('MEM', d, [row(8)]), i16('MEM', s, [row(8)]), 0, false));
+  // 0xfff2 + 16 − 1 = 0x10001
+  assert.deepEqual(copy(MEM - 14, 0x2000), ['dst', 'destination bytes 0xfff2..0x10001 are outside MEM (size 65536 bytes)']);
+  assert.deepEqual(copy(0x3000, MEM - 14), ['src', 'source bytes 0xfff2..0x10001 are outside MEM (size 65536 bytes)']);
+  // below 0: −2 is 0xfffffffe in the 32-bit view, −2 + 15 = 0xd
+  assert.deepEqual(copy(-2, 0x2000), ['dst', 'destination bytes 0xfffffffe..0xd are outside MEM (size 65536 bytes)']);
+  assert.deepEqual(copy(0x3000, -2), ['src', 'source bytes 0xfffffffe..0xd are outside MEM (size 65536 bytes)']);
+  // nothing moved
+  assert.ok(m.mem.subarray(MEM - 16).every((v) => v === 0) && m.mem.subarray(0x3000, 0x3010).every((v) => v === 0));
+});
+
+test('overlapping blocks in one space: a contiguous copy moves like memmove, a debugger range keeps that with its snapshot', () => {
+  const m = new Machine({ memBytes: MEM });
+  const old = [...Array(40).keys()].map((i) => 100 + i);
+  const fresh = () => {
+    m.mem.fill(0, 0x3000, 0x3100);
+    m.mem.set(old, 0x3000);
+  };
+  const dst = () => u8('MEM', 0x3001, [row(40)]);
+  const src = () => u8('MEM', 0x3000, [row(40)]);
+  // one byte forward: the block arrives whole, 0x3001..0x3028 = 100..139
+  fresh();
+  runTransfer(ctx0(m), dst(), src(), 0, false);
+  assert.deepEqual([...m.mem.subarray(0x3000, 0x3029)], [100, ...old]);
+  // the same in two ranges reading a copy of the source bytes taken before the first (srcOffset: where the copy starts)
+  fresh();
+  const snap = m.mem.slice(0x3000, 0x3028);
+  runTransfer(ctx0(m), dst(), src(), 0, false, { from: 0, to: 17, srcBytes: snap, srcOffset: 0x3000 });
+  runTransfer(ctx0(m), dst(), src(), 0, false, { from: 17, to: 40, srcBytes: snap, srcOffset: 0x3000 });
+  assert.deepEqual([...m.mem.subarray(0x3000, 0x3029)], [100, ...old]);
+  // without the copy, element by element: each element reads the one just written, 100 all along
+  fresh();
+  runTransfer(ctx0(m), dst(), src(), 0, false, { from: 0, to: 40 });
+  assert.deepEqual([...m.mem.subarray(0x3000, 0x3029)], Array(41).fill(100));
+});
+
+test('run-based path: a gather of long rows, overlapping rows in one space (in ordinal order), and the element path agreeing', () => {
+  const m = new Machine({ memBytes: MEM });
+  const fresh = () => {
+    m.mem.fill(0);
+    m.scratch.fill(0);
+    for (let i = 0; i < 96; i++) m.mem[0x4000 + i] = i + 1;
+  };
+  const rows = (base: number) => u8('MEM', base, [row(2, 48), row(40)]);
+  // MEM rows of 40 bytes 48 apart → 80 contiguous SCRATCH bytes: row r, column c is MEM 0x4000 + 48r + c, value 48r + c + 1
+  for (const range of [undefined, { from: 0, to: 80 }]) {
+    fresh();
+    const st = runTransfer(ctx0(m), u8('SCRATCH', 0x100, [row(80)]), rows(0x4000), 0, false, range);
+    const want = [...Array(80).keys()].map((i) => 48 * Math.floor(i / 40) + (i % 40) + 1);
+    assert.deepEqual([...m.scratch.subarray(0x100, 0x150)], want);
+    assert.deepEqual(st, clean(80, { space: 'MEM', lo: 0x4000, hi: 0x4057, count: 80 }, { space: 'SCRATCH', lo: 0x100, hi: 0x14f, count: 80 }));
+  }
+  // rows one byte forward onto themselves: each element reads the one just written — row 0 is all byte 0x4000 (1),
+  // row 1 all byte 0x4030 (49); the bytes between the rows (0x4029..0x402f = 42..48) stay
+  const forward = [1, ...Array(40).fill(1), 42, 43, 44, 45, 46, 47, 48, 49, ...Array(40).fill(49), 90];
+  // one byte backward: each row moves whole (row 0 = 2..41, row 1 = 50..89), like memmove
+  const backward = [...Array(40).keys()]
+    .map((i) => i + 2)
+    .concat(
+      [41, 42, 43, 44, 45, 46, 47, 48],
+      [...Array(40).keys()].map((i) => i + 50),
+      [89, 90],
+    );
+  for (const range of [undefined, { from: 0, to: 80 }]) {
+    fresh();
+    runTransfer(ctx0(m), rows(0x4001), rows(0x4000), 0, false, range);
+    assert.deepEqual([...m.mem.subarray(0x4000, 0x405a)], forward);
+    fresh();
+    runTransfer(ctx0(m), rows(0x4000), rows(0x4001), 0, false, range);
+    assert.deepEqual([...m.mem.subarray(0x4000, 0x405a)], backward);
+  }
+});
+
+test('run-based path: constants and PAD fill rows of 16 or more and shorter ones, as INT16 halfwords', () => {
+  const m = new Machine({ memBytes: MEM });
+  const halfwords = (base: number, n: number) => [...Array(n).keys()].map((i) => m.mem[base + 2 * i] | (m.mem[base + 2 * i + 1] << 8));
+  // INT16(−2) into 2 rows of 20 elements 24 apart at 0x6000: 0xfffe in each, the 4 elements between rows untouched
+  const c = runTransfer(ctx0(m), i16('MEM', 0x6000, [row(2, 24), row(20)]), mkSide({ space: 'CONST', dtype: 'INT16', constValue: -2 }), 0, false);
+  assert.deepEqual(halfwords(0x6000, 48), [...Array(20).fill(0xfffe), 0, 0, 0, 0, ...Array(20).fill(0xfffe), 0, 0, 0, 0]);
+  assert.deepEqual(c, { elements: 40, padded: 0, skipped: 0, written: { space: 'MEM', lo: 0x6000, hi: 0x6000 + 2 * 43 + 1, count: 80 } });
+  // INT16(0x12345) keeps its low 16 bits (0x2345) in rows of 3, 5 apart
+  runTransfer(ctx0(m), i16('MEM', 0x7000, [row(2, 5), row(3)]), mkSide({ space: 'CONST', dtype: 'INT16', constValue: 0x12345 }), 0, false);
+  assert.deepEqual(halfwords(0x7000, 8), [0x2345, 0x2345, 0x2345, 0, 0, 0x2345, 0x2345, 0x2345]);
+  // 5 source elements, then PAD(7): row 0 = 1..5 and 15 PADs (a short fill), row 1 = 20 PADs (a long one)
+  for (let i = 0; i < 5; i++) m.mem[0x8000 + 2 * i] = i + 1;
+  const p = runTransfer(ctx0(m), i16('MEM', 0x9000, [row(2, 24), row(20)]), i16('MEM', 0x8000, [row(5)]), 7, false);
+  assert.deepEqual(halfwords(0x9000, 44), [1, 2, 3, 4, 5, ...Array(15).fill(7), 0, 0, 0, 0, ...Array(20).fill(7)]);
+  assert.deepEqual(p, {
+    elements: 40,
+    padded: 35,
+    skipped: 0,
+    read: { space: 'MEM', lo: 0x8000, hi: 0x8009, count: 10 },
+    written: { space: 'MEM', lo: 0x9000, hi: 0x9000 + 2 * 43 + 1, count: 80 },
+  });
+});
+
+test('run-based path faults name the first element outside, in bytes, with or without a buffer limit', () => {
+  const m = new Machine({ memBytes: MEM });
+  const go = (dst: ReturnType<typeof mkSide>, src: ReturnType<typeof mkSide>) => faultOf(() => runTransfer(ctx0(m), dst, src, 0, false));
+  const gather = (base: number, count: number, extra: Partial<SideSpec> = {}) => i16('MEM', base, [{ begin: 0, count, stride: 2, size: 8 }], extra);
+  // INT16 elements 2 apart from 0xfffa: bytes 0xfffa, 0xfffe and 0x10002 (past the end) — every other halfword
+  assert.deepEqual(go(gather(MEM - 6, 2), gather(0x100, 2)), [undefined, 'no fault']);
+  const past = 'byte address 0x10002 is outside MEM (size 65536 bytes)';
+  assert.deepEqual(go(gather(MEM - 6, 3), gather(0x100, 3)), ['dst', `destination ${past}`]);
+  assert.deepEqual(go(gather(0x100, 3), gather(MEM - 6, 3)), ['src', `source ${past}`]);
+  // from −4: the first element is at 0xfffffffc
+  const before = 'byte address 0xfffffffc is outside MEM (size 65536 bytes)';
+  assert.deepEqual(go(gather(-4, 3), gather(0x100, 3)), ['dst', `destination ${before}`]);
+  assert.deepEqual(go(gather(0x100, 3), gather(-4, 3)), ['src', `source ${before}`]);
+  // a buffer limit of 100 bytes (50 elements) clips nothing here, and the runs are checked one by one
+  const lim = { bufLimit: 100 };
+  assert.deepEqual(go(gather(MEM - 6, 3, lim), gather(0x100, 3)), ['dst', `destination ${past}`]);
+  assert.deepEqual(go(gather(-4, 3, lim), gather(0x100, 3)), ['dst', `destination ${before}`]);
+  assert.deepEqual(go(gather(0x100, 3), gather(MEM - 6, 3, lim)), ['src', `source ${past}`]);
+  assert.deepEqual(go(gather(0x100, 3), gather(-4, 3, lim)), ['src', `source ${before}`]);
+  // UINT8: byte 0xffff is the last, 0x10001 is past it
+  const g8 = (base: number, count: number) => u8('MEM', base, [{ begin: 0, count, stride: 2, size: 8 }]);
+  assert.deepEqual(go(g8(MEM - 5, 3), g8(0x100, 3)), [undefined, 'no fault']);
+  assert.deepEqual(go(g8(MEM - 5, 4), g8(0x100, 4)), ['dst', 'destination byte address 0x10001 is outside MEM (size 65536 bytes)']);
+});
+
+test('more than one chunk of 65536 elements on the element path: a copy, a REPEAT source and an exhausted one', () => {
+  const m = new Machine({ memBytes: 1 << 18 });
+  const N = 70000;
+  for (let i = 0; i < N; i++) m.mem[0x20000 + i] = (i * 7) & 255;
+  const all = { from: 0, to: N };
+  const st = runTransfer(ctx0(m), u8('MEM', 0, [row(N)]), u8('MEM', 0x20000, [row(N)]), 0, false, all);
+  assert.ok(m.mem.subarray(0, N).every((v, i) => v === ((i * 7) & 255)));
+  assert.deepEqual(st, clean(N, { space: 'MEM', lo: 0x20000, hi: 0x20000 + N - 1, count: N }, { space: 'MEM', lo: 0, hi: N - 1, count: N }));
+  // REPEAT of 3 source bytes (0, 7, 14): ordinal i reads source i mod 3, across the chunk boundary at 65536
+  const r = runTransfer(ctx0(m), u8('MEM', 0, [row(N)]), u8('MEM', 0x20000, [row(3)]), 0, true, all);
+  assert.ok(m.mem.subarray(0, N).every((v, i) => v === [0, 7, 14][i % 3]));
+  assert.deepEqual(r.read, { space: 'MEM', lo: 0x20000, hi: 0x20002, count: N });
+  // 65540 source bytes then PAD(9): the last 4460 elements (all in the second chunk) are PAD
+  const p = runTransfer(ctx0(m), u8('MEM', 0, [row(N)]), u8('MEM', 0x20000, [row(65540)]), 9, false, all);
+  assert.ok(m.mem.subarray(0, 65540).every((v, i) => v === ((i * 7) & 255)));
+  assert.ok(m.mem.subarray(65540, N).every((v) => v === 9));
+  assert.deepEqual([p.padded, p.read], [N - 65540, { space: 'MEM', lo: 0x20000, hi: 0x20000 + 65539, count: 65540 }]);
 });

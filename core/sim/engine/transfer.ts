@@ -86,9 +86,10 @@ export function contiguousCopy(
   sw: Walker | undefined,
 ): { d: Uint8Array; s: Uint8Array; a: number; b: number; len: number } | undefined {
   const total = dw.total;
-  if (!sw || dst.space === 'PCORE' || dst.space === 'SPU' || src.space === 'PCORE' || (dst.mcast ?? [0]).length !== 1) return undefined;
-  const el = dst.desc.elemBytes || 1;
-  if (el !== (src.desc.elemBytes || 1)) return undefined;
+  // (a multicast is a PCORE destination's: byte destinations have none)
+  if (!sw || dst.space === 'PCORE' || dst.space === 'SPU' || src.space === 'PCORE') return undefined;
+  const el = dst.desc.elemBytes;
+  if (el !== src.desc.elemBytes) return undefined;
   const dLin = dw.linearStart();
   const sLin = sw.total >= total ? sw.linearStart() : undefined;
   if (dLin === undefined || sLin === undefined) return undefined;
@@ -124,26 +125,28 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
   const dtype = dst.dtype;
   const padV = dataValue(pad, src.dtype);
   const stats: TransferStats = { elements: to - from, padded: 0, skipped: 0 };
-  const dLocs = new Int32Array(Math.min(CHUNK, to - from));
-  const sLocs = new Int32Array(Math.min(CHUNK, to - from));
   const dIsWord = dst.space === 'PCORE' || dst.space === 'SPU';
   const sIsWord = src.space === 'PCORE';
-  const dEl = dIsWord ? 1 : dst.desc.elemBytes || 1;
-  const sEl = sIsWord ? 1 : src.desc.elemBytes || 1;
-  const dBytes = dIsWord ? undefined : byteBuf(ctx.m, dst);
-  const sBytes = sIsWord || src.space === 'CONST' ? undefined : byteBuf(ctx.m, src);
-  const dWords = dIsWord ? wordBuf(ctx, dst) : undefined;
-  const sWords = sIsWord ? wordBuf(ctx, src) : undefined;
-  // SPU has no base (its words start at 0); PCORE's is a word offset, MEM/SCRATCH's a byte address
-  const dBase = dst.space === 'SPU' ? 0 : (dst.desc.base ?? 0);
-  const sBase = src.space === 'CONST' ? 0 : (src.desc.base ?? 0);
+  const dEl = dIsWord ? 1 : dst.desc.elemBytes;
+  const sEl = sIsWord ? 1 : src.desc.elemBytes;
+  // both views of each side; the loops use the one its space has (a constant reads neither)
+  const dBytes = byteBuf(ctx.m, dst);
+  const sBytes = byteBuf(ctx.m, src);
+  const dWords = wordBuf(ctx, dst);
+  const sWords = wordBuf(ctx, src);
+  // a word offset (PCORE) or a byte address (MEM/SCRATCH); SPU and constant descriptors have none
+  const dBase = dst.desc.base ?? 0;
+  const sBase = src.desc.base ?? 0;
   const dHist = ctx.history?.(spaceName(dst, ctx.process));
   const mcast = dst.mcast ?? [0];
   const spu = ctx.m.spu;
-  const dRemap = dst.space === 'PCORE' && dst.remap !== undefined && dst.remap >= 0 ? dst.remap : -1;
-  const sRemap = src.space === 'PCORE' && src.remap !== undefined && src.remap >= 0 ? src.remap : -1;
+  // REMAP applies on the PCORE side only (an SPU destination takes the words as they are); without one, undefined >= 0 is false
+  const dRemap = dst.space === 'PCORE' && dst.remap! >= 0 ? dst.remap! : -1;
+  // (used on a PCORE source only)
+  const sRemap = src.remap! >= 0 ? src.remap! : -1;
   const sCode = src.dtype === 'UINT8' ? 0 : src.dtype === 'INT8' ? 1 : 2;
-  const constRaw = src.space === 'CONST' ? dataValue(src.constValue ?? 0, src.dtype) : 0;
+  // (used for a constant source only)
+  const constRaw = dataValue(src.constValue ?? 0, src.dtype);
   let rLo = Infinity;
   let rHi = -Infinity;
   let rCount = 0;
@@ -151,8 +154,8 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
   let wHi = -Infinity;
   let wCount = 0;
   // highest address an element may start at (a word past the page would be dropped silently by the typed array)
-  const dLimit = dIsWord ? dWords!.length - 1 : dBytes!.length - dEl;
-  const sLimit = sIsWord ? sWords!.length - 1 : sBytes ? sBytes.length - sEl : 0;
+  const dLimit = dIsWord ? dWords.length - 1 : dBytes.length - dEl;
+  const sLimit = sIsWord ? sWords.length - 1 : sBytes.length - sEl;
 
   // fast path: raw contiguous copy between MEM/SCRATCH of the same element size
   const lin = range ? undefined : contiguousCopy(ctx.m, dst, src, dw, sw);
@@ -167,19 +170,12 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
   }
 
   // run-based path: byte spaces with the same element size, no partial-row rule (gathers, scatters, padding)
-  if (
-    !range &&
-    !sIsWord &&
-    !dIsWord &&
-    dEl === sEl &&
-    mcast.length === 1 &&
-    (dEl === 1 || (dEl === 2 && LITTLE_ENDIAN && (dBase & 1) === 0 && (sBase & 1) === 0))
-  ) {
+  if (!range && !sIsWord && !dIsWord && dEl === sEl && (dEl === 1 || (dEl === 2 && LITTLE_ENDIAN && (dBase & 1) === 0 && (sBase & 1) === 0))) {
     const dc = dw.cursor();
     const sc = sw ? sw.cursor() : undefined;
     if (dc && (sc || !sw)) {
-      const dv = dEl === 1 ? dBytes! : u16(dBytes!);
-      const sv = !sBytes ? undefined : sEl === 1 ? sBytes : u16(sBytes);
+      const dv = dEl === 1 ? dBytes : u16(dBytes);
+      const sv = sEl === 1 ? sBytes : u16(sBytes);
       const r = byteRuns(
         dw,
         dc,
@@ -208,6 +204,8 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
 
   const sRead = range?.srcBytes ?? sBytes;
   const sReadBase = sBase - (range?.srcOffset ?? 0);
+  const dLocs = new Int32Array(Math.min(CHUNK, to - from));
+  const sLocs = new Int32Array(Math.min(CHUNK, to - from));
   for (let start = from; start < to; start += CHUNK) {
     const n = Math.min(CHUNK, to - start);
     let srcLo = Infinity;
@@ -238,7 +236,7 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
           throw sideFault(
             'dst',
             `destination ${faultAddress(cLo + d < 0 ? cLo + d : cHi + d, dIsWord)} is ` +
-              `outside ${spaceName(dst, ctx.process)} (size ${dIsWord ? dWords!.length + ' words' : dBytes!.length + ' bytes'})`,
+              `outside ${spaceName(dst, ctx.process)} (size ${dIsWord ? dWords.length + ' words' : dBytes.length + ' bytes'})`,
           );
         dHist?.touch(cLo + d, cHi + d + dEl - 1);
       }
@@ -257,14 +255,14 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
           throw sideFault(
             'src',
             `source ${faultAddress(a < 0 ? a : b, sIsWord)} is outside ${spaceName(src, ctx.process)} ` +
-              (sIsWord ? `(${sWords!.length} words)` : `(size ${sBytes!.length} bytes)`),
+              (sIsWord ? `(${sWords.length} words)` : `(size ${sBytes.length} bytes)`),
           );
       }
     }
     const single = mcast.length === 1;
     if (sw && !sIsWord && !dIsWord && dEl === sEl) {
       // raw element copy between byte spaces (gathers, scatters, padding)
-      const [padded, skipped, written] = copyBytes(dLocs, sLocs, n, dBytes!, sRead!, dBase, sReadBase, dEl, padV);
+      const [padded, skipped, written] = copyBytes(dLocs, sLocs, n, dBytes, sRead, dBase, sReadBase, dEl, padV);
       stats.padded += padded;
       stats.skipped += skipped;
       rCount += n - padded;
@@ -284,13 +282,13 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
           raw = padV;
           stats.padded++;
         } else if (sIsWord) {
-          raw = sWords![sBase + sl];
+          raw = sWords[sBase + sl];
           if (sRemap >= 0) raw = remap(raw, spu, sRemap);
           isWord = true;
           rCount++;
         } else {
           const a = sBase + sl * sEl;
-          raw = sEl === 1 ? sBytes![a] : sBytes![a] | (sBytes![a + 1] << 8);
+          raw = sEl === 1 ? sBytes[a] : sBytes[a] | (sBytes[a + 1] << 8);
           rCount++;
         }
         const dl = dLocs[i];
@@ -309,16 +307,16 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
           }
           if (dRemap >= 0) w = remap(w, spu, dRemap);
           const a = dBase + dl;
-          if (single) dWords![a] = w;
-          else for (let q = 0; q < mcast.length; q++) dWords![a + mcast[q]] = w;
+          if (single) dWords[a] = w;
+          else for (let q = 0; q < mcast.length; q++) dWords[a + mcast[q]] = w;
           wCount += mcast.length;
           if (a < wLo) wLo = a;
           if (a + mcast[mcast.length - 1] > wHi) wHi = a + mcast[mcast.length - 1];
         } else {
           const v = isWord ? fromWord(raw, dtype) : raw;
           const a = dBase + dl * dEl;
-          dBytes![a] = v;
-          if (dEl === 2) dBytes![a + 1] = v >> 8;
+          dBytes[a] = v;
+          if (dEl === 2) dBytes[a + 1] = v >> 8;
           wCount++;
           if (a < wLo) wLo = a;
           if (a > wHi) wHi = a;
@@ -377,7 +375,7 @@ function byteRuns(
   stotal: number,
   repeat: boolean,
   dv: View,
-  sv: View | undefined,
+  sv: View,
   dOff: number,
   sOff: number,
   padV: number,
@@ -389,7 +387,7 @@ function byteRuns(
   sName: string,
 ): RunStats {
   const dLen = dv.length;
-  const sLen = sv ? sv.length : 0;
+  const sLen = sv.length;
   const dFault = (at: number) => sideFault('dst', `destination ${faultAddress(at * el)} is outside ${dName} (size ${dLen * el} bytes)`);
   const sFault = (at: number) => sideFault('src', `source ${faultAddress(at * el)} is outside ${sName} (size ${sLen * el} bytes)`);
   let rLo = Infinity;
@@ -495,8 +493,8 @@ function byteRuns(
       const d0 = (dOff + dLoc) | 0;
       const di = dInc | 0;
       if (sLoc >= 0) {
-        if (n === 1) dv[d0] = sv![(sOff + sLoc) | 0];
-        else copyRun(dv, d0, di, sv!, (sOff + sLoc) | 0, sInc | 0, n | 0);
+        if (n === 1) dv[d0] = sv[(sOff + sLoc) | 0];
+        else copyRun(dv, d0, di, sv, (sOff + sLoc) | 0, sInc | 0, n | 0);
       } else {
         const v = sLoc === -3 ? constV : padV;
         if (di === 1 && n >= 16) dv.fill(v, d0, d0 + n);
