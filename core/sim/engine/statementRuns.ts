@@ -35,8 +35,14 @@ interface Entry {
 
 /** Rows of the pairing table in a record, as in the static hover. */
 const TABLE_ROWS = 16;
-/** Longest summary line kept (a level list of a pathological term). */
+/**
+ * Longest statement text, summary line and level label kept (a pathological term), within the protocol's limits
+ * (StatementRunS, RunSideS): a record past them would fail the check of the whole table.
+ */
+const MAX_TEXT = (1 << 16) - 1;
 const MAX_LINE = 4000;
+const MAX_LABEL = 255;
+const clip = (x: string, max: number) => (x.length > max ? x.slice(0, max) + '…' : x);
 
 /** A transfer moved batch by batch while a debugger pauses between the batches (engine/stepped.ts). */
 export interface RunningTransfer {
@@ -125,7 +131,7 @@ export class StatementRuns {
       line: Math.max(1, loc.line),
       column: Math.max(1, loc.column),
       endLine: Math.max(1, info.unit.buf.lastLine + 1),
-      text: info.unit.buf.text.slice(s.span.start, s.span.end),
+      text: clip(info.unit.buf.text.slice(s.span.start, s.span.end), MAX_TEXT),
       kind: e.kind,
       runs: e.runs,
       step: e.step,
@@ -161,13 +167,13 @@ function sideOf(ti: TermInfo): RunSide | undefined {
   for (const l of d.levels) {
     const { begin, step, count } = l;
     if (begin === undefined || step === undefined || count === undefined || ![begin, step, count].every(Number.isSafeInteger)) return undefined;
-    levels.push({ label: l.label, begin, end: begin + (count - 1) * step, step, count });
+    levels.push({ label: clip(l.label, MAX_LABEL), begin, end: begin + (count - 1) * step, step, count });
   }
   const side: RunSide = {
     space: d.space === 'CONST' ? 'CONST' : d.written,
     elements: total,
     levels,
-    summary: termSummary(ti).map((x) => (x.length > MAX_LINE ? x.slice(0, MAX_LINE) + '…' : x)),
+    summary: termSummary(ti).map((x) => clip(x, MAX_LINE)),
   };
   const dtype = d.dtype ?? d.dtypeText;
   if (dtype) side.dtype = dtype;
