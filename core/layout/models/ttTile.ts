@@ -97,7 +97,7 @@ export function realDataBytes(rows: number, cols: number, g: TileGeometry, d: TT
     for (let fc = 0; fc < g.nFc; fc++) {
       const a = Math.max(0, Math.min(g.fH, rows - fr * g.fH));
       const b = Math.max(0, Math.min(g.fW, cols - fc * g.fW));
-      if (!a || !b) continue;
+      // a face with no real row or column adds 0 either way
       if (d.tileBits >= 8) total += (a * b * d.tileBits) / 8;
       else {
         const per = 8 / d.tileBits;

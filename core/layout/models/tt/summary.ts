@@ -14,12 +14,17 @@ function elementBytes(m: TTBase): number {
   const W = geo.shape2[r2 - 1];
   const t = geo.g;
   const batches = prod(geo.shape2, 0, r2 - 2);
-  const rowsCls: [number, number][] = [[Math.floor(H2 / t.tH), t.tH]];
-  if (H2 % t.tH) rowsCls.push([1, H2 % t.tH]);
-  const colsCls: [number, number][] = [[Math.floor(W / t.tW), t.tW]];
-  if (W % t.tW) colsCls.push([1, W % t.tW]);
+  // full tiles and one partial tile row/column (of 0 rows or columns, holding 0 bytes, when the size divides)
+  const rowsCls: [number, number][] = [
+    [Math.floor(H2 / t.tH), t.tH],
+    [1, H2 % t.tH],
+  ];
+  const colsCls: [number, number][] = [
+    [Math.floor(W / t.tW), t.tW],
+    [1, W % t.tW],
+  ];
   let sum = 0;
-  for (const [nr, a] of rowsCls) for (const [nc, b] of colsCls) if (nr && nc) sum += nr * nc * realDataBytes(a, b, t, geo.info);
+  for (const [nr, a] of rowsCls) for (const [nc, b] of colsCls) sum += nr * nc * realDataBytes(a, b, t, geo.info);
   return batches * sum;
 }
 
@@ -32,7 +37,8 @@ function pagesPerUnit(m: TTBase): UnitGroup[] | undefined {
     const rem = m.pages % m.units;
     const g: UnitGroup[] = [];
     if (rem) g.push({ from: 0, to: rem - 1, pages: q + 1 });
-    if (rem < m.units) g.push({ from: rem, to: m.units - 1, pages: q });
+    // rem < units: the banks from rem on always hold q pages
+    g.push({ from: rem, to: m.units - 1, pages: q });
     return g;
   }
   if (mem === 'ND_SHARDED') {

@@ -1,0 +1,97 @@
+/**
+ * The closed-form summary of a TT-NN buffer (tt/summary.ts): bytes by kind and real pages per bank or core, worked out
+ * by hand for tensors with partial edge tiles, a page count that is (or is not) a multiple of the banks, ND shards
+ * with partial edge shards dealt round-robin, and more shards than the summary counts one by one.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { type CoreRange, TTLayout, type TTSpec } from '../../core/layout/models/tt';
+import { TT_ARCHS } from '../../core/layout/models/ttArch';
+
+const WH = TT_ARCHS.wormhole_b0;
+const R = (x0: number, y0: number, x1: number, y1: number): CoreRange => ({ x0, y0, x1, y1 });
+const summary = (s: Partial<TTSpec> & { shape: number[] }) =>
+  new TTLayout({ arch: WH, dtype: 'bfloat16', layout: 'TILE', buffer: 'DRAM', memory: 'INTERLEAVED', ...s }).summary();
+const zero = { element: 0, padding: 0, alignment: 0, unused: 0, metadata: 0, replica: 0, slack: 0, gap: 0 };
+
+test('element bytes count the real elements of partial edge tiles (bf16 40×50: tiles of 32×32, 32×18, 8×32, 8×18)', () => {
+  // 2 × 2 tiles of 2048 B over 12 banks: pages 0–3 in banks 0–3, banks 4–11 reserve a slot they do not use
+  const s = summary({ shape: [40, 50] });
+  // 2·(32·32 + 32·18 + 8·32 + 8·18) = 2048 + 1152 + 512 + 288 = 4000 = 2·40·50
+  assert.deepEqual(s.breakdown, { ...zero, element: 4000, padding: 4 * 2048 - 4000, unused: 8 * 2048 });
+  assert.deepEqual(s.units, {
+    kind: 'bank',
+    count: 12,
+    used: 4,
+    bytesPerUnit: 2048,
+    pages: [
+      { from: 0, to: 3, pages: 1 },
+      { from: 4, to: 11, pages: 0 },
+    ],
+    slotsPerUnit: 1,
+  });
+  // three batches of the same: 3·4000 B, 12 pages, one per bank
+  const b = summary({ shape: [3, 40, 50] });
+  assert.equal(b.breakdown.element, 12000);
+  assert.deepEqual(b.units?.pages, [{ from: 0, to: 11, pages: 1 }]);
+  // whole tiles only: 64×64 bf16 is 4 full tiles, no padding
+  assert.deepEqual(summary({ shape: [64, 64] }).breakdown, { ...zero, element: 8192, unused: 8 * 2048 });
+  // bfloat8_b 40×50: 1 B per element plus 64 B of exponents per tile (16 face rows × 4 faces), pages of 1088 B
+  const bf8 = summary({ shape: [40, 50], dtype: 'bfloat8_b' });
+  assert.deepEqual(bf8.breakdown, { ...zero, element: 2000, metadata: 4 * 64, padding: 4 * 1088 - 2000 - 256, unused: 8 * 1088 });
+});
+
+test('interleaved pages per bank: a multiple of the banks, and one more page in the first banks', () => {
+  // 32×384 bf16 = 12 tiles over 12 banks: one each, a single group
+  assert.deepEqual(summary({ shape: [32, 384] }).units?.pages, [{ from: 0, to: 11, pages: 1 }]);
+  // 64×448 = 2 × 14 = 28 tiles: 28 = 2·12 + 4 → banks 0–3 hold 3, banks 4–11 hold 2; every bank reserves 3 slots
+  const s = summary({ shape: [64, 448] });
+  assert.deepEqual(s.units?.pages, [
+    { from: 0, to: 3, pages: 3 },
+    { from: 4, to: 11, pages: 2 },
+  ]);
+  assert.equal(s.units?.slotsPerUnit, 3);
+  assert.equal(s.breakdown.unused, (36 - 28) * 2048);
+});
+
+test('ND shards dealt round-robin: real pages per core with partial edge shards in every dim', () => {
+  // [3, 64, 96] bf16 in pages of 1 × 32 × 32: 3 × 2 × 3 pages; shard [2, 32, 64] = 2 × 1 × 2 pages;
+  // shard grid ⌈3/2⌉ × 2 × ⌈3/2⌉ = 2 × 2 × 2 = 8 shards, shard s on core s mod 2. Real pages of shard (g0, g1, g2):
+  // min(2, 3 − 2·g0) · min(1, 2 − g1) · min(2, 3 − 2·g2) → s = 0..7: 4, 2, 4, 2, 2, 1, 2, 1
+  // core 0: 4 + 4 + 2 + 2 = 12, core 1: 2 + 2 + 1 + 1 = 6 (18 pages in all); each core reserves 4 shards × 4 slots
+  const s = summary({ shape: [3, 64, 96], buffer: 'L1', memory: 'ND_SHARDED', shard: [2, 32, 64], grid: [R(0, 0, 1, 0)] });
+  assert.deepEqual(s.units, {
+    kind: 'core',
+    count: 2,
+    used: 2,
+    bytesPerUnit: 16 * 2048,
+    pages: [
+      { from: 0, to: 0, pages: 12 },
+      { from: 1, to: 1, pages: 6 },
+    ],
+    slotsPerUnit: 16,
+  });
+  // 32 slots reserved, 18 real pages: 14 PADDING slots in the partial shards
+  assert.equal(s.breakdown.padding, 14 * 2048);
+  assert.match(s.short, /^64 KiB · 8 shards on 2 cores · 32 KiB\/core · /);
+  // three cores: shards 0,3,6 → 4+2+2 = 8; 1,4,7 → 2+2+1 = 5; 2,5 → 4+1 = 5
+  const three = summary({ shape: [3, 64, 96], buffer: 'L1', memory: 'ND_SHARDED', shard: [2, 32, 64], grid: [R(0, 0, 2, 0)] });
+  assert.deepEqual(three.units?.pages, [
+    { from: 0, to: 0, pages: 8 },
+    { from: 1, to: 2, pages: 5 },
+  ]);
+});
+
+test('more than 2^22 shards are not counted one by one: no per-unit pages, every unit used up to the shard count', () => {
+  // 4,194,305 rows of 32 uint8 in ND shards of one row: 2^22 + 1 shards over 12 DRAM banks, ⌈(2^22 + 1)/12⌉ = 349,526 slots
+  // of 32 B per bank
+  const s = summary({ shape: [4194305, 32], dtype: 'uint8', layout: 'ROW_MAJOR', memory: 'ND_SHARDED', shard: [1, 32], grid: [R(0, 0, 11, 0)] });
+  assert.deepEqual(s.units, { kind: 'bank', count: 12, used: 12, bytesPerUnit: 349526 * 32, pages: undefined, slotsPerUnit: 349526 });
+  assert.equal(s.short, '128 MiB · 4,194,305 shards on 12 banks · 10.67 MiB/bank · 0 % padding');
+  // exactly 2^22 shards on 5 banks: still counted; 4,194,304 = 5·838,860 + 4 → banks 0–3 hold 838,861 pages, bank 4 838,860
+  const c = summary({ shape: [4194304, 32], dtype: 'uint8', layout: 'ROW_MAJOR', memory: 'ND_SHARDED', shard: [1, 32], grid: [R(0, 0, 4, 0)] });
+  assert.deepEqual(c.units?.pages, [
+    { from: 0, to: 3, pages: 838861 },
+    { from: 4, to: 4, pages: 838860 },
+  ]);
+});
