@@ -163,3 +163,21 @@ test('element by element past int32: 2^32 physical rows (rank 3), and a row of 2
   assert.deepEqual([...wide.forwardMany(Int32Array.from([0, 7, 0, 2 ** 31 - 1]), undefined, units)], [B + 14, B + 5592405 * 2048 + tileByte(0, 31)]);
   assert.deepEqual([...units], [0, 3]);
 });
+
+test('ND sharding with 2^32 shards (past int32): element by element, shard s on core s mod 2 at slot ⌊s/2⌋', () => {
+  // 65536×65536 uint8 ROW_MAJOR in 1×1 shards: one 1-byte page per shard (aligned to 16 in L1); (65535, 65535) is shard 2^32 - 1
+  const t = tt({
+    shape: [65536, 65536],
+    dtype: 'uint8',
+    layout: 'ROW_MAJOR',
+    buffer: 'L1',
+    memory: 'ND_SHARDED',
+    shard: [1, 1],
+    grid: [R(0, 0, 1, 0)],
+    base: 0,
+  });
+  const units = new Int32Array(3);
+  assert.deepEqual([...t.forwardMany(Int32Array.from([65535, 65535, 1, 2, 40000, 3]), undefined, units)], [(2 ** 31 - 1) * 16, 32769 * 16, 1310720001 * 16]);
+  // shard 65538 = 1·65536 + 2 → core 0, slot 32769; shard 40000·65536 + 3 = 2,621,440,003 → core 1, slot 1,310,720,001
+  assert.deepEqual([...units], [1, 0, 1]);
+});

@@ -255,3 +255,13 @@ test('element size, byte, shared exponent and nibble of one element (40, 17) in 
     [0.5, 64 + 192, 24, 1],
   ]);
 });
+
+test('placements: a DRAM-sharded buffer names its banks, an L1 interleaved one every L1 bank', () => {
+  // height-sharded over banks 4–6: 2 page slots (1 tile row × 2 tile columns) = 4096 B per bank from B
+  const d = new TTLayout(spec({ shape: [64, 64], memory: 'HEIGHT_SHARDED', shard: [32, 64], grid: [R(4, 0, 6, 0)] }));
+  assert.deepEqual(d.placements(), [{ space: 'tt:dram', units: ['bank 4', 'bank 5', 'bank 6'], start: B, end: B + 4096, capacity: GiB, what: '3 banks' }]);
+  // 4 pages over 64 L1 banks: one 2048-byte slot in each
+  assert.deepEqual(new TTLayout(spec({ shape: [64, 64], buffer: 'L1' })).placements(), [
+    { space: 'tt:l1', start: B, end: B + 2048, capacity: WH.l1Size, what: 'every L1 bank' },
+  ]);
+});

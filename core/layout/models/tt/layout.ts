@@ -83,6 +83,7 @@ export class TTLayout extends TTBase implements LayoutModel<TTForward> {
     if (mem === 'ND_SHARDED') return this.forwardManyNd(coords, res, units, count);
     // the kernels take rows through int32 operations (`| 0`, `>>`) and the width through `>>> 0`; pages stay doubles
     const intSafe = geo.physH < 2 ** 31 && geo.physW < 2 ** 31;
+    // Stryker disable next-line all: only picks tables or element by element, which give the same addresses (tables are memory: at most TABLE_LIMIT)
     const tableOk = (mem === 'INTERLEAVED' || geo.Hp + geo.Wp <= TABLE_LIMIT) && (!!geo.g || this.shape[r - 1] <= TABLE_LIMIT);
     if (!intSafe || !tableOk) return this.forwardManySlow(coords, res, units, count);
     // ranks 1–3 compute the physical row inline; higher ranks write rows into `res` first
@@ -167,6 +168,7 @@ export class TTLayout extends TTBase implements LayoutModel<TTForward> {
     const base = this.base;
     const u = units ?? new Int32Array(0);
     const want = units !== undefined;
+    // Stryker disable next-line ConditionalExpression,BlockStatement: the rank-3 kernel is a faster copy of the loop below (same answers)
     if (r === 3) {
       ndRank3(coords, res, u, want, count, SH, LI, nc, slotBytes, base);
       return res;
