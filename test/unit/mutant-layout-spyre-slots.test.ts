@@ -21,6 +21,8 @@ test('reconstructDimMap: the dim_map of each tiling, undefined for what no dim_m
     ['plain tile stride', [2, 64], [64, 1], [60], [1], [0, 0]],
     // a broadcast (stride 0) over 2 slots repeats data: no dim_map; over 1 slot it is just a size-1 dim → −1
     ['broadcast over 2 slots', [2, 64], [0, 1], [64], [1], undefined],
+    // also over an expanded host dim (stride 0, whose running stride 0 would match): a broadcast stays a replica
+    ['broadcast over an expanded host dim', [2, 64], [0, 1], [2, 64], [0, 1], undefined],
     ['stride 0 over 1 slot', [1, 64], [0, 1], [64], [1], [-1, 0]],
     // a size-1 device dim carries no host dim, whatever its entry says
     ['size-1 dim with an entry', [1, 64], [7, 1], [64], [1], [-1, 0]],
@@ -45,14 +47,19 @@ test('reconstructDimMap: the dim_map of each tiling, undefined for what no dim_m
 });
 
 test('reconstructDimMap gives up after 10000 steps of backtracking (the caller then enumerates)', () => {
-  // host dims of sizes 2..k+1, all of stride 1; device dims the same sizes, all sm 1. Each host dim takes at most one device
-  // dim (its running stride is then ≥ 2), and the capacities fit only for device j ↔ host j, the last permutation the
-  // search tries (device k-1 first, host dims in increasing order). It visits every node of the permutation tree:
-  // k = 6: 1+6+30+120+360+720+720 = 1957 steps; k = 7: 1+7+42+210+840+2520+5040+5040 = 13700 > 10000.
-  const sizes = (k: number) => Array.from({ length: k }, (_, i) => i + 2);
+  // 7 host dims of sizes 2..8 (dim d: d+2), all of stride 1; 7 device dims of the same sizes, all sm 1. A host dim takes at
+  // most one device dim (its running stride is then ≥ 2), and the capacities fit only when each device dim has its host
+  // dim's size: one permutation. The search (device 6 first, host dims in increasing order) visits whole subtrees before
+  // it: a call per node. After i choices a subtree has S = 1957, 326, 65, 16, 5, 2, 1 nodes (i = 1..7); choosing the
+  // c-th remaining host dim at level i skips c·S_i nodes, so the leaf is call 8 + Σ c_i·S_i.
+  // c = 5,0,3,0,2,1,0: 8 + 5·1957 + 3·65 + 2·5 + 1·2 = 10000, the last call allowed. Host dims chosen for device 6..0:
+  // 5 (of 0..6), 0 (of 0,1,2,3,4,6), 4 (of 1,2,3,4,6), 1 (of 1,2,3,6), 6 (of 2,3,6), 3 (of 2,3), 2:
+  // dim_map [2,3,6,1,4,0,5], device sizes [4,5,8,3,6,2,7].
+  const hs = [2, 3, 4, 5, 6, 7, 8];
   const ones = (k: number) => new Array<number>(k).fill(1);
-  assert.deepEqual(reconstructDimMap(sizes(6), ones(6), sizes(6), ones(6)), [0, 1, 2, 3, 4, 5]);
-  assert.equal(reconstructDimMap(sizes(7), ones(7), sizes(7), ones(7)), undefined);
+  assert.deepEqual(reconstructDimMap([4, 5, 8, 3, 6, 2, 7], ones(7), hs, ones(7)), [2, 3, 6, 1, 4, 0, 5]);
+  // one size-1 device dim more on the right is one call more before the search: the leaf would be call 10001
+  assert.equal(reconstructDimMap([4, 5, 8, 3, 6, 2, 7, 1], ones(8), hs, ones(7)), undefined);
 });
 
 type Count = [what: string, ds: number[], sm: number[], hs: number[], strides: number[], want: number];

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { type SpyreSpec, validateSpyre } from '../../core/layout/models/spyre';
 import type { Issue } from '../../core/layout/issues';
-import { byDefault, I, spec } from './helpers/mutant-spyre';
+import { BF16_NOTE, byDefault, I, spec } from './helpers/mutant-spyre';
 
 const SUPPORTED = 'supported: float16, bfloat16, bool, float32, int32, int64, int8, int16, float8_e4m3fn, float8_e5m2fnuz';
 
@@ -30,11 +30,7 @@ test('validateSpyre: unsupported dtypes stop at SPY009; converted dtypes say so 
       [I('SPY009', 'error', `Spyre does not support quint8 (it maps to SENUINT32, whose stick size is unknown); ${SUPPORTED}`, '@dtype')],
     ],
     // [64] bfloat16: one full stick ([1,64]), 128 B on both sides: only the conversion is said
-    [
-      'bfloat16',
-      spec([64], byDefault(), {}, 'bfloat16'),
-      [I('SPY018', 'information', 'bfloat16 values are converted to DLFloat16 (lossy); device format SEN169_FP16', '@dtype')],
-    ],
+    ['bfloat16', spec([64], byDefault(), {}, 'bfloat16'), [BF16_NOTE]],
     // float16 is converted too (IEEE → DLFloat16) but that is the normal case: nothing said
     ['float16', spec([64], byDefault()), []],
     // [32] int64: 32 per stick (int32 on the device): 128 B of device layout, 32·8 = 256 B on the host

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { type SpyreSpec, validateSpyre } from '../../core/layout/models/spyre';
 import type { Issue } from '../../core/layout/issues';
-import { byDefault, byDimMap, byStrideMap, defaultFix, I, spec } from './helpers/mutant-spyre';
+import { BF16_NOTE, byDefault, byDimMap, byStrideMap, defaultFix, I, spec } from './helpers/mutant-spyre';
 
 function check(cases: [string, SpyreSpec, Issue[]][]): void {
   for (const [what, s, want] of cases) assert.deepEqual(validateSpyre(s), want, what);
@@ -45,8 +45,18 @@ test('validateSpyre: device_size against the map: lengths (SPY001), sizes (SPY00
         stick(3, 32),
       ],
     ],
-    // the out-of-range dim_map entry 5 is not looked at once the stick is wrong
+    // the map's entries are not looked at once device_size is wrong (the dim_map entry 5 is out of range for rank 1)
     ['only the stick', spec([64], byDimMap([1, 32], [0, 5])), [stick(1, 32)]],
+    [
+      'only the lengths',
+      spec([64], byDimMap([1, 64], [0, 0, 5])),
+      [I('SPY001', 'error', 'device_size has 2 entries but dim_map has 3; they must have the same length (the device rank)', 'dim_map', { fixes: FIX_64 })],
+    ],
+    [
+      'only a size, not the map',
+      spec([64], byDimMap([0, 64], [0, 5])),
+      [I('SPY007', 'error', 'device_size[0] is 0; every device size must be an integer ≥ 1', 'device_size', { index: 0 })],
+    ],
     // a zero size is not followed by the capacity check (host dim 0 would have 0 < 64)
     [
       'only a size',
@@ -92,6 +102,17 @@ test('validateSpyre: dim_map entries (SPY003), every host dim mapped (SPY004), �
         I('SPY005', 'error', 'device dim 0 is synthetic (dim_map −1) and must have device_size 1, not 2', 'device_size', {
           index: 0,
           fixes: [{ title: 'Set it to 1', field: 'device_size', index: 0, newText: '1', preferred: true }],
+        }),
+      ],
+    ],
+    // notes before the rules (bfloat16's conversion) do not stop them
+    [
+      'after a note',
+      spec([2, 64], byDimMap([2, 64], [1, 1]), {}, 'bfloat16'),
+      [
+        BF16_NOTE,
+        I('SPY004', 'error', 'host dim 0 (size 2) does not appear in dim_map; every host dim, size-1 dims included, needs at least one device dim', 'dim_map', {
+          fixes: defaultFix('[1, 2, 64]', '[1, 0, 1]'),
         }),
       ],
     ],
@@ -143,6 +164,16 @@ test('validateSpyre: a host dim whose device dims hold too few elements (SPY006)
 });
 
 test('validateSpyre: stride_map entries (SPY010) and the count of host elements it stores', () => {
+  // for a [numel] host of 65..128 elements, whose default layout is [2,64] dim_map [0,0]
+  const tooFew = (reached: number, numel: number) =>
+    I(
+      'SPY010',
+      'error',
+      `the stride_map reaches ${reached} of the ${numel} host elements exactly once; ${numel - reached} cannot be stored (capacity too small, or slots ` +
+        'alias each other)',
+      'stride_map',
+      { fixes: defaultFix('[2, 64]', '[0, 0]') },
+    );
   check([
     [
       'entries below −1 and fractional',
@@ -160,19 +191,7 @@ test('validateSpyre: stride_map entries (SPY010) and the count of host elements 
     ],
     // h = 32a + b over [3,64]: not a tiling (32 is neither 64 nor min(64, 128)); canonical slots have b < 32: 96 of 128;
     // the default of [128] is [2,64] dim_map [0,0]
-    [
-      'aliasing',
-      spec([128], byStrideMap([3, 64], [32, 1])),
-      [
-        I(
-          'SPY010',
-          'error',
-          'the stride_map reaches 96 of the 128 host elements exactly once; 32 cannot be stored (capacity too small, or slots alias each other)',
-          'stride_map',
-          { fixes: defaultFix('[2, 64]', '[0, 0]') },
-        ),
-      ],
-    ],
+    ['aliasing', spec([128], byStrideMap([3, 64], [32, 1])), [tooFew(96, 128)]],
     // A.7.3's non-nesting [4800] → [3,2,14,64], sm [120,64,360,1]: no dim_map, but every element once; 5376 slots, 89 % used,
     // 128·84 = 10,752 B ≥ 9,600 B of host data, 4800 = 75·64 (no stick padding to report: there is no stick dim)
     ['non-nesting', spec([4800], byStrideMap([3, 2, 14, 64], [120, 64, 360, 1])), []],
@@ -192,6 +211,22 @@ test('validateSpyre: stride_map entries (SPY010) and the count of host elements 
         ),
       ],
     ],
+    // h = 1000a + b over [8,64]: not a tiling (1000 is neither 64 nor min(64, 100)); only a = 0 lands in [100]: 64 of 100.
+    // Nothing else is said of a layout in error (it would be "only 19.5 % of the 512 slots")
+    ['too few, mostly past the end', spec([100], byStrideMap([8, 64], [1000, 1])), [tooFew(64, 100)]],
+    // S1 given as its stride_map: a tiling (dim_map [1,2,0,2]), so its 16,777,216 slots are not enumerated
+    ['S1', spec([128, 256, 512], byStrideMap([256, 8, 128, 64], [512, 64, 131072, 1])), []],
+    // S2's view (A.10): host [100,200,500] with strides [131072,512,1] in S1's device: the tiling [1,2,0,2] of the given
+    // strides (not of the row-major ones, [100000,500,1], against which 131072 matches nothing); 10,000,000 of 16,777,216
+    // slots (59.6 %); the stick dim 500 is padded to 512: 12/512 = 2.34375 %
+    [
+      'S2 view',
+      spec([100, 200, 500], byStrideMap([256, 8, 128, 64], [512, 64, 131072, 1]), { hostStrides: [131072, 512, 1] }),
+      [I('SPY012', 'information', "the stick dim (host dim 2, size 500) is padded to 512: 2.3 % of its sticks' slots are padding", '@layout')],
+    ],
+    // the non-nesting [4800] with two size-1 dims after it: still no dim_map, so no stick dim to warn about (host dims 1 and 2
+    // have size 1 but neither is a stick)
+    ['non-nesting, size-1 dims', spec([4800, 1, 1], byStrideMap([3, 2, 14, 64], [120, 64, 360, 1])), []],
     // [64] in 4 tiles of 64 (a tiling, dim_map [0,0]): 64 of 256 slots = 25 %, 4 sticks = 512 B for 128 B of values;
     // the fix is the default [1,64]
     [
@@ -199,10 +234,29 @@ test('validateSpyre: stride_map entries (SPY010) and the count of host elements 
       spec([64], byStrideMap([4, 64], [64, 1])),
       [I('SPY012', 'warning', 'only 25.0 % of the 256 device slots hold data (512 B for 128 B of values)', '@layout', { fixes: FIX_64 })],
     ],
+    // the same after a note
+    [
+      'a tiling with 3 empty tiles, bfloat16',
+      spec([64], byStrideMap([4, 64], [64, 1]), {}, 'bfloat16'),
+      [BF16_NOTE, I('SPY012', 'warning', 'only 25.0 % of the 256 device slots hold data (512 B for 128 B of values)', '@layout', { fixes: FIX_64 })],
+    ],
   ]);
 });
 
 test('validateSpyre: warnings and notes of valid layouts (SPY011, SPY012, SPY016)', () => {
+  // [8,1] in [1,8,64] dim_map [1,0,1]: 8 sticks = 1,024 B, 8 of 512 slots, 16 B of values; the fix (the default layout)
+  // happens to be this layout
+  const STICK_OF_1 = [
+    I(
+      'SPY011',
+      'warning',
+      'the stick dim (host dim 1) has size 1: every stick holds one element, like a sparse layout — 64× the memory (1,024 B for 8 elements)',
+      '@layout',
+    ),
+    I('SPY012', 'warning', 'only 1.6 % of the 512 device slots hold data (1,024 B for 16 B of values)', '@layout', {
+      fixes: defaultFix('[1, 8, 64]', '[1, 0, 1]'),
+    }),
+  ];
   const spy016 = I(
     'SPY016',
     'information',
@@ -225,23 +279,24 @@ test('validateSpyre: warnings and notes of valid layouts (SPY011, SPY012, SPY016
         I('SPY012', 'warning', 'only 1.6 % of the 8,388,608 device slots hold data (16 MiB for 256 KiB of values)', '@layout'),
       ],
     ],
-    // the same as a dim_map, [8,1] in [1,8,64] dim_map [1,0,1]: 8 sticks = 1,024 B, 8 of 512 slots, 16 B of values; the fix
-    // (the default layout) happens to be this layout
+    // the same as a dim_map
+    ['stick dim of size 1, dim_map', spec([8, 1], byDimMap([1, 8, 64], [1, 0, 1])), STICK_OF_1],
+    // [1]: one element in one stick [1,64]
     [
-      'stick dim of size 1, dim_map',
-      spec([8, 1], byDimMap([1, 8, 64], [1, 0, 1])),
+      'one element',
+      spec([1], byDefault()),
       [
         I(
           'SPY011',
           'warning',
-          'the stick dim (host dim 1) has size 1: every stick holds one element, like a sparse layout — 64× the memory (1,024 B for 8 elements)',
-          '@layout',
+          'the stick dim (host dim 0) has size 1: every stick holds one element, like a sparse layout — 64× the memory (128 B for 1 element)',
+          '@shape',
         ),
-        I('SPY012', 'warning', 'only 1.6 % of the 512 device slots hold data (1,024 B for 16 B of values)', '@layout', {
-          fixes: defaultFix('[1, 8, 64]', '[1, 0, 1]'),
-        }),
+        I('SPY012', 'warning', 'only 1.6 % of the 64 device slots hold data (128 B for 2 B of values)', '@layout'),
       ],
     ],
+    // bfloat16 [8,1] in [1,8,64] dim_map [1,0,1]: the note, then the warnings of the float16 case above
+    ['stick dim of size 1, dim_map, bfloat16', spec([8, 1], byDimMap([1, 8, 64], [1, 0, 1]), {}, 'bfloat16'), [BF16_NOTE, ...STICK_OF_1]],
     // a scalar: one stick [1,64], 1 of 64 slots; not called sparse (there is no host dim)
     ['scalar', spec([], byDefault()), [I('SPY012', 'warning', 'only 1.6 % of the 64 device slots hold data (128 B for 2 B of values)', '@layout')]],
     // [5,100,150]: device [100,3,5,64], 75,000 of 96,000 slots; the stick dim 150 is padded to 3·64 = 192: 42/192 = 21.875 %

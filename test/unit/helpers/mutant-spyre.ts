@@ -12,6 +12,9 @@ export const I = (code: string, severity: Issue['severity'], message: string, fi
   fixes: extra?.fixes,
 });
 
+/** SPY018 for bfloat16: the note every bfloat16 spec starts with. */
+export const BF16_NOTE = I('SPY018', 'information', 'bfloat16 values are converted to DLFloat16 (lossy); device format SEN169_FP16', '@dtype');
+
 /** The two fixes every layout that does not fit offers: `spyre()`, and the default layout written out. */
 export const defaultFix = (deviceSize: string, dimMap: string): IssueFix[] => [
   { title: 'Use the default Spyre layout', field: '@layout', newText: 'spyre()', preferred: true },

@@ -29,7 +29,7 @@ export function validateSpyre(spec: SpyreSpec): Issue[] {
   if (info.conversion && spec.dtype !== 'float16')
     out.push(issue('SPY018', spec.dtype === 'int64' ? 'warning' : 'information', `${info.conversion}; device format ${info.device}`, '@dtype'));
   if (spec.deviceDtype !== undefined) {
-    const want = spec.deviceDtype.replace(/^.*\./, '').toUpperCase();
+    const want = bare(spec.deviceDtype);
     if (!SPYRE_FORMAT_BY_NAME[want])
       out.push(
         issue('SPY019', 'error', `unknown device_dtype ${spec.deviceDtype}; ${spec.dtype} is stored as ${info.device}`, 'device_dtype', {
@@ -47,7 +47,7 @@ export function validateSpyre(spec: SpyreSpec): Issue[] {
     out.push(issue('SPY020', 'error', `host_strides has ${spec.hostStrides.length} entries but the tensor has rank ${r}`, 'host_strides'));
   if (spec.hostStrides?.some((s) => !Number.isInteger(s) || s < 0)) out.push(issue('SPY020', 'error', 'host strides must be integers ≥ 0', 'host_strides'));
   if (spec.elementArrangement !== undefined) {
-    const ea = spec.elementArrangement.replace(/^.*\./, '').toUpperCase();
+    const ea = bare(spec.elementArrangement);
     if (!(ELEMENT_ARRANGEMENTS as readonly string[]).includes(ea))
       out.push(
         issue('SPY014', 'error', `unknown element_arrangement ${spec.elementArrangement}; one of ${ELEMENT_ARRANGEMENTS.join(', ')}`, 'element_arrangement'),
@@ -203,8 +203,9 @@ export function validateSpyre(spec: SpyreSpec): Issue[] {
   const devBytes = STICK_BYTES * prod(ds, 0, n - 1);
   const slots = prod(ds);
   const numel = prod(hs);
+  // the host dim of the stick; −1 (sparse) or −2 (no dim_map) indexes no host dim
   const stickHost = dm ? dm[n - 1] : -2;
-  if (stickHost >= 0 && hs[stickHost] === 1)
+  if (hs[stickHost] === 1)
     out.push(
       issue(
         'SPY011',
@@ -234,7 +235,7 @@ export function validateSpyre(spec: SpyreSpec): Issue[] {
         { fixes: L.kind === 'default' ? undefined : fixDefault },
       ),
     );
-  else if (stickHost >= 0 && hs[stickHost] % eps !== 0 && hs[stickHost] > 1) {
+  else if (hs[stickHost] % eps !== 0 && hs[stickHost] > 1) {
     const sz = hs[stickHost];
     out.push(
       issue(
@@ -276,6 +277,9 @@ export function validateSpyre(spec: SpyreSpec): Issue[] {
   }
   return out;
 }
+
+/** An enum name as written, without its class (`DataFormats.`, `ElementArrangement.`), in upper case. */
+const bare = (name: string): string => name.slice(name.lastIndexOf('.') + 1).toUpperCase();
 
 /** The default layout, as the fix of a layout that does not fit (without a dim order spyreDefaultLayout cannot throw). */
 function defaultFixes(spec: SpyreSpec, eps: number): IssueFix[] {
@@ -328,7 +332,7 @@ function validateDimMap(out: Issue[], spec: SpyreSpec, ds: number[], dm: number[
         );
     });
   }
-  for (let h = 0; h < r; h++) {
+  for (const h of hs.keys()) {
     const js = dm.map((d, j) => (d === h ? j : -1)).filter((j) => j >= 0);
     if (!js.length) continue;
     const cap = js.reduce((p, j) => p * ds[j], 1);
