@@ -91,6 +91,7 @@ test('a run-time DTYPE sets the MEM and SCRATCH element size, and aligns an INT1
       mem: [...h.m.mem.subarray(0x100, 0x106)],
       scratch: [...h.m.scratch.subarray(0x100, 0x106)],
       steps: plain(h.steps.map((s) => [s.read, s.written])),
+      bytesMoved: h.ex.bytesMoved,
     };
   };
   // the bytes a step read or wrote: [space, first, last] (count = last − first + 1)
@@ -101,9 +102,10 @@ test('a run-time DTYPE sets the MEM and SCRATCH element size, and aligns an INT1
     [io('MEM', first + 16, last + 16), io('SCRATCH', first, last)],
   ];
   // INT16 (3): both addresses 0x101 → 0x100, two 2-byte elements = bytes 0x100..0x103 (the second source at 0x110)
-  assert.deepEqual(run(3), { mem: [1, 2, 3, 4, 0, 0], scratch: [7, 8, 9, 10, 5, 6], steps: steps(0x100, 0x103) });
+  // bytes moved: 4 into MEM, 4 into SCRATCH
+  assert.deepEqual(run(3), { mem: [1, 2, 3, 4, 0, 0], scratch: [7, 8, 9, 10, 5, 6], steps: steps(0x100, 0x103), bytesMoved: 8 });
   // INT8 (2): 0x101 stays, two 1-byte elements = bytes 0x101..0x102 (the second source at 0x111)
-  assert.deepEqual(run(2), { mem: [0, 2, 3, 0, 0, 0], scratch: [1, 8, 9, 4, 5, 6], steps: steps(0x101, 0x102) });
+  assert.deepEqual(run(2), { mem: [0, 2, 3, 0, 0, 0], scratch: [1, 8, 9, 4, 5, 6], steps: steps(0x101, 0x102), bytesMoved: 4 });
 });
 
 test('constants take their own type and a run-time value; bytes moved count 2 per PCORE word, 1 per MEM byte', () => {
@@ -350,4 +352,31 @@ test('a MEM source and destination in INT16 read back what was written', () => {
   assert.deepEqual(readI16(h.m.mem, 0x200, 3), [-1, 300, 7]);
   // 3 INT16 elements = 6 bytes
   assert.equal(h.ex.bytesMoved, 6);
+});
+
+test('a MEM destination [*] is index 0 once; the guide PCORE[*] (no count) reaches every PCORE; a guide cast is the data type', () => {
+  const a = program('int p', ['DTYPE(INT16)MEM(p)[*] <= INT16(5);']);
+  const h = harness(a);
+  // 0xfff0 + 2 bytes fits MEM: a broadcast of MEM bytes would reach past its end
+  h.ex.run(0, h.scope({ p: 0xfff0 }));
+  assert.deepEqual(readI16(h.m.mem, 0xfff0, 2), [5, 0]);
+  assert.deepEqual(h.steps[0].written, { space: 'MEM', lo: 0xfff0, hi: 0xfff1, count: 2 });
+  const g = analyze('void f(int p) {\n> PCORE[*].THREAD[0].t::s[0:1] <= DDR(p)[0:1];\n> PCORE[0].THREAD[1].t::s[0:1] <= (UINT8)DDR(p)[0:1];\n}\n', P, 'guide');
+  const hg = harness(g);
+  writeI16(hg.m, 0x100, [-1, 2]);
+  hg.ex.run(0, hg.scope({ p: 0x100 }));
+  hg.ex.run(1, hg.scope({ p: 0x100 }));
+  // INT16 −1, 2 into words 0, 1 of every PCORE; (UINT8) reads the bytes ff ff: 255, 255 into thread 1
+  assert.deepEqual(nonZero(hg.m.pages[0].priv), [
+    ...[0, 1, 2, 3, 4, 5, 6, 7].flatMap((p) => [
+      [p * 4096, -1],
+      [p * 4096 + 1, 2],
+      ...(p === 0
+        ? [
+            [256, 255],
+            [257, 255],
+          ]
+        : []),
+    ]),
+  ]);
 });

@@ -240,3 +240,31 @@ test('a transfer that clips an index the hardware does not check is a run warnin
   a.units.forEach((_, i) => quiet.ex.run(i, quiet.scope({ p: 0x100, q: 0x200 })));
   assert.equal(quiet.steps.length, 3);
 });
+
+test('a definition keeps its broadcast, PAD and member without indices for every use', () => {
+  const a = analyze(
+    [
+      'void f(int p, int q) {',
+      '> $d := DTYPE(INT16)PCORE(8)[0].THREAD[0].t::s;',
+      '> $b := DTYPE(INT16)PCORE(8)[*].THREAD[1].t::s[0];',
+      '> $b <= INT16(3);',
+      '> $p := PAD(9) DTYPE(INT16)MEM(p,2)[0:3];',
+      '> DTYPE(INT16)MEM(q)[0:3] <= $p;',
+      '> DTYPE(INT16)MEM(q + 8)[0:3] <= $d;',
+      '}',
+      '',
+    ].join('\n'),
+    P,
+  );
+  const h = harness(a);
+  writeI16(h.m, 0x100, [1, 2, 3, 4]);
+  h.m.pages[0].priv.set([11, 12, 13, 14], 0);
+  a.units.forEach((_, u) => h.ex.run(u, h.scope({ p: 0x100, q: 0x200 })));
+  // $b broadcasts to thread 1 (word 256) of all 8 PCOREs
+  assert.deepEqual(
+    [...h.m.pages[0].priv].flatMap((v, i) => (v && i >= 256 ? [i] : [])),
+    [0, 1, 2, 3, 4, 5, 6, 7].map((p) => p * 4096 + 256),
+  );
+  // $p has 2 elements, then PAD(9); $d is all of t::s (4 words) of PCORE 0, thread 0
+  assert.deepEqual(readI16(h.m.mem, 0x200, 8), [1, 2, 9, 9, 11, 12, 13, 14]);
+});

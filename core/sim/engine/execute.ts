@@ -660,7 +660,8 @@ export const CMD_CALLBACK = 6 + (11 << 3);
 export const CMD_PRINT = 7;
 
 function regOf(addr: number): { r2: number; r: number } {
-  const i = ((addr - REG_BASE) >>> 2) & 1023;
+  // REG_BASE is a multiple of 4096: the register index is bits 2..11 of the address
+  const i = (addr >>> 2) & 1023;
   return { r2: i >> 5, r: i & 31 };
 }
 
