@@ -93,6 +93,10 @@ test('a spec with errors does not build (every error in the message); warnings b
     (e: unknown) => e instanceof LayoutError && e.message === 'size[0] is 0; sizes must be integers ≥ 1; size[1] is 2.5; sizes must be integers ≥ 1',
   );
   assert.equal(new StridedLayout(spec({ shape: [4, 3], strides: [0, 1] })).numel, 12);
+  // storage 13 for a span of 14 is an error; a caller that has reported it (validated) gets the view, reserving 14
+  const short = spec({ shape: [4, 3], strides: [1, 4], offset: 2, storage: 13 });
+  assert.throws(() => new StridedLayout(short), /needs ≥ 14/);
+  assert.equal(new StridedLayout(short, true).reserved, 14);
 });
 
 // a 4×3 float32 matrix seen transposed (3×4, strides 1, 3), from storage element 2, in a 20-element storage at 0x100
@@ -250,6 +254,9 @@ test('distinct elements: counted where dims interleave, bounded past 2^22 coordi
   assert.equal(distinct([3, 2], [2, 4]), 5);
   // 0 2 4 | 3 5 7: not nested but all distinct
   assert.equal(distinct([2, 3], [3, 2]), 6);
+  // 2^22 coordinates are still counted: 2(a + b) for a, b < 2048 takes the 4095 even values 0..8188 (the bound, the
+  // span 2·2047·2 + 1 = 8189, would be wrong)
+  assert.equal(distinct([2048, 2048], [2, 2]), 4095);
   // 2^23 coordinates of a sliding window are not counted: at most the span from the offset, 4095 + 2047 + 1 = 6143
   // (the storage offset 10 does not add reachable elements)
   assert.equal(distinct([4096, 2048], [1, 1], 10), 6143);

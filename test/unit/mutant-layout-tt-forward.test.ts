@@ -347,7 +347,8 @@ test('inverse in tiles: tile padding, shared exponents and their padding, both n
   // [1, 3, 50, 70] pads to 64×96 per batch: page 2 (bank 2) is tile (0, 2), columns 64..95; element 10 is column 74
   const pad = tt({ shape: [1, 3, 50, 70] }).inverse(B + 20, 2);
   assert.deepEqual([pad.kind, pad.reason], ['padding', '(0, 74) is tile padding of the [1, 3, 50, 70] tensor (padded [1, 3, 64, 96])']);
-  // bfloat8_b in 4×32 tiles: 2 faces of 4×16 → 8 exponent bytes, padded to 16. Byte 5 is face 1, row 1; byte 10 padding
+  // bfloat8_b in 4×32 tiles: 2 faces of 4×16 → 8 exponent bytes, padded to 16. Byte 5 is face 1, row 1; bytes 8..15
+  // padding
   const small = tt({ shape: [4, 32], dtype: 'bfloat8_b', tile: [4, 32] });
   const meta = (a: number, reason: string) =>
     assert.deepEqual(small.inverse(a, 0), {
@@ -359,21 +360,37 @@ test('inverse in tiles: tile padding, shared exponents and their padding, both n
       reason,
     });
   meta(B + 5, 'shared exponent of face 1, row 1');
-  meta(B + 10, 'exponent section padding (rounded up to 16 bytes)');
-  // the first data byte, 16, is element 0
-  assert.deepEqual(small.inverse(B + 16, 0).coord, [0, 0]);
-  // bfloat4_b 64×64: byte 64 + 192 of page 2 (bank 2) holds elements 384 (low) and 385 (high) = (40, 16) and (40, 17)
-  const b4 = tt({ shape: [64, 64], dtype: 'bfloat4_b' }).inverse(B + 256, 2);
+  meta(B + 8, 'exponent section padding (rounded up to 16 bytes)');
+  // data byte 33 (byte 49 of the page) is element 33: face 0, in face (2, 1) — one byte, one element
+  assert.deepEqual(small.inverse(B + 49, 0), {
+    model: 'tt',
+    address: B + 49,
+    unit: { kind: 'bank', index: 0, label: 'DRAM bank 0' },
+    kind: 'element',
+    coord: [2, 1],
+    byteInElement: 0,
+    steps: [
+      step('offset in bank', '49'),
+      step('local page', '0, byte 49'),
+      step('host page', '0 = (0, 0)'),
+      step('element in tile', '33 = face 0, in tile (2, 1)'),
+      step('physical (row, col)', '(2, 1)'),
+      step('coordinate', '(2, 1)'),
+    ],
+  });
+  // bfloat4_b 64×64: byte 64 + 192 of page 1 (bank 1, tile (0, 1)) holds elements 384 (low) and 385 (high) = in tile
+  // (8, 16) and (8, 17) = (8, 48) and (8, 49)
+  const b4 = tt({ shape: [64, 64], dtype: 'bfloat4_b' }).inverse(B + 256, 1);
   assert.deepEqual(
     [b4.kind, b4.coord, b4.byteInElement, pairs(b4.steps).slice(2)],
     [
       'element',
-      [40, 16],
+      [8, 48],
       0,
       [
-        ['host page', '2 = (1, 0)'],
+        ['host page', '1 = (0, 1)'],
         ['element in tile', '384 = face 1, in tile (8, 16)'],
-        ['nibbles', 'low: (40, 16), high: (40, 17)'],
+        ['nibbles', 'low: (8, 48), high: (8, 49)'],
       ],
     ],
   );
