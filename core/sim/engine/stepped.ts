@@ -56,10 +56,13 @@ export class SteppedTransfer {
     this.acc = { elements: 0, padded: 0, skipped: 0 };
     // a contiguous copy runs as one block move: overlapping blocks read the source as it was before
     const lin = contiguousCopy(ctx.m, dst, src, this.dw, this.sw);
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent — a snapshot taken where the destination
+    // does not overlap the source from above holds the values the batches would read from the source anyway
     if (lin && lin.d === lin.s && lin.b < lin.a && lin.a < lin.b + lin.len) this.snapshot = { srcBytes: lin.s.slice(lin.b, lin.b + lin.len), srcOffset: lin.b };
     const inner = [...dst.desc.levels].reverse().find((l) => (l.count ?? 1) > 1);
     this.row = Math.min(this.total, inner?.count ?? this.total) || 1;
-    this.batch = this.row >= MIN_BATCH ? Math.min(this.row, MAX_BATCH) : Math.min(this.total, this.row * Math.ceil(MIN_BATCH / this.row));
+    // whole rows up to MIN_BATCH elements (one row when it is that long), at most MAX_BATCH (a row of MIN_BATCH or more is cut)
+    this.batch = Math.min(this.total, MAX_BATCH, this.row * Math.ceil(MIN_BATCH / this.row));
   }
 
   get finished(): boolean {
@@ -69,6 +72,7 @@ export class SteppedTransfer {
   /** Size of the next batch: whole rows of at least MIN_BATCH elements, or MAX_BATCH-element pieces of a long row. */
   nextBatch(): number {
     const left = this.total - this.done;
+    // Stryker disable next-line EqualityOperator: a row of exactly MAX_BATCH gives 64 − done mod 64 either way
     if (this.row <= MAX_BATCH) return Math.min(left, this.batch - (this.done % this.batch));
     const inRow = this.done % this.row;
     return Math.min(left, this.row - inRow, MAX_BATCH - (inRow % MAX_BATCH));
@@ -112,6 +116,7 @@ export class SteppedTransfer {
 
   private at(side: Side, w: Walker, ord: number): ElementAt {
     const levels = side.desc.levels;
+    // Stryker disable next-line ArrayDeclaration: the length only preallocates; every entry is written below
     const index: number[] = new Array<number>(levels.length);
     let rest = ord;
     for (let q = levels.length - 1; q >= 0; q--) {
@@ -132,7 +137,7 @@ export class SteppedTransfer {
 function coordText(d: Descriptor, index: number[]): string {
   const L = d.levels;
   const dims = new Set(L.map((l) => l.dim));
-  const name = /^(.*)\[\d+\]$/.exec(L[0]?.label ?? '')?.[1];
+  const name = /(.*)\[\d+\]$/.exec(L[0]?.label ?? '')?.[1];
   if (name && L.every((l) => l.kind === 'dim' && l.label.startsWith(name + '[')) && dims.size === L.length) {
     return (
       name +
