@@ -56,8 +56,8 @@ export class SteppedTransfer {
     this.acc = { elements: 0, padded: 0, skipped: 0 };
     // a contiguous copy runs as one block move: overlapping blocks read the source as it was before
     const lin = contiguousCopy(ctx.m, dst, src, this.dw, this.sw);
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent — a snapshot taken where the destination
-    // does not overlap the source from above holds the values the batches would read from the source anyway
+    // (a snapshot taken where the destination does not overlap the source from above holds what the batches would read anyway)
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, see above
     if (lin && lin.d === lin.s && lin.b < lin.a && lin.a < lin.b + lin.len) this.snapshot = { srcBytes: lin.s.slice(lin.b, lin.b + lin.len), srcOffset: lin.b };
     const inner = [...dst.desc.levels].reverse().find((l) => (l.count ?? 1) > 1);
     this.row = Math.min(this.total, inner?.count ?? this.total) || 1;
