@@ -106,13 +106,13 @@ export function contiguousCopy(
 }
 
 /**
- * A PCORE side's walker without its word base: the walker marks invalid elements with negative locations, so a
- * base below 0 (a negative single member index on the first variable) would turn valid elements at negative word
- * addresses into invalid ones, padded or skipped in silence. Their addresses are `base + location` here instead,
- * and fault like any word outside the page.
+ * A side's walker with locations relative to its base, on every space (MEM/SCRATCH walkers ignore the base anyway).
+ * The walker marks invalid elements with negative locations, so a PCORE base below 0 (a negative single member index
+ * on the first variable) would turn valid elements at negative word addresses into invalid ones, padded or skipped
+ * in silence. Their addresses are `base + location` here instead, and fault like any word outside the page.
  */
 function walker(s: Side, what: string): Walker {
-  return new Walker(s.space === 'PCORE' ? { ...s.desc, base: 0 } : s.desc, what);
+  return new Walker({ ...s.desc, base: 0 }, what);
 }
 
 export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: number, repeat: boolean, range?: TransferRange): TransferStats {
@@ -208,8 +208,6 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
   const sLocs = new Int32Array(Math.min(CHUNK, to - from));
   for (let start = from; start < to; start += CHUNK) {
     const n = Math.min(CHUNK, to - start);
-    let srcLo = Infinity;
-    let srcHi = -Infinity;
     dw.fill(start, n, dLocs);
     // source locations for ordinals start..start+n (REPEAT wraps, exhaustion reads PAD)
     if (sw) {
@@ -217,7 +215,7 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
       while (filled < n) {
         const ord = start + filled;
         if (ord >= stotal && !repeat) {
-          for (let i = filled; i < n; i++) sLocs[i] = -2; // exhausted
+          sLocs.fill(-2, filled, n); // exhausted
           break;
         }
         const so = repeat ? ord % stotal : ord;
@@ -226,10 +224,10 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
         filled += len;
       }
     }
-    // bounds of this chunk's writes, for the history
+    // bounds of this chunk's writes, for the history (no valid element: ±Infinity, and cLo > cHi)
     const dr = locRange(dLocs, n);
-    const cLo = dr[0] <= dr[1] ? dBase + dr[0] * dEl : Infinity;
-    const cHi = dr[0] <= dr[1] ? dBase + dr[1] * dEl : -Infinity;
+    const cLo = dBase + dr[0] * dEl;
+    const cHi = dBase + dr[1] * dEl;
     if (cLo <= cHi) {
       for (const d of mcast) {
         if (cLo + d < 0 || cHi + d > dLimit)
@@ -241,13 +239,9 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
         dHist?.touch(cLo + d, cHi + d + dEl - 1);
       }
     }
-    // bounds of this chunk's reads, checked once
+    // bounds of this chunk's reads, checked once, and the range read so far
     if (sw) {
-      const sr = locRange(sLocs, n);
-      srcLo = sr[0];
-      srcHi = sr[1];
-      const lo = srcLo;
-      const hi = srcHi;
+      const [lo, hi] = locRange(sLocs, n);
       if (lo <= hi) {
         const a = sBase + lo * sEl;
         const b = sBase + hi * sEl;
@@ -257,6 +251,8 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
             `source ${faultAddress(a < 0 ? a : b, sIsWord)} is outside ${spaceName(src, ctx.process)} ` +
               (sIsWord ? `(${sWords.length} words)` : `(size ${sBytes.length} bytes)`),
           );
+        if (a < rLo) rLo = a;
+        if (b > rHi) rHi = b;
       }
     }
     const single = mcast.length === 1;
@@ -322,12 +318,6 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
           if (a > wHi) wHi = a;
         }
       }
-    if (sw && srcLo <= srcHi) {
-      const a = sBase + srcLo * sEl;
-      const b = sBase + srcHi * sEl;
-      if (a < rLo) rLo = a;
-      if (b > rHi) rHi = b;
-    }
   }
   // word spaces have one-word elements (sEl, dEl = 1)
   if (rCount) stats.read = { space: spaceName(src, ctx.process), lo: rLo, hi: rHi + sEl - 1, count: rCount * sEl };
