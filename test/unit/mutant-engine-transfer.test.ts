@@ -102,7 +102,10 @@ test('contiguous block copy: bytes, statistics, the saved page; the last byte of
   // from and to byte 0 of a space: SCRATCH 0..15 (through MEM 0x2000 → SCRATCH 0 → MEM 0x5000)
   runTransfer(ctx0(m), u8('SCRATCH', 0, [row(16)]), u8('MEM', 0x2000, [row(16)]), 0, false);
   runTransfer(ctx0(m), u8('MEM', 0x5000, [row(16)]), u8('SCRATCH', 0, [row(16)]), 0, false);
-  assert.deepEqual([...m.mem.subarray(0x5000, 0x5010)], [...Array(16).keys()].map((i) => i + 1));
+  assert.deepEqual(
+    [...m.mem.subarray(0x5000, 0x5010)],
+    [...Array(16).keys()].map((i) => i + 1),
+  );
   // 8 INT16 = 16 bytes ending at the last byte of MEM (0xfff0..0xffff) runs; two bytes later faults
   runTransfer(ctx0(m), i16('MEM', MEM - 16, [row(8)]), i16('MEM', 0x2000, [row(8)]), 0, false);
   assert.deepEqual(
