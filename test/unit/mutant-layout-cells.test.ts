@@ -188,6 +188,13 @@ test('summary of the permuted tensor: every fact', () => {
       { name: 'address', value: '0x40..0xff (cells 4..15)' },
     ],
   });
+  // cell 11 of the tensor (absolute 15) is cell 1 of row 5 = storage (2, 1): elements 8, 9 of 10, first (A, B, C) = (1, 2, 8)
+  assert.deepEqual(permuted().regions().slot(0, 11), { kind: 'partial', index: 15, elements: 2, first: [1, 2, 8], label: 'cell 15: row 5, 2/8 elements' });
+  // one dim named: the others are d<i>
+  assert.deepEqual(new CellLayout({ shape: [2, 3], names: [undefined, 'W'], dtype: 'int8' }).summary().facts[1], {
+    name: 'storage order',
+    value: '(d0=2, W=3), last innermost',
+  });
   // unnamed: the storage order lists the sizes only
   assert.deepEqual(new CellLayout({ shape: [2, 3], dtype: 'int8', order: [1, 0] }).summary().facts[1], {
     name: 'storage order',
@@ -225,6 +232,18 @@ test('batch loop past the table limit: row strides above 1, element ≥ E in a r
   assert.deepEqual([...p.forwardMany(Int32Array.from([2, 5, 1, 1, C - 1, 0]))], [(3 * 5 + 2) * 16 + 2, (3 * (C - 1) + 1) * 16]);
 });
 
+test('pack and unpack at a non-zero base: offsets are relative to the tensor', () => {
+  // values 0..59 in logical row-major order: (A, B, C) = (1, 2, 9) is value 30 + 20 + 9 = 59, at 0xf2 − 0x40 = 178,
+  // and (1, 2, 8) = 58 at 176; byte 180 is padding (element 10 of row 5); (0, 1, 0) = 10 is in storage row
+  // (B, A) = (1, 0) = row 2, which starts at 2·2·16 = 64
+  const m = permuted();
+  const values = Array.from({ length: 60 }, (_, i) => i);
+  const b = m.pack(values);
+  assert.equal(b.length, 192);
+  assert.deepEqual([b[178], b[179], b[64], b[65], b[176], b[180]], [59, 0, 10, 0, 58, 0]);
+  assert.deepEqual(m.unpack(b, true), values);
+});
+
 test('element encodings: int32, float16 and float32 packed and read back', () => {
   // int32 (3): 1, −2, 0x12345678 little-endian, then 4 zero bytes of padding
   const i32 = new CellLayout({ shape: [3], dtype: 'int32' });
@@ -255,6 +274,12 @@ test('binary16: round to nearest even in normal and subnormal range, infinities 
   assert.equal(toHalfBits(-1.75 * 2 ** -24), 0x8002);
   assert.equal(toHalfBits(1.25 * 2 ** -24), 0x0001);
   assert.equal(toHalfBits(2 ** -26), 0x0000);
+  // the edges of the ranges: 2^-15 is the largest subnormal exponent (512·2^-24); 1.5·2^-25 rounds up to 2^-24;
+  // 2^-40 is far below (0, signed); 1.5·2^16 overflows to +∞
+  assert.equal(toHalfBits(2 ** -15), 0x0200);
+  assert.equal(toHalfBits(1.5 * 2 ** -25), 0x0001);
+  assert.equal(toHalfBits(-(2 ** -40)), 0x8000);
+  assert.equal(toHalfBits(1.5 * 2 ** 16), 0x7c00);
   assert.equal(toHalfBits(-Infinity), 0xfc00);
   assert.equal(toHalfBits(NaN), 0x7e00);
   // and back: exponent 0x1f is ±∞ or NaN; exponent 0 is m·2^-24

@@ -25,6 +25,7 @@ test('default layout (A.5): scalar, rank 1, sparse dim orders, and the dim order
       [0, 1, 0],
     ],
     [[2, 3], [0]],
+    [[2, 3], [-1]],
   ])
     assert.throws(() => spyreDefaultLayout(shape, 64, order), { name: 'Error', message: 'Incompatible host_size and dim_order' }, `${shape} ${order}`);
 });

@@ -132,6 +132,17 @@ test('S11 (no tiling) forward and inverse go through the host offset, and step i
   });
 });
 
+test('S11 in a batch: each address as forward gives it, NaN outside', () => {
+  // 0 → device (0, 0, 0, 0): 0x800; 4799 → 0x15ee (above); 124 = 0·360 + 1·120 + 0·64 + 4 → device (1, 0, 0, 4),
+  // element 1792 + 4 = 1796 → 0x800 + 3592; a longer buffer keeps its tail
+  const out = new Float64Array(5).fill(-1);
+  S11().forwardMany(Int32Array.from([0, 4799, 124, 4800]), out);
+  assert.deepEqual([...out], [0x800, 0x15ee, 0x800 + 3592, NaN, -1]);
+  // a scalar with a non-STANDARD arrangement: one coordinate of rank 0, stick 0 at the base
+  const scalar = spyre({ shape: [], dtype: 'float32', elementArrangement: 'FP32_TO_DL16', base: 0x80, layout: { kind: 'default' } });
+  assert.deepEqual([...scalar.forwardMany(new Int32Array(0))], [0x80]);
+});
+
 test('S11 sticks: 40 full, 40 with 56 elements, 4 empty; regions, runs and the summary agree', () => {
   // slot (a, b, c, d) holds host 360c + 120a + 64b + d exactly when the greedy split gives it back: 64b + d < 120, so
   // b = 0 sticks hold 64 elements and b = 1 sticks 56; for c = 13 the offset must stay below 4800 − 4680 = 120,
@@ -396,6 +407,17 @@ test('stick fill of a padded row dim and of a sparse layout with a padded tile',
       { kind: 'padding', index: 7, elements: 0, first: undefined, label: 'stick 7: 0/64 elements' },
     ],
   );
+});
+
+test('stick counts at the edges: a stick dim that fills whole sticks; exactly 2^18 slots is still enumerated', () => {
+  // float16 [2, 128] by default: [2, 2, 64], two full sticks per row, none partly filled
+  assert.deepEqual(spyre({ shape: [2, 128], dtype: 'float16', layout: { kind: 'default' } }).stickCounts(), { sticks: 4, data: 4, partial: 0 });
+  // [64] in [4096, 64] with stride_map [1, 1] (no tiling): 4096·64 = 2^18 slots, the enumeration limit itself. Slot
+  // (a, b) holds host offset a + b; greedy takes the inner dim first on equal strides, so offset h < 64 sits at (0, h):
+  // stick 0 holds all 64 elements, every other slot aliases one of them
+  const m = spyre({ shape: [64], dtype: 'float16', layout: { kind: 'stride_map', deviceSize: [4096, 64], strideMap: [1, 1] } });
+  assert.deepEqual(m.stickCounts(), { sticks: 4096, data: 1, partial: 0 });
+  assert.deepEqual(m.summary().facts[5], { name: 'sticks', value: '4,096 (1 with data)' });
 });
 
 test('batch mapping past the table limit writes only its own entries; a host element with no device slot', () => {

@@ -278,11 +278,11 @@ export class CellLayout implements LayoutModel<CellForward> {
     const count = checkManyInput(coords, r);
     const res = out ?? new Float64Array(count);
     const inner = this.order[r - 1];
-    const cb = this.cellBytes;
+    // A row's R cells are consecutive and its elements packed from the first, so element j of a row is j·size bytes
+    // into it (cell ⌊j/E⌋, byte (j mod E)·size, with E·size = cell bytes).
+    const rowBytes = this.R * this.cellBytes;
     // Stryker disable next-line AssignmentOperator: without tables (built again each call, or never) the loop below gives the same addresses, only slower
-    this.tables ??= buildTables([...this.shape], (d, c) =>
-      d === inner ? Math.floor(c / this.E) * cb + (c % this.E) * this.size : c * this.rowStrides[d] * this.R * cb,
-    );
+    this.tables ??= buildTables([...this.shape], (d, c) => (d === inner ? c * this.size : c * this.rowStrides[d] * rowBytes));
     // Stryker disable next-line ConditionalExpression,BlockStatement: skipping the tables falls through to the loop below, which gives the same addresses
     if (this.tables) {
       mapTables(this.base, this.tables, coords, res, count);
@@ -290,8 +290,6 @@ export class CellLayout implements LayoutModel<CellForward> {
     }
     const shape = Int32Array.from(this.shape);
     const rs = Float64Array.from(this.rowStrides);
-    const R = this.R;
-    const E = this.E;
     const s = this.size;
     let k = 0;
     for (let i = 0; i < count; i++) {
@@ -304,8 +302,7 @@ export class CellLayout implements LayoutModel<CellForward> {
         if (d === inner) dn = c;
         else row += c * rs[d];
       }
-      const q = Math.floor(dn / E);
-      res[i] = bad ? NaN : this.base + (row * R + q) * cb + (dn - q * E) * s;
+      res[i] = bad ? NaN : this.base + row * rowBytes + dn * s;
     }
     return res;
   }
@@ -402,26 +399,16 @@ export class CellLayout implements LayoutModel<CellForward> {
     if (values.length !== this.numel) throw new RangeError(`pack: ${values.length} values for ${this.numel} elements`);
     const out = new Uint8Array(this.totalCells * this.cellBytes);
     const dv = new DataView(out.buffer);
-    const strides = this.shape.map((_, i) => prod(this.shape, i + 1));
-    const coord = new Array<number>(this.shape.length);
-    for (let i = 0; i < values.length; i++) {
-      for (let d = 0; d < coord.length; d++) coord[d] = Math.floor(i / strides[d]) % this.shape[d];
-      const a = this.forward(coord).address - this.base;
-      writeElement(dv, a, this.dtype, values[i]);
-    }
+    const enc = ENCODINGS[this.dtype]!;
+    for (let i = 0; i < values.length; i++) enc.write(dv, this.forward(unravel(i, this.shape)).address - this.base, values[i]);
     return out;
   }
 
   /** Values of the tensor (logical row-major order) from packed bytes; padding is ignored. With `strict`, non-zero padding throws. */
   unpack(data: Uint8Array, strict = false): number[] {
     const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
-    const out: number[] = [];
-    const strides = this.shape.map((_, i) => prod(this.shape, i + 1));
-    const coord = new Array<number>(this.shape.length);
-    for (let i = 0; i < this.numel; i++) {
-      for (let d = 0; d < coord.length; d++) coord[d] = Math.floor(i / strides[d]) % this.shape[d];
-      out.push(readElement(dv, this.forward(coord).address - this.base, this.dtype));
-    }
+    const enc = ENCODINGS[this.dtype]!;
+    const out = Array.from({ length: this.numel }, (_, i) => enc.read(dv, this.forward(unravel(i, this.shape)).address - this.base));
     if (strict) {
       const b = data.findIndex((v, i) => v !== 0 && this.inverse(this.base + i).kind === 'padding');
       if (b !== -1) throw new RangeError(`non-zero padding byte ${hex(data[b])} at offset ${b}`);
@@ -467,41 +454,11 @@ export function fromHalfBits(h: number): number {
   return s * (1 + m / 1024) * 2 ** (e - 15);
 }
 
-function writeElement(dv: DataView, at: number, dtype: DType, v: number): void {
-  switch (dtype) {
-    case 'int8':
-      dv.setInt8(at, v);
-      break;
-    case 'int16':
-      dv.setInt16(at, v, true);
-      break;
-    case 'int32':
-      dv.setInt32(at, v, true);
-      break;
-    case 'float16':
-      dv.setUint16(at, toHalfBits(v), true);
-      break;
-    case 'float32':
-      dv.setFloat32(at, v, true);
-      break;
-    default:
-      throw new RangeError(`no cell encoding for ${dtype}`);
-  }
-}
-
-function readElement(dv: DataView, at: number, dtype: DType): number {
-  switch (dtype) {
-    case 'int8':
-      return dv.getInt8(at);
-    case 'int16':
-      return dv.getInt16(at, true);
-    case 'int32':
-      return dv.getInt32(at, true);
-    case 'float16':
-      return fromHalfBits(dv.getUint16(at, true));
-    case 'float32':
-      return dv.getFloat32(at, true);
-    default:
-      throw new RangeError(`no cell encoding for ${dtype}`);
-  }
-}
+/** Little-endian reads and writes of the documented Core Memory types (B.2); validation admits no other dtype. */
+const ENCODINGS: Partial<Record<DType, { write(dv: DataView, at: number, v: number): void; read(dv: DataView, at: number): number }>> = {
+  int8: { write: (dv, at, v) => dv.setInt8(at, v), read: (dv, at) => dv.getInt8(at) },
+  int16: { write: (dv, at, v) => dv.setInt16(at, v, true), read: (dv, at) => dv.getInt16(at, true) },
+  int32: { write: (dv, at, v) => dv.setInt32(at, v, true), read: (dv, at) => dv.getInt32(at, true) },
+  float16: { write: (dv, at, v) => dv.setUint16(at, toHalfBits(v), true), read: (dv, at) => fromHalfBits(dv.getUint16(at, true)) },
+  float32: { write: (dv, at, v) => dv.setFloat32(at, v, true), read: (dv, at) => dv.getFloat32(at, true) },
+};

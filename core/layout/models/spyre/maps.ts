@@ -52,7 +52,8 @@ export function strideMapToDimMap(ds: readonly number[], sm: readonly number[], 
     }
     return best;
   });
-  if (n > 2 && dm[n - 3] === -1) dm[n - 3] = dm[n - 1];
+  // (for n ≤ 2, dm[n − 3] is undefined)
+  if (dm[n - 3] === -1) dm[n - 3] = dm[n - 1];
   else if (n === 2 && dm[0] === -1) dm[0] = dm[1];
   return dm;
 }
@@ -134,7 +135,8 @@ export function classifySlot(
   if (j >= 0) return { kind: 'padding', reason: `device dim ${j} carries no host data (stride_map −1): only coordinate 0 is used, this is ${x[j]}` };
   const h = strideMapOffset(x, sm);
   const back = greedy(h, ds, sm);
-  if (!back || ds.some((_, j) => sm[j] > 0 && ds[j] > 1 && back[j] !== x[j]))
+  // (greedy leaves a size-1 dim at 0, where x is too)
+  if (!back || ds.some((_, j) => sm[j] > 0 && back[j] !== x[j]))
     return {
       kind: 'padding',
       h,
