@@ -11,6 +11,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { type CoreRange, TTLayout, type TTSpec } from '../../core/layout/models/tt';
+import type { Step, UnitRef } from '../../core/layout/model';
 import { TT_ARCHS } from '../../core/layout/models/ttArch';
 import { CoordError } from '../../core/layout/util';
 
@@ -23,6 +24,17 @@ const tt = (s: Partial<TTSpec> & { shape: number[] }) =>
 const step = (name: string, value: string) => ({ name, value });
 /** Steps of the answers as [name, value] pairs, the way they read. */
 const pairs = (steps: readonly { name: string; value: string }[]) => steps.map((s) => [s.name, s.value]);
+/** The answer of an inverse that lands on byte `byte` of element `coord`, in a bank or core. */
+const element = (address: number, unit: UnitRef, coord: number[], byte: number, steps: Step[]) => ({
+  model: 'tt',
+  address,
+  unit,
+  kind: 'element',
+  coord,
+  byteInElement: byte,
+  steps,
+});
+const bank = (index: number, label = `DRAM bank ${index}`): UnitRef => ({ kind: 'bank', index, label });
 
 test('interleaved tile in DRAM: (40, 17) of 64×64 bf16 is byte 770 of page 2 in bank 2 — the whole answer', () => {
   // page (⌊40/32⌋, ⌊17/32⌋) = (1, 0) → 1·2 + 0 = 2; in tile (8, 17): face 1 (top right), in face (8, 1) → elem
@@ -241,28 +253,22 @@ test('inverse: which bank or core — required when there are several, one of th
   // one core: no need to say which. 64×64 height-sharded on core (0,0): byte 771 of local page 0 = host page 0 is
   // byte 1 of element 385 = face 1, in face (8, 1) → in tile (8, 17)
   const one = tt({ shape: [64, 64], buffer: 'L1', memory: 'HEIGHT_SHARDED', shard: [64, 64], grid: [R(0, 0, 0, 0)] });
-  assert.deepEqual(one.inverse(B + 771), {
-    model: 'tt',
-    address: B + 771,
-    unit: { kind: 'core', index: 0, label: 'core (0,0)' },
-    kind: 'element',
-    coord: [8, 17],
-    byteInElement: 1,
-    steps: [
+  assert.deepEqual(
+    one.inverse(B + 771),
+    element(B + 771, { kind: 'core', index: 0, label: 'core (0,0)' }, [8, 17], 1, [
       step('offset in core', '771'),
       step('local page', '0, byte 771'),
       step('host page', '0 = (0, 0)'),
       step('element in tile', '385 = face 1, in tile (8, 17)'),
       step('physical (row, col)', '(8, 17)'),
       step('coordinate', '(8, 17)'),
-    ],
-  });
+    ]),
+  );
 });
 
 test('inverse: outside the reservation of a bank, an unused lockstep slot, an edge shard PADDING page', () => {
   // 4 pages over 12 banks: each bank reserves one 2048-byte page, 0x10000..0x107ff
   const t = tt({ shape: [64, 64] });
-  const bank0 = { kind: 'bank', index: 0, label: 'DRAM bank 0' };
   for (const [a, off] of [
     [B + 2048, '2,048'],
     [B - 1, '-1'],
@@ -270,7 +276,7 @@ test('inverse: outside the reservation of a bank, an unused lockstep slot, an ed
     assert.deepEqual(t.inverse(a, 0), {
       model: 'tt',
       address: a,
-      unit: bank0,
+      unit: bank(0),
       kind: 'outside',
       steps: [step('offset in bank', off)],
       reason: 'the buffer occupies 0x10000..0x107ff in every bank',
@@ -280,7 +286,7 @@ test('inverse: outside the reservation of a bank, an unused lockstep slot, an ed
   assert.deepEqual(t.inverse(B + 5, 7), {
     model: 'tt',
     address: B + 5,
-    unit: { kind: 'bank', index: 7, label: 'DRAM bank 7' },
+    unit: bank(7),
     kind: 'unused',
     steps: [step('offset in bank', '5'), step('local page', '0, byte 5')],
     reason: 'reserved in lockstep: DRAM bank 7 holds no page at local page 0',
@@ -302,26 +308,21 @@ test('inverse of row-major pages: an element with its byte, the alignment tail o
   // [64, 100] bf16 rows: 200-byte pages aligned to 224 in DRAM. Bank 1, byte 224 + 115: slot 1 → page 1·12 + 1 = 13,
   // byte 115 of it → column ⌊115/2⌋ = 57, byte 1
   const rm = tt({ shape: [64, 100], layout: 'ROW_MAJOR' });
-  assert.deepEqual(rm.inverse(B + 339, 1), {
-    model: 'tt',
-    address: B + 339,
-    unit: { kind: 'bank', index: 1, label: 'DRAM bank 1' },
-    kind: 'element',
-    coord: [13, 57],
-    byteInElement: 1,
-    steps: [
+  assert.deepEqual(
+    rm.inverse(B + 339, 1),
+    element(B + 339, bank(1), [13, 57], 1, [
       step('offset in bank', '339'),
       step('local page', '1, byte 115'),
       step('host page', '13 = (13, 0)'),
       step('physical (row, col)', '(13, 57)'),
       step('coordinate', '(13, 57)'),
-    ],
-  });
+    ]),
+  );
   // bytes 200..223 of a page only round it up to the 32-byte DRAM alignment
   assert.deepEqual(rm.inverse(B + 210, 0), {
     model: 'tt',
     address: B + 210,
-    unit: { kind: 'bank', index: 0, label: 'DRAM bank 0' },
+    unit: bank(0),
     kind: 'alignment',
     steps: [step('offset in bank', '210'), step('local page', '0, byte 210'), step('host page', '0 = (0, 0)')],
     reason: 'bytes 200..223 of the page round it up to the 32-byte alignment',
@@ -354,7 +355,7 @@ test('inverse in tiles: tile padding, shared exponents and their padding, both n
     assert.deepEqual(small.inverse(a, 0), {
       model: 'tt',
       address: a,
-      unit: { kind: 'bank', index: 0, label: 'DRAM bank 0' },
+      unit: bank(0),
       kind: 'metadata',
       steps: [step('offset in bank', String(a - B)), step('local page', `0, byte ${a - B}`), step('host page', '0 = (0, 0)')],
       reason,
@@ -362,22 +363,17 @@ test('inverse in tiles: tile padding, shared exponents and their padding, both n
   meta(B + 5, 'shared exponent of face 1, row 1');
   meta(B + 8, 'exponent section padding (rounded up to 16 bytes)');
   // data byte 33 (byte 49 of the page) is element 33: face 0, in face (2, 1) — one byte, one element
-  assert.deepEqual(small.inverse(B + 49, 0), {
-    model: 'tt',
-    address: B + 49,
-    unit: { kind: 'bank', index: 0, label: 'DRAM bank 0' },
-    kind: 'element',
-    coord: [2, 1],
-    byteInElement: 0,
-    steps: [
+  assert.deepEqual(
+    small.inverse(B + 49, 0),
+    element(B + 49, bank(0), [2, 1], 0, [
       step('offset in bank', '49'),
       step('local page', '0, byte 49'),
       step('host page', '0 = (0, 0)'),
       step('element in tile', '33 = face 0, in tile (2, 1)'),
       step('physical (row, col)', '(2, 1)'),
       step('coordinate', '(2, 1)'),
-    ],
-  });
+    ]),
+  );
   // bfloat4_b 64×64: byte 64 + 192 of page 1 (bank 1, tile (0, 1)) holds elements 384 (low) and 385 (high) = in tile
   // (8, 16) and (8, 17) = (8, 48) and (8, 49)
   const b4 = tt({ shape: [64, 64], dtype: 'bfloat4_b' }).inverse(B + 256, 1);
