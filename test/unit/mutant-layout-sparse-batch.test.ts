@@ -118,6 +118,22 @@ test('the result array and the units given are filled: the first count units set
   assert.deepEqual([...m.forwardMany(Int32Array.from([2, 299, 0, 0]))], [(7 + m.nnz - 1) * 8, 56]);
 });
 
+test('a result array longer than the coordinates keeps its tail, in every path', () => {
+  const K = 2 ** 25;
+  const search = { shape: [2, 2, K], ptr: [0, 1, 1, 1, 1], index: [0], mainBase: 0, metaBase: 0 };
+  // the first element (0, …, 0) of each is stored at main entry mainBase → byte 8 · mainBase
+  for (const [p, want] of [
+    [placementOf([3, 300], 7), 56],
+    [placementOf([300], 7), 56],
+    [placementOf([2, 3, 150], 7), 56],
+    [search, 0],
+  ] as const) {
+    const out = new Float64Array(3).fill(-1);
+    new SparseLayout({ placement: p }).forwardMany(new Int32Array(2 * p.shape.length), out);
+    assert.deepEqual([...out], [want, want, -1], JSON.stringify(p.shape));
+  }
+});
+
 test('past the bitmap limit (2 × 2 × 2^25 positions): the search with leading coordinates that alias other fibers', () => {
   const K = 2 ** 25;
   // fibers (0,0): 1, K−1; (0,1): empty; (1,0): 0, 3; (1,1): 7 → file entries 0..4 at main 2..6
@@ -132,12 +148,12 @@ test('past the bitmap limit (2 × 2 × 2^25 positions): the search with leading 
     [1, 1, 6],
   ];
   assert.deepEqual([...m.forwardMany(Int32Array.from(inside.flat()))], [16, 24, 32, 40, 48, NaN, NaN]);
-  // (0, 2, 3) and (2, −2, 3) would be fiber 0·2 + 2 = 2·2 − 2 = 2 = (1, 0), which holds 3; (−1, 2, 1) fiber −2 + 2 = 0,
-  // which holds 1; (0, 0, K) and (0, 0, −1) are no index of fiber 0
+  // (0, 2, 3) would be fiber 0·2 + 2 = 2 = (1, 0), which holds 3; (1, −2, 1) fiber 1·2 − 2 = 0, which holds 1; (2, 0, 1)
+  // fiber 4, past the last; (0, 0, K) and (0, 0, −1) are no index of fiber 0
   const outside = [
     [0, 2, 3],
-    [2, -2, 3],
-    [-1, 2, 1],
+    [1, -2, 1],
+    [2, 0, 1],
     [0, 0, K],
     [0, 0, -1],
   ];

@@ -113,6 +113,8 @@ test('inverse in main memory: the entry, its fiber found past empty fibers, inde
     { name: 'fiber', value: '2 (0, 2)' },
     { name: 'coordinate', value: '(0, 2, 1)' },
   ]);
+  // byte 4 of entry 15 (file entry 5, fiber 3 = (1, 0)): the value's first byte
+  assert.deepEqual(m.inverse(124).steps[0], { name: 'main entry', value: '15, byte 4 (f32 value)' });
   // every entry: file entry k → its coordinate; byte 4 (the value's first byte)
   for (const [c, k] of Object.entries(STORED)) {
     const r = m.inverse((10 + k) * 8 + 4);
@@ -152,6 +154,9 @@ test('inverse in metadata memory: order, shape, fiber pointers with their fiber,
   assert.deepEqual(m.inverse(116, 1), meta(116, '29 (t + 9), byte 0', 'pointer of fiber 5 (1, 2) → main 16'));
   // word 30 = t + 10: the end pointer, 10 + ptr[6] = 18
   assert.deepEqual(m.inverse(123, 1), meta(123, '30 (t + 10), byte 3', 'end pointer → main 18'));
+  // 3 × 4 (n = 2, F = 3) at t = 0: word 4 = t + 1 + 2 + 1, the pointer of fiber 1 = (1) → main 0 + ptr[1] = 1
+  const small = new SparseLayout({ placement: { shape: [3, 4], ptr: [0, 1, 1, 2], index: [0, 3], mainBase: 0, metaBase: 0 } });
+  assert.equal(small.inverse(16, 1).reason, 'pointer of fiber 1 (1) → main 1');
   const header = 'the header is metadata words 20..30';
   assert.deepEqual(m.inverse(124, 1), meta(124, '31 (t + 11), byte 0', header, 'outside'));
   assert.deepEqual(m.inverse(79, 1), meta(79, '19 (t + -1), byte 3', header, 'outside'));

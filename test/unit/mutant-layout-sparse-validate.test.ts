@@ -69,6 +69,11 @@ test('ptr: the first pointer, the first decrease only, non-integers, the end poi
   ]);
   // 1.5 does not decrease from 0 but is no entry offset
   assert.deepEqual(v({ ptr: [0, 1.5, 3] }), [E('CSF003', 'ptr[1] = 1.5 is not an entry offset (an integer ≥ ptr[0] = 0)', 'ptr', 1)]);
+  // a fractional ptr[0] is reported, and ptr[1] equal to it: not below it, but no entry offset either
+  assert.deepEqual(v({ ptr: [0.5, 0.5, 3] }), [
+    E('CSF003', 'ptr[0] is 0.5; the first fiber starts at entry 0', 'ptr', 0),
+    E('CSF003', 'ptr[1] = 0.5 is not an entry offset (an integer ≥ ptr[0] = 0.5)', 'ptr', 1),
+  ]);
   // equal pointers (an empty fiber) are fine; the end pointer 2 is not the 3 entries
   assert.deepEqual(v({ ptr: [0, 0, 2] }), [E('CSF004', 'the end pointer ptr[2] = 2 must equal the number of entries (3)', 'ptr', 2)]);
 });

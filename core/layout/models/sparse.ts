@@ -120,6 +120,7 @@ export function validateSparse(spec: SparseSpec): Issue[] {
   // every finding is an error (the dtype's too): the indices are read under valid pointers only
   if (out.length) return out;
   const last = p.shape[n - 1];
+  // Stryker disable next-line EqualityOperator: a fiber F would be entries ptr[F]..ptr[F+1] = undefined, none
   for (let f = 0; f < F; f++)
     for (let k = p.ptr[f]; k < p.ptr[f + 1]; k++) {
       const v = p.index[k];
@@ -229,7 +230,8 @@ export class SparseLayout implements LayoutModel<SparseForward> {
     const prob = this.checkCoord(coord);
     if (prob) throw new CoordError(prob);
     const n = this.shape.length;
-    const fiber = ravel(coord.slice(0, n - 1), this.shape.slice(0, n - 1));
+    // ravel reads the leading n − 1 coordinates only
+    const fiber = ravel(coord, this.shape.slice(0, n - 1));
     const pointerWord = this.p.metaBase + 1 + n + fiber;
     const fiberStart = this.p.mainBase + this.p.ptr[fiber];
     const fiberEnd = this.p.mainBase + this.p.ptr[fiber + 1];
@@ -326,19 +328,23 @@ export class SparseLayout implements LayoutModel<SparseForward> {
    */
   private bitmap?: Int32Array | null;
 
+  // Stryker disable next-line BlockStatement: without a bitmap forwardMany searches the fibers, with the same answers
   private buildBitmap(): Int32Array | null {
     const n = this.shape.length;
     const K = this.shape[n - 1];
     const total = this.F * K;
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: the limit bounds memory; the search past it gives the same answers
     if (total > BITMAP_LIMIT) return null;
     const records = Math.ceil(total / 128);
     const tab = new Int32Array(5 * records);
+    // Stryker disable next-line EqualityOperator: a fiber F would be entries ptr[F]..ptr[F+1] = undefined, none
     for (let f = 0; f < this.F; f++)
       for (let e = this.p.ptr[f]; e < this.p.ptr[f + 1]; e++) {
         const pos = f * K + this.p.index[e];
         tab[(pos >>> 7) * 5 + 1 + ((pos >>> 5) & 3)] |= 1 << (pos & 31);
       }
     let acc = 0;
+    // Stryker disable next-line EqualityOperator: a record past the end is written to a typed array, which drops it
     for (let r = 0, o = 0; r < records; r++, o += 5) {
       tab[o] = acc;
       acc += popcount(tab[o + 1]) + popcount(tab[o + 2]) + popcount(tab[o + 3]) + popcount(tab[o + 4]);
@@ -351,18 +357,22 @@ export class SparseLayout implements LayoutModel<SparseForward> {
     const count = checkManyInput(coords, r);
     const res = out ?? new Float64Array(count);
     if (units) units.fill(0, 0, count);
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: the bitmap is a cache (rebuilt or missing: the same answers)
     if (this.bitmap === undefined) this.bitmap = this.buildBitmap();
     const shape = Int32Array.from(this.shape);
     const K = shape[r - 1];
     const mb = this.p.mainBase;
     const tab = this.bitmap;
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement: ranks 1–2 without this fast path take the general one
     if (tab && r <= 2) {
-      const s0 = r === 2 ? shape[0] >>> 0 : 1;
-      const k1 = K >>> 0;
+      // rank 1: f = 0, below any extent
+      const s0 = shape[0];
       for (let i = 0, k = 0; i < count; i++, k += r) {
         const f = r === 2 ? coords[k] : 0;
         const idx = coords[k + r - 1];
-        if (f >>> 0 >= s0 || idx >>> 0 >= k1) {
+        // Stryker disable next-line EqualityOperator: f = s0 lands past the last position (s0·K + idx < 2^32, no wrap), out of the bitmap as f > s0
+        const badFiber = f >>> 0 >= s0;
+        if (badFiber || idx >>> 0 >= K) {
           res[i] = NaN;
           continue;
         }
@@ -370,6 +380,7 @@ export class SparseLayout implements LayoutModel<SparseForward> {
       }
       return res;
     }
+    // Stryker disable next-line ConditionalExpression,BlockStatement: without the bitmap the search gives the same answers
     if (tab) {
       for (let i = 0, k = 0; i < count; i++, k += r) {
         let f = 0;
@@ -415,7 +426,7 @@ export class SparseLayout implements LayoutModel<SparseForward> {
     br.metadata = this.metaWords * META_WORD_BYTES;
     const numel = prod(this.shape);
     let empty = 0;
-    for (let f = 0; f < this.F; f++) if (this.p.ptr[f + 1] === this.p.ptr[f]) empty++;
+    for (let f = 1; f <= this.F; f++) if (this.p.ptr[f] === this.p.ptr[f - 1]) empty++;
     return {
       model: 'sparse',
       elements: numel,
