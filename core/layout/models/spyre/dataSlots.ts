@@ -54,7 +54,6 @@ const countCache = new Map<string, number>();
 export function countDataSlots(ds: number[], sm: number[], hs: number[], strides: number[]): number {
   const key = `${ds}|${sm}|${hs}|${strides}`;
   const hit = countCache.get(key);
-  // Stryker disable next-line ConditionalExpression: a hit is what the enumeration answers (tested both ways): skipping it only costs time
   if (hit !== undefined) return hit;
   const n = countDataSlotsUncached(ds, sm, hs, strides);
   // Stryker disable next-line ConditionalExpression,EqualityOperator: the bound only limits memory; any cache size gives the same answers
