@@ -169,7 +169,10 @@ test('fill writes only its window, also when a run goes on past it', () => {
     { count: 3, stride: 10 },
     { count: 3, stride: 1 },
   ]);
-  assert.deepEqual(locs(w, 2, 3), [2, 10, 11]);
+  out.fill(99);
+  // element 2 (a run of 1), then 2 of the next row's run of 3
+  w.fill(2, 3, out);
+  assert.deepEqual([...out], [2, 10, 11, 99, 99, 99]);
   assert.deepEqual(locs(w, 7, 2), [21, 22]);
 });
 
@@ -264,6 +267,11 @@ test('buffer limits on increasing, constant and decreasing locations', () => {
   // all below a limit of 20; all at or above a limit of 2 (the invalid prefix would be 9 − 2 + 1 = 8 long: the row's 6)
   assert.deepEqual(runs(down(20)), [[6, 9, -1]]);
   assert.deepEqual(runs(down(2)), [[6, -1]]);
+  // a limit of 9: location 9 itself is past it
+  assert.deepEqual(runs(down(9)), [
+    [1, -1],
+    [5, 8, -1],
+  ]);
   // step 2: 9, 7, 5, 3, 1 under a limit of 6: ⌊(9 − 6)/2⌋ + 1 = 2 invalid, then 5, 3, 1
   assert.deepEqual(runs(down(6, 2, 5)), [
     [2, -1],
@@ -284,6 +292,10 @@ test('the partial last row of N(R,C): columns from lastRow on in the last row ar
   assert.deepEqual(locs(w), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, -1, -1, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, -1, -1]);
   // elements 9..12: row 2 columns 1..3 of block 0, then block 1's first
   assert.deepEqual(locs(w, 9, 4), [9, -1, -1, 10]);
+  // a window that ends before the invalid columns writes nothing past itself
+  const out = new Int32Array(4).fill(99);
+  w.fill(8, 2, out);
+  assert.deepEqual([...out], [8, 9, 99, 99]);
   assert.equal(w.cursor(), undefined);
   assert.equal(w.linearStart(), undefined);
   assert.equal(w.span(), undefined);
@@ -307,10 +319,25 @@ test('the partial last row of N(R,C): columns from lastRow on in the last row ar
     assert.deepEqual(locs(plain), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21], JSON.stringify(p));
     assert.notEqual(plain.cursor(), undefined);
   }
-  // levels of another kind do not carry the rule
-  const flat = walker(
-    levels.map((l) => ({ ...l, kind: 'flat' as const })),
-    { partial },
+  // levels of another kind do not carry the rule: the row level, the column level, both
+  for (const kinds of [
+    ['dim', 'flat', 'dim'],
+    ['dim', 'dim', 'flat'],
+    ['flat', 'flat', 'flat'],
+  ] as const) {
+    const flat = walker(
+      levels.map((l, k) => ({ ...l, kind: kinds[k] })),
+      { partial },
+    );
+    assert.deepEqual(locs(flat, 8, 4), [8, 9, 10, 11], kinds.join());
+  }
+  // the column level outside the row level: column c (outer), row r (inner) at c + 4r; row 2 from column 2 on invalid
+  const across = walker(
+    [
+      { count: 4, stride: 1, dim: 1 },
+      { count: 3, stride: 4, dim: 0 },
+    ],
+    { partial: { rowLevelDim: 0, colLevelDim: 1, rows: 3, lastRow: 2 } },
   );
-  assert.deepEqual(locs(flat, 8, 4), [8, 9, 10, 11]);
+  assert.deepEqual(locs(across), [0, 4, 8, 1, 5, 9, 2, 6, -1, 3, 7, -1]);
 });

@@ -184,6 +184,7 @@ export class Walker {
  */
 export class Cursor {
   /** Location of the run's first element, or −1 when the run is invalid. */
+  // Stryker disable next-line UnaryOperator: read only after next() has set it
   loc = -1;
   /** Location increment per element within the run. */
   inc = 0;
@@ -203,6 +204,7 @@ export class Cursor {
   /** Location of the current row's iteration 0 of the inner level (outer levels' offsets + base). */
   private outer = 0;
   /** Outermost level (among the outer ones) whose iteration fails its check, or −1. */
+  // Stryker disable next-line UnaryOperator: every cursor is positioned by seek (row()) before it is read
   private bad = -1;
   /** Inner-level iteration of the current element. */
   private j = 0;
@@ -313,14 +315,23 @@ export class Cursor {
   skip(n: number): void {
     const j = this.j + n;
     this.pos += n;
-    const q = this.K - 2;
-    if (this.bad < 0 && j < this.ic) this.j = j;
-    else if (this.bad < 0 && j === this.ic && q >= 0 && this.dig[q] + 1 < this.cnt[q]) {
-      // the next row, without a carry: the row before passed its checks and digits only grow, so only the upper bound can fail
-      const d = ++this.dig[q];
-      this.j = 0;
-      this.outer += this.stp[q];
-      if (d > this.hi[q]) this.bad = q;
-    } else this.seek(this.pos);
+    // fast paths from a valid row (any other move seeks): within the row, or onto the next row without a carry
+    if (this.bad < 0) {
+      if (j < this.ic) {
+        this.j = j;
+        return;
+      }
+      // (one level: q = −1, dig[−1] is undefined and the comparison false)
+      const q = this.K - 2;
+      if (j === this.ic && this.dig[q] + 1 < this.cnt[q]) {
+        // the row before passed its checks and digits only grow: only the upper bound can fail
+        const d = ++this.dig[q];
+        this.j = 0;
+        this.outer += this.stp[q];
+        if (d > this.hi[q]) this.bad = q;
+        return;
+      }
+    }
+    this.seek(this.pos);
   }
 }
