@@ -146,6 +146,8 @@ test('TT018: a block grid larger than the shard grid, in each orientation and in
   assert.deepEqual(block(R(1, 2, 4, 4), 'ROW_MAJOR'), [idle(6, 12), tt018('4×3', '3×2', '(x0+C, y0+R)', '(1,2)-(3,3)')]);
   // exactly 3×2: nothing
   assert.deepEqual(block(R(1, 2, 3, 3), 'ROW_MAJOR'), []);
+  // x one too many, y right (4×2): larger
+  assert.deepEqual(block(R(0, 0, 3, 1), 'ROW_MAJOR'), [idle(2, 8), tt018('4×2', '3×2', '(x0+C, y0+R)', '(0,0)-(2,1)')]);
   // x right, y one too many (3×3): still larger
   assert.deepEqual(block(R(0, 0, 2, 2), 'ROW_MAJOR'), [idle(3, 9), tt018('3×3', '3×2', '(x0+C, y0+R)', '(0,0)-(2,1)')]);
   // COL_MAJOR: shard rows along x (2), columns along y (3); (1,2)-(2,5) is 2×4

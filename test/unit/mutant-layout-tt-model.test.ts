@@ -83,19 +83,19 @@ test('regions: tile rows past 30 rows and tile columns past 30 columns of a 64×
 });
 
 test('unitIndex, unitLabel and bankOffsetOf: DRAM banks of a sharded grid, cores of an L1 grid, L1 banks', () => {
-  // DRAM height-sharded over banks 4–6: unit i is bank 4 + i; bank 5 is odd (+1 GiB)
-  const d = new TTLayout(spec({ shape: [64, 64], memory: 'HEIGHT_SHARDED', shard: [32, 64], grid: [R(4, 0, 6, 0)] }));
+  // DRAM height-sharded over banks 3–5: unit i is bank 3 + i; banks 3 and 5 are odd (+1 GiB)
+  const d = new TTLayout(spec({ shape: [64, 64], memory: 'HEIGHT_SHARDED', shard: [32, 64], grid: [R(3, 0, 5, 0)] }));
   assert.deepEqual(
-    ['3', '4', '5', '6', '7', '4.5', 'x'].map((s) => d.unitIndex(s)),
+    ['2', '3', '4', '5', '6', '4.5', 'x'].map((s) => d.unitIndex(s)),
     [undefined, 0, 1, 2, undefined, undefined, undefined],
   );
-  assert.deepEqual([d.unitIndex([5]), d.unitIndex([5, 0]), d.unitIndex([5, 1])], [1, 1, undefined]);
+  assert.deepEqual([d.unitIndex([4]), d.unitIndex([4, 0]), d.unitIndex([4, 1])], [1, 1, undefined]);
   assert.deepEqual(
     [0, 1, 2].map((u) => [d.unitLabel(u), d.bankOffsetOf(u)]),
     [
+      ['DRAM bank 3', GiB],
       ['DRAM bank 4', 0],
       ['DRAM bank 5', GiB],
-      ['DRAM bank 6', 0],
     ],
   );
   // L1 height-sharded over cores (2,1)-(3,2), x fastest: (2,1) (3,1) (2,2) (3,2); a number is the unit itself, 0..3
@@ -257,9 +257,9 @@ test('element size, byte, shared exponent and nibble of one element (40, 17) in 
 });
 
 test('placements: a DRAM-sharded buffer names its banks, an L1 interleaved one every L1 bank', () => {
-  // height-sharded over banks 4–6: 2 page slots (1 tile row × 2 tile columns) = 4096 B per bank from B
-  const d = new TTLayout(spec({ shape: [64, 64], memory: 'HEIGHT_SHARDED', shard: [32, 64], grid: [R(4, 0, 6, 0)] }));
-  assert.deepEqual(d.placements(), [{ space: 'tt:dram', units: ['bank 4', 'bank 5', 'bank 6'], start: B, end: B + 4096, capacity: GiB, what: '3 banks' }]);
+  // height-sharded over banks 3–5: 2 page slots (1 tile row × 2 tile columns) = 4096 B per bank from B
+  const d = new TTLayout(spec({ shape: [64, 64], memory: 'HEIGHT_SHARDED', shard: [32, 64], grid: [R(3, 0, 5, 0)] }));
+  assert.deepEqual(d.placements(), [{ space: 'tt:dram', units: ['bank 3', 'bank 4', 'bank 5'], start: B, end: B + 4096, capacity: GiB, what: '3 banks' }]);
   // 4 pages over 64 L1 banks: one 2048-byte slot in each
   assert.deepEqual(new TTLayout(spec({ shape: [64, 64], buffer: 'L1' })).placements(), [
     { space: 'tt:l1', start: B, end: B + 2048, capacity: WH.l1Size, what: 'every L1 bank' },

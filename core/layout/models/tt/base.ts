@@ -197,7 +197,7 @@ export class TTBase {
     const inB = row0 % hb;
     const rows = Math.max(0, Math.min(geo.pageH, geo.shape2[r2 - 2] - inB));
     const cols = Math.max(0, Math.min(geo.pageW, geo.shape2[r2 - 1] - pc * geo.pageW));
-    if (!rows || !cols) return { rows: 0, cols: 0 };
+    // no real row or column: the first element is past the tensor too, so `first` is undefined
     return { rows, cols, first: this.coordOf(row0, pc * geo.pageW) };
   }
 
