@@ -82,7 +82,7 @@ export class TTLayout extends TTBase implements LayoutModel<TTForward> {
     const mem = this.spec.memory;
     if (mem === 'ND_SHARDED') return this.forwardManyNd(coords, res, units, count);
     // the kernels take rows through int32 operations (`| 0`, `>>`) and the width through `>>> 0`; pages stay doubles
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: false only goes element by element (same addresses); at 2^31 the last row/column still fits
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: false only goes element by element (same addresses); at 2^31 the last row fits
     const intSafe = geo.physH < 2 ** 31 && geo.physW < 2 ** 31;
     // Stryker disable next-line all: only picks tables or element by element, which give the same addresses (tables are memory: at most TABLE_LIMIT)
     const tableOk = (mem === 'INTERLEAVED' || geo.Hp + geo.Wp <= TABLE_LIMIT) && (!!geo.g || this.shape[r - 1] <= TABLE_LIMIT);
