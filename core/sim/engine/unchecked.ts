@@ -11,20 +11,20 @@ import type { Descriptor, Level } from '../../tprog/descriptor';
 /** Describes the first level of `desc` whose clipped elements the hardware would not clip, or undefined. */
 export function uncheckedClip(desc: Descriptor, role: 'dst' | 'src'): string | undefined {
   for (const l of desc.levels) {
-    const b = l.begin;
-    const s = l.step;
-    const c = l.count;
-    if (b === undefined || s === undefined || c === undefined || c <= 0) continue;
+    // an unknown begin or step (NaN) fails every comparison below, so the level is passed over; so is an empty one
+    const b = l.begin ?? NaN;
+    const s = l.step ?? NaN;
+    const c = l.count ?? 0;
+    if (c <= 0) continue;
     const last = b + (c - 1) * s;
     const low = Math.min(b, last) < 0;
-    const high = l.size !== undefined && l.checkHigh && Math.max(b, last) > l.size - 1;
+    // an unknown size bounds nothing above
+    const high = l.checkHigh && Math.max(b, last) > (l.size ?? Infinity) - 1;
     if (!low && !high) continue;
-    const what = unchecked(l, desc, role, low, high);
+    const what = unchecked(l, desc, role, low);
     if (!what) continue;
-    const where =
-      l.kind === 'dim'
-        ? `dimension ${l.dim} of the ${desc.written} ${role === 'dst' ? 'destination' : 'source'}`
-        : `${l.label} of the ${role === 'dst' ? 'destination' : 'source'}`;
+    // (of the dimensions, only a destination's are reported)
+    const where = l.kind === 'dim' ? `dimension ${l.dim} of the ${desc.written} destination` : `${l.label} of the ${role === 'dst' ? 'destination' : 'source'}`;
     const range = `${b}${c > 1 ? `..${last}` : ''}`;
     const bounds = l.size === undefined ? 'below 0' : `outside 0..${l.size - 1}`;
     return (
@@ -35,7 +35,8 @@ export function uncheckedClip(desc: Descriptor, role: 'dst' | 'src'): string | u
   return undefined;
 }
 
-function unchecked(l: Level, desc: Descriptor, role: 'dst' | 'src', low: boolean, high: boolean): string | undefined {
+/** What the hardware does not check about level `l`, which is clipped (below 0 when `low`, else above its size). */
+function unchecked(l: Level, desc: Descriptor, role: 'dst' | 'src', low: boolean): string | undefined {
   switch (l.kind) {
     case 'dim':
       return role === 'dst' && low ? 'the lower bound of a destination: it writes before the tensor' : undefined;
@@ -44,10 +45,8 @@ function unchecked(l: Level, desc: Descriptor, role: 'dst' | 'src', low: boolean
     case 'member':
       return 'member indices: the access reaches the neighbouring words';
     case 'pcore':
-      return l.dim === 1 && (desc.pcoreShape?.length ?? 0) === 2 && (low || high)
-        ? 'the second PCORE index: the access reaches the neighbouring PCORE'
-        : undefined;
-    default:
-      return undefined;
+      return l.dim === 1 && (desc.pcoreShape?.length ?? 0) === 2 ? 'the second PCORE index: the access reaches the neighbouring PCORE' : undefined;
   }
+  // flat levels (a whole variable) are checked
+  return undefined;
 }
