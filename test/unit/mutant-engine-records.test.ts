@@ -296,3 +296,12 @@ test('a very long statement: its text, level labels and summary lines cut to wha
   assert.match(r.table!, /^MEM {33200}/);
   assert.deepEqual([r.dst!.first, r.dst!.last], [0x100, 0x10f]);
 });
+
+test('the buffer limit: the last element starting at the limit is out, the one before it in', () => {
+  // INT16 elements 3 and 4 of an 8-byte buffer at 0x500: element 3 at bytes 6..7 (in), element 4 at byte 8 = the limit (out)
+  const [edge] = stmts(analyze('void f(void) {\n   > DTYPE(INT16)MEM(0x500,8(16))[3:4] <= DTYPE(INT16)MEM(0x600,24)[0:1];\n}\n'));
+  const sr = new StatementRuns();
+  noteBoth(sr, edge, 0, { elements: 2, skipped: 1 });
+  const [r] = at(sr, new Map([[edge, 2]]));
+  assert.deepEqual([r.dst!.first, r.dst!.last, r.dst!.firstOut, r.dst!.lastOut], [0x506, 0x508, undefined, true]);
+});

@@ -33,8 +33,6 @@ interface Entry {
   skipped: number;
 }
 
-/** Rows of the pairing table in a record, as in the static hover. */
-const TABLE_ROWS = 16;
 /**
  * Longest statement text, summary line and level label kept (a pathological term), within the protocol's limits
  * (StatementRunS, RunSideS): a record past them would fail the check of the whole table.
@@ -143,7 +141,8 @@ export class StatementRuns {
     if (dstSide) r.dst = dstSide;
     if (srcSide) r.src = srcSide;
     if (e.kind === 'transfer' && dst && src) {
-      const table = transferTable({ ...info, dst, src }, { limit: TABLE_ROWS });
+      // as many rows as the static hover shows (its default)
+      const table = transferTable({ ...info, dst, src });
       if (table) r.table = table.slice(0, 1 << 16);
     }
     return r;
@@ -171,21 +170,20 @@ function sideOf(ti: TermInfo): RunSide | undefined {
   }
   const side: RunSide = {
     space: d.space === 'CONST' ? 'CONST' : d.written,
+    // the run's type (termInfo gives it where the text leaves it to run time)
+    dtype: d.dtype,
     elements: total,
     levels,
     summary: termSummary(ti).map((x) => clip(x, MAX_LINE)),
   };
-  const dtype = d.dtype ?? d.dtypeText;
-  if (dtype) side.dtype = dtype;
-  const ends = endAddresses(d);
-  if (ends) Object.assign(side, ends);
-  return side;
+  return Object.assign(side, endAddresses(d));
 }
 
 /** Address of the first and the last element in iteration order (bytes for MEM/SCRATCH, words for PCORE), and whether each is outside the bounds. */
 function endAddresses(d: Descriptor): Pick<RunSide, 'first' | 'last' | 'firstOut' | 'lastOut'> | undefined {
   if (d.space !== 'MEM' && d.space !== 'SCRATCH' && d.space !== 'PCORE') return undefined;
-  if (!d.total || d.levels.some((l) => l.stride === undefined)) return undefined;
+  if (d.levels.some((l) => l.stride === undefined)) return undefined;
+  // (the total is at least 1: sideOf has checked it)
   const head = enumerate(d, 1)[0];
   let last = d.space === 'PCORE' ? (d.base ?? 0) : 0;
   let lastIn = true;
@@ -196,7 +194,7 @@ function endAddresses(d: Descriptor): Pick<RunSide, 'first' | 'last' | 'firstOut
   }
   const el = Math.max(1, d.elemBytes);
   if (d.space !== 'PCORE' && d.bufLimit !== undefined && last * el >= d.bufLimit) lastIn = false;
-  const first = head?.loc;
+  const first = head.loc;
   if (first === undefined || !Number.isSafeInteger(first) || !Number.isSafeInteger(last)) return undefined;
   const out = (r: Pick<RunSide, 'first' | 'last'>) => ({ ...r, ...(head.valid ? {} : { firstOut: true }), ...(lastIn ? {} : { lastOut: true }) });
   if (d.space === 'PCORE') return out({ first, last });
