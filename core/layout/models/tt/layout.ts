@@ -86,21 +86,25 @@ export class TTLayout extends TTBase implements LayoutModel<TTForward> {
     const intSafe = geo.physH < 2 ** 31 && geo.physW < 2 ** 31;
     // Stryker disable next-line all: only picks tables or element by element, which give the same addresses (tables are memory: at most TABLE_LIMIT)
     const tableOk = (mem === 'INTERLEAVED' || geo.Hp + geo.Wp <= TABLE_LIMIT) && (!!geo.g || this.shape[r - 1] <= TABLE_LIMIT);
+    // Stryker disable next-line ConditionalExpression: true only goes element by element (same addresses)
     if (!intSafe || !tableOk) return this.forwardManySlow(coords, res, units, count);
     // ranks 1–3 compute the physical row inline; higher ranks write rows into `res` first
     // Stryker disable next-line EqualityOperator: rank 3 through precomputed rows (r >= 3) gets the same rows, only slower
     const pre = r > 3;
+    // Stryker disable next-line ConditionalExpression: rows written for ranks 1–3 too would be overwritten by the kernels' inline rows
     if (pre) mapLinear(0, this.shape, [...this.heightStrides, 0], coords, res, count);
     const g: RowGeometry = {
       r,
       pre,
-      s0: (r >= 2 ? this.shape[0] : 1) >>> 0,
+      // below rank 2 the row coordinate is 0, which shape[0] ≥ 1 lets through and heightStrides[0] (the 2-D folding has one) zeroes
+      s0: this.shape[0] >>> 0,
       s1: (r >= 3 ? this.shape[1] : 1) >>> 0,
       sW: this.shape[r - 1] >>> 0,
-      h0: r >= 2 ? this.heightStrides[0] : 0,
+      h0: this.heightStrides[0],
       h1: r >= 3 ? this.heightStrides[1] : 0,
     };
     const u = units ?? new Int32Array(0);
+    // Stryker disable next-line ConditionalExpression: without units the array is zero-length and ignores the write
     const wantUnits = units !== undefined;
     if (geo.g) {
       const { RT, CT } = (this.tileT ??= this.pageTables());
@@ -131,9 +135,13 @@ export class TTLayout extends TTBase implements LayoutModel<TTForward> {
   private forwardManyNd(coords: Int32Array, res: Float64Array, units: Int32Array | undefined, count: number): Float64Array {
     const r = this.shape.length;
     const geo = this.geo;
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement: a cache; without tables it goes element by element (same addresses)
     if (this.ndTables === undefined) {
-      const total = this.shape.reduce((a, b) => a + b, 0);
-      if (total * 2 > TABLE_LIMIT || this.nShards >= 2 ** 31 || this.slotsPerUnit * this.alignedPage >= 2 ** 52) this.ndTables = null;
+      // memory only: one table entry per index of every dim
+      // Stryker disable next-line all: past the limit, element by element gives the same addresses
+      const tooLong = this.shape.reduce((a, b) => a + b, 0) * 2 > TABLE_LIMIT;
+      // shard indices are int32 in the tables; addresses must stay exact doubles
+      if (tooLong || this.nShards >= 2 ** 31 || this.slotsPerUnit * this.alignedPage >= 2 ** 52) this.ndTables = null;
       else {
         const { RT, CT } = this.pageTables();
         const r2 = geo.shape2.length;
