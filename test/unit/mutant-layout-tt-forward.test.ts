@@ -374,19 +374,19 @@ test('inverse in tiles: tile padding, shared exponents and their padding, both n
       step('coordinate', '(2, 1)'),
     ]),
   );
-  // bfloat4_b 64×64: byte 64 + 192 of page 1 (bank 1, tile (0, 1)) holds elements 384 (low) and 385 (high) = in tile
-  // (8, 16) and (8, 17) = (8, 48) and (8, 49)
-  const b4 = tt({ shape: [64, 64], dtype: 'bfloat4_b' }).inverse(B + 256, 1);
+  // bfloat4_b 64×64: byte 64 + 192 of page 3 (bank 3, tile (1, 1)) holds elements 384 (low) and 385 (high) = in tile
+  // (8, 16) and (8, 17) → rows 32 + 8, columns 32 + 16 and 32 + 17: (40, 48) and (40, 49)
+  const b4 = tt({ shape: [64, 64], dtype: 'bfloat4_b' }).inverse(B + 256, 3);
   assert.deepEqual(
     [b4.kind, b4.coord, b4.byteInElement, pairs(b4.steps).slice(2)],
     [
       'element',
-      [8, 48],
+      [40, 48],
       0,
       [
-        ['host page', '1 = (0, 1)'],
+        ['host page', '3 = (1, 1)'],
         ['element in tile', '384 = face 1, in tile (8, 16)'],
-        ['nibbles', 'low: (8, 48), high: (8, 49)'],
+        ['nibbles', 'low: (40, 48), high: (40, 49)'],
       ],
     ],
   );
