@@ -181,3 +181,11 @@ test('ND sharding with 2^32 shards (past int32): element by element, shard s on 
   // shard 65538 = 1·65536 + 2 → core 0, slot 32769; shard 40000·65536 + 3 = 2,621,440,003 → core 1, slot 1,310,720,001
   assert.deepEqual([...units], [1, 0, 1]);
 });
+
+test('ND sharding of a 1-D tensor: [256] ROW_MAJOR in [64] shards on 3 cores', () => {
+  // the 1-D tensor is the last dim of the 2-D folding: shard s = ⌊c/64⌋ on core s mod 3, slot ⌊s/3⌋ of one 128-byte page
+  expectBatch(tt({ shape: [256], layout: 'ROW_MAJOR', buffer: 'L1', memory: 'ND_SHARDED', shard: [64], grid: [R(0, 0, 2, 0)], base: 0x40 }), ([c]) => [
+    0x40 + Math.floor((c >> 6) / 3) * 128 + (c % 64) * 2,
+    (c >> 6) % 3,
+  ]);
+});
