@@ -84,15 +84,23 @@ function levels(rnd: () => number, dense: boolean): Lv[] {
     if (n > 1 && rnd() < 0.3) out[0] = { begin: 1, count: 1, stride: out[0].stride, size: 3 };
     return out;
   }
-  return counts.map((count) => {
+  // sometimes strides of 0 (one element again and again) or below 0 (decreasing locations), behind a single index
+  // whose offset keeps every valid location at or above the base (the walker's locations below 0 are invalid ones)
+  const down = rnd() < 0.25;
+  const out: Lv[] = counts.map((count) => {
     const size = rnd() < 0.15 ? undefined : int(rnd, 1, 7);
-    return { begin: int(rnd, -2, 3), step: int(rnd, 1, 3), count, stride: int(rnd, 1, 9), size, checkHigh: rnd() < 0.8 };
+    const stride = down ? int(rnd, -3, 1) : int(rnd, 1, 9);
+    return { begin: int(rnd, -2, 3), step: int(rnd, 1, 3), count, stride, size, checkHigh: rnd() < 0.8 };
   });
+  if (down) out.unshift({ begin: 1, count: 1, stride: out.reduce((o, l) => o + Math.max(0, -maxIndex(l) * l.stride), 0), size: 2 });
+  return out;
 }
+
+const maxIndex = (l: Lv) => Math.max(0, l.begin + (l.count - 1) * (l.step ?? 1));
 
 /** Highest element location a side's levels reach (valid or not), from the base. */
 function extent(ls: Lv[]): number {
-  return ls.reduce((e, l) => e + Math.max(0, l.begin + (l.count - 1) * (l.step ?? 1)) * l.stride, 0);
+  return ls.reduce((e, l) => e + Math.max(0, maxIndex(l) * l.stride), 0);
 }
 
 function sideFor(rnd: () => number, space: SideSpace, dtype: DataType, half: 0 | 1, asDst: boolean): SideSpec {

@@ -392,14 +392,12 @@ function byteRuns(
   if (ds) {
     if (dOff + ds.lo < 0) throw dFault(dOff + ds.lo);
     if (dOff + ds.hi >= dLen) throw dFault(dOff + ds.hi);
-    // every destination element is visited: the span is the written range
-    if (hist && ds.hi - ds.lo + 1 <= 4 * ds.count) {
-      hist.touch((dOff + ds.lo) * el, (dOff + ds.hi) * el + el - 1);
-      wLo = ds.lo;
-      wHi = ds.hi;
-      wCount = ds.count;
-      dPerRun = false;
-    } else if (!hist) {
+    // every destination element is visited: the span is the written range. A history saves its pages at once unless
+    // the elements are sparse in it (a scatter): then the runs' pages, run by run. The history keeps the same pages
+    // either way (a page saved but not changed is dropped at the end of the step): only the copying differs.
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,ArithmeticOperator,BooleanLiteral: same pages kept (above)
+    if (!hist || ds.hi - ds.lo + 1 <= 4 * ds.count) {
+      hist?.touch((dOff + ds.lo) * el, (dOff + ds.hi) * el + el - 1);
       wLo = ds.lo;
       wHi = ds.hi;
       wCount = ds.count;
