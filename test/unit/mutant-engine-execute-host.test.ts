@@ -299,3 +299,23 @@ test('host writes that leave MEM as it was are no host change; register stores o
   assert.deepEqual(h.printed, ['PRINT 3 4\n']);
   assert.equal(h.steps.length, 1);
 });
+
+test('a register store must be an aligned 32-bit store; a raw transfer command is not simulated', () => {
+  const h = harness(PROGRAM);
+  assert.deepEqual(
+    failure(() => h.ex.registers.store(REG_BASE + 22, 4, 1, AT, h.scope())),
+    ['not simulated: 4-byte store at 0x80000016 in the ztachip register window (registers take aligned 32-bit stores)', 'not-simulated', 7, []],
+  );
+  // op 1 (bits 0..2) starts a transfer whose descriptor was programmed field by field
+  assert.deepEqual(
+    failure(() => h.ex.registers.store(REG_BASE + 20, 4, 0x11, AT, h.scope())),
+    [
+      'not simulated: a tensor transfer started by a raw REG_DP_RUN store (ZTAM_GREG(0,5,·) = 0x11); its descriptor is programmed register by register — ' +
+        'write the transfer as a `>` statement',
+      'not-simulated',
+      7,
+      [],
+    ],
+  );
+  assert.equal(h.m.regStores, 1);
+});

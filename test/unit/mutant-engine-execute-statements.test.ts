@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { analyze } from '../helpers/tprog';
 import { analyzeTprog } from '../../core/tprog/analyze';
 import { SimError } from '../../core/sim/types';
-import { bare, harness, plain } from './helpers/mutant-engine-execute';
+import { bare, harness, plain, type Harness } from './helpers/mutant-engine-execute';
 
 /** The error `f` throws, as [message, kind, location as "line:column", C stack]. */
 function failure(f: () => void): [string, string, string | undefined, string[]] {
@@ -24,6 +24,16 @@ function failure(f: () => void): [string, string, string | undefined, string[]] 
 }
 
 const STACK = ['f (/t/x.m:1:1)'];
+
+/** Where each step is and what it ran, as "file:line text". */
+const placed = (h: Harness) => h.steps.map((s) => `${s.file}:${s.line} ${s.text}`);
+
+/** The error of running unit `i`, which is no unit. */
+const noUnit = (h: Harness, i: number) =>
+  assert.deepEqual(
+    failure(() => h.ex.run(i, h.scope())),
+    [`internal: no tensor statement #${i}`, 'fault', undefined, []],
+  );
 
 test('NOP, VAR and EXPORT make no step; BARRIER, LOG_ON/OFF, PRINT and CALLBACK make one each, with their own text and place', () => {
   const a = analyze(
@@ -86,10 +96,7 @@ test('a unit with a syntax error runs none of its statements; one with only a wa
   a.units[2].parsed.problems.push({ span: { start: 0, end: 1 }, code: 'test.warning', message: 'w', severity: 'warning' });
   h.ex.run(2, h.scope());
   assert.deepEqual(plain(h.steps), [bare(0, 'barrier', 4, 3, 'BARRIER')]);
-  assert.deepEqual(
-    failure(() => h.ex.run(3, h.scope())),
-    ['internal: no tensor statement #3', 'fault', undefined, []],
-  );
+  noUnit(h, 3);
 });
 
 test('units of an included tensor program follow the program own, numbered from its base, placed in its file', () => {
@@ -98,34 +105,14 @@ test('units of an included tensor program follow the program own, numbered from 
   // the kernel file's two units are numbers 1 and 2 right after the program's one unit ...
   const h = harness(a, { included: [{ a: k, base: 1 }] });
   for (const i of [0, 1, 2]) h.ex.run(i, h.scope({ y: 3 }));
-  assert.deepEqual(
-    h.steps.map((s) => [s.file, s.line, s.text]),
-    [
-      ['/t/x.m', 2, 'BARRIER'],
-      ['/t/k.m', 3, 'PRINT(y, 2)'],
-      ['/t/k.m', 4, 'LOG_ON'],
-    ],
-  );
-  assert.deepEqual(
-    failure(() => h.ex.run(3, h.scope())),
-    ['internal: no tensor statement #3', 'fault', undefined, []],
-  );
+  assert.deepEqual(placed(h), ['/t/x.m:2 BARRIER', '/t/k.m:3 PRINT(y, 2)', '/t/k.m:4 LOG_ON']);
+  noUnit(h, 3);
   // ... or 20 and 21 after a gap: 1 and 19 are no unit, 22 is past the end
   const g = harness(a, { included: [{ a: k, base: 20 }] });
-  for (const i of [1, 19, 22])
-    assert.deepEqual(
-      failure(() => g.ex.run(i, g.scope())),
-      [`internal: no tensor statement #${i}`, 'fault', undefined, []],
-    );
+  for (const i of [1, 19, 22]) noUnit(g, i);
   g.ex.run(21, g.scope());
   g.ex.run(20, g.scope({ y: 3 }));
-  assert.deepEqual(
-    g.steps.map((s) => [s.file, s.line, s.text]),
-    [
-      ['/t/k.m', 4, 'LOG_ON'],
-      ['/t/k.m', 3, 'PRINT(y, 2)'],
-    ],
-  );
+  assert.deepEqual(placed(g), ['/t/k.m:4 LOG_ON', '/t/k.m:3 PRINT(y, 2)']);
   assert.deepEqual(g.printed, ['PRINT 3 2\n']);
 });
 
@@ -184,4 +171,62 @@ test('every statement spends one budget step, checked before it runs; a cancelle
     ['run cancelled', 'cancelled', '3:3', STACK],
   );
   assert.deepEqual(c.steps, []);
+});
+
+test("an error that is not the simulator's passes through unchanged; a step has no hostChanged or register field it does not need", () => {
+  const a = analyze('void f(int p) {\n> DTYPE(INT16)MEM(p)[0:1] <= INT16(1);\n> BARRIER;\n}\n');
+  const h = harness(a);
+  const boom = new Error('host evaluation failed');
+  const sc = h.scope();
+  assert.throws(
+    () =>
+      h.ex.run(0, {
+        ...sc,
+        eval: () => {
+          throw boom;
+        },
+      }),
+    (e) => e === boom && !('loc' in boom),
+  );
+  h.ex.run(1, sc);
+  assert.deepEqual(Object.keys(h.steps[0]).sort(), [
+    'changed',
+    'column',
+    'elements',
+    'endLine',
+    'file',
+    'kernel',
+    'kind',
+    'laneOps',
+    'line',
+    'padded',
+    'process',
+    'read',
+    'skipped',
+    'step',
+    'text',
+    'written',
+  ]);
+});
+
+test('several included programs: each unit number finds its own program, in whatever order they are listed', () => {
+  const a = analyze('void f(void) {\n> BARRIER;\n}\n');
+  const k1 = analyzeTprog('void g(void) {\n> LOG_ON;\n}\n', { file: '/t/k1.m', dialect: 'auto' });
+  const k2 = analyzeTprog('void h(void) {\n> LOG_OFF;\n> NOP;\n> BARRIER;\n}\n', { file: '/t/k2.m', dialect: 'auto' });
+  // k1 is unit 1, k2 units 2..4: listed in order, then in reverse
+  for (const included of [
+    [
+      { a: k1, base: 1 },
+      { a: k2, base: 2 },
+    ],
+    [
+      { a: k2, base: 2 },
+      { a: k1, base: 1 },
+    ],
+  ]) {
+    const h = harness(a, { included });
+    for (const i of [1, 2, 3, 4]) h.ex.run(i, h.scope());
+    assert.deepEqual(placed(h), ['/t/k1.m:2 LOG_ON', '/t/k2.m:2 LOG_OFF', '/t/k2.m:4 BARRIER']);
+    noUnit(h, 5);
+  }
 });

@@ -19,12 +19,13 @@ import type { HostScope } from '../../core/sim/types';
 /** t::s is the only private variable (word offset 0), t::h the only shared one (offset 0). */
 const P = '_share int16 t::h[4];\nint16 t::s[4];\n_kernel_ void t::k(_global int g, _global int gh) { }\n_kernel_ void t::j(void) { }\n';
 
-/** The error `f` throws, as [message, kind, location as "line:column"]. */
+/** The error `f` throws, as [message, kind, location as "line:column"]; its C stack must be the statement's scope's. */
 function failure(f: () => void): [string, string, string | undefined] {
   try {
     f();
   } catch (e) {
     assert.ok(e instanceof SimError, String(e));
+    assert.deepEqual(e.stack_, ['f (/t/x.m:1:1)'], e.message);
     return [e.message, e.kind, e.loc && `${e.loc.line}:${e.loc.column}`];
   }
   assert.fail('no error');
@@ -336,6 +337,13 @@ test('EXE_LOCKSTEP: counts outside 1..8 PCOREs and 1..16 threads, and addresses 
     failure(() => h.ex.run(2, h.scope({ w: encodeExeWord(5, 1, 1) }))),
     ['EXE_LOCKSTEP(w): command word 0x800284 does not name a kernel of the PCORE program', 'fault', '4:3'],
   );
+  // without a PCORE program a kernel is still found by its code address
+  const byAddress = harness(a, { pcore: undefined, laneOps: 2, kernelByAddress: (x) => ['t::k', 't::j'][x - 1] });
+  byAddress.ex.run(1, byAddress.scope({ ka: 0x10 }));
+  assert.deepEqual(
+    byAddress.launches.map((l) => [l.kernel, l.numPcore, l.numThread]),
+    [['t::k', 2, 16]],
+  );
   const none = harness(a, { kernelByAddress: () => 't::j' });
   assert.deepEqual(
     failure(() => none.ex.run(0, none.scope({ n: 1, m: 1 }))),
@@ -379,4 +387,11 @@ test('a MEM destination [*] is index 0 once; the guide PCORE[*] (no count) reach
         : []),
     ]),
   ]);
+});
+
+test("a member written on a MEM term (the checker's tprog.member-space) is not looked up: the term is MEM", () => {
+  const a = program('int p', ['DTYPE(INT16)MEM(p)[0:1].t::zz <= INT16(4);']);
+  const h = harness(a);
+  h.ex.run(0, h.scope({ p: 0x100 }));
+  assert.deepEqual(readI16(h.m.mem, 0x100, 3), [4, 4, 0]);
 });

@@ -75,14 +75,15 @@ test('$v[x] with a [$] placeholder takes rows b, b:e or b:s:e of the definition;
   // a use is described by its definition's term, with the run's numbers: $m[i:2:i+3] iterates rows 1:2:3
   const recs = h.ex.statementRecords();
   assert.deepEqual(
-    recs.filter((r) => r.kind === 'transfer').map((r) => [r.line, r.src!.summary[2], r.src!.elements]),
+    recs.filter((r) => r.kind === 'transfer').map((r) => [r.line, r.src!.summary.slice(1, 3), r.src!.elements]),
     [
-      [5, 'iteration (outermost first): p[0] 1:2:3, p[1] 0:2', 6],
-      [6, 'iteration (outermost first): p[0] 1:2, p[1] 0:2', 6],
-      [7, 'iteration (outermost first): p[0] 3:4, p[1] 0:2', 6],
-      [8, 'iteration (outermost first): p[0] 1, p[1] 0:2', 3],
-      [9, 'iteration (outermost first): p[0] 1, p[1] 0:1', 2],
-      [10, 'variable shape: 4', 3],
+      // the definition's MEM(p,4,3) gives the dimensions (the use `$m[...]` has none of its own)
+      [5, ['dimensions: 4 × 3', 'iteration (outermost first): p[0] 1:2:3, p[1] 0:2'], 6],
+      [6, ['dimensions: 4 × 3', 'iteration (outermost first): p[0] 1:2, p[1] 0:2'], 6],
+      [7, ['dimensions: 4 × 3', 'iteration (outermost first): p[0] 3:4, p[1] 0:2'], 6],
+      [8, ['dimensions: 4 × 3', 'iteration (outermost first): p[0] 1, p[1] 0:2'], 3],
+      [9, ['dimensions: 4 × 3', 'iteration (outermost first): p[0] 1, p[1] 0:1'], 2],
+      [10, ['variable: private int16 t::s[4] — 4 words (shape [4]) at word offset 0', 'variable shape: 4'], 3],
     ],
   );
   // definitions are recorded too, but one with a placeholder has no size to show until it is used
@@ -267,4 +268,28 @@ test('a definition keeps its broadcast, PAD and member without indices for every
   );
   // $p has 2 elements, then PAD(9); $d is all of t::s (4 words) of PCORE 0, thread 0
   assert.deepEqual(readI16(h.m.mem, 0x200, 8), [1, 2, 9, 9, 11, 12, 13, 14]);
+});
+
+test('a use without a placeholder re-evaluates the definition with the values at the use; each index text is evaluated once', () => {
+  const a = analyze('void f(int p, int q, int r, int i) {\n> $n := DTYPE(INT16)MEM(p,4,3)[r][0:1];\n> DTYPE(INT16)MEM(q)[0:1] <= $n[i];\n}\n');
+  const h = harness(a);
+  writeI16(
+    h.m,
+    0x1000,
+    [...Array(12).keys()].map((k) => k + 1),
+  );
+  h.ex.run(0, h.scope({ p: 0x1000, r: 1 }));
+  // defined as row 1, used with r = 2: row 2 holds 7, 8
+  h.ex.run(1, h.scope({ p: 0x1000, q: 0x2000, r: 2, i: 0 }));
+  assert.deepEqual(readI16(h.m.mem, 0x2000, 2), [7, 8]);
+  const b = analyze('void f(int p, int q, int i) {\n> $m := DTYPE(INT16)MEM(p,4,3)[$][:];\n> DTYPE(INT16)MEM(q)[0:2] <= $m[i];\n}\n');
+  const hb = harness(b);
+  hb.ex.run(0, hb.scope({ p: 0x1000 }));
+  const seen: string[] = [];
+  const sc = hb.scope({ p: 0x1000, q: 0x2000, i: 3 });
+  hb.ex.run(1, { ...sc, eval: (t) => (seen.push(t), sc.eval(t)) });
+  assert.deepEqual(
+    seen.filter((t) => t === 'i'),
+    ['i'],
+  );
 });

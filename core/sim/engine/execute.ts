@@ -85,6 +85,7 @@ export class TensorExecutor {
   stepHook?: TransferStepHook;
   laneOps = 0;
   /** Each `>` transfer and definition as it last ran, with how many times (hovers and inlay hints after a run or at a stop). */
+  // Stryker disable next-line OptionalChaining: a use is recorded only after its variable resolved (its slot exists); a definition has a source term
   readonly statementRuns = new StatementRuns((t, p) => (t.kind === 'var' && t.name ? (this.slots[p].get(t.name.text)?.info.src?.term ?? t) : t));
 
   constructor(private readonly o: ExecOptions) {
@@ -120,8 +121,9 @@ export class TensorExecutor {
       } catch (e) {
         if (e instanceof SimError) {
           // a fault of one side is reported at that term, any other at the statement
-          const term = e.side === 'dst' ? info.stmt.dst : e.side === 'src' ? info.stmt.src : undefined;
-          if (!e.loc) e.loc = this.locOf(info, (term ?? info.stmt).span.start);
+          // (a destination term starts where its statement does)
+          const term = e.side === 'src' ? info.stmt.src : info.stmt;
+          if (!e.loc) e.loc = this.locOf(info, term!.span.start);
           if (!e.stack_.length) e.stack_ = scope.stack();
         }
         throw e;
@@ -131,6 +133,7 @@ export class TensorExecutor {
 
   private unitAt(i: number): Unit | undefined {
     if (i < this.o.a.units.length) return this.o.a.units[i];
+    // Stryker disable next-line ArrayDeclaration: a list of anything without a base matches no unit number, as the empty list
     for (const p of this.o.included ?? []) if (i >= p.base && i < p.base + p.a.units.length) return p.a.units[i - p.base];
     return undefined;
   }
@@ -267,8 +270,9 @@ export class TensorExecutor {
     return r;
   }
 
+  /** The PCORE variable of a PCORE term (a member written on another space is the checker's error, tprog.member-space). */
   private memberOf(term: Term): MemberInfo | undefined {
-    if (!term.member) return undefined;
+    if (!term.member || term.space !== 'PCORE') return undefined;
     if (!this.o.pcore)
       throw new SimError(`no PCORE program: ${term.member.name.text} cannot be resolved (put the .p beside the .m or pass --pcore)`, undefined, [], 'compile');
     const r = this.o.pcore.lookupMember(term.member.name.text);
@@ -279,7 +283,7 @@ export class TensorExecutor {
     return m;
   }
 
-  private side(term: Term, desc: Descriptor, dtype: DataType, isDst: boolean, ev: (t: string) => number): Side {
+  private side(term: Term, desc: Descriptor, dtype: DataType, ev: (t: string) => number): Side {
     const remapP = term.prefixes.find((p) => p.kind === 'REMAP');
     const remapV = remapP ? ev(remapP.arg!.text) : undefined;
     let space: Side['space'];
@@ -287,10 +291,14 @@ export class TensorExecutor {
     else if (desc.space === 'MEM' || desc.space === 'SCRATCH' || desc.space === 'PCORE' || desc.space === 'SPU' || desc.space === 'PROG') space = desc.space;
     else throw new SimError(`not simulated: memory space ${term.space ?? term.kind}`, undefined, [], 'not-simulated');
     const side: Side = { desc, space, dtype, shared: desc.shared, remap: remapV };
-    if (space === 'MEM' || space === 'SCRATCH') desc.elemBytes = dtype === 'INT16' ? 2 : 1;
-    if ((space === 'MEM' || space === 'SCRATCH') && desc.base !== undefined && desc.elemBytes === 2) desc.base &= ~1;
-    if (term.kind === 'const') side.constValue = desc.constValue ?? ev(term.constValue!.text);
-    if (isDst && space === 'PCORE') side.mcast = this.mcast(term, desc);
+    if (space === 'MEM' || space === 'SCRATCH') {
+      // a run-time DTYPE(t): describe knew neither the element size nor the INT16 alignment of the address
+      desc.elemBytes = dtype === 'INT16' ? 2 : 1;
+      if (dtype === 'INT16') desc.base &&= desc.base & ~1;
+    }
+    if (term.kind === 'const') side.constValue = desc.constValue;
+    // the broadcast of a PCORE destination (a transfer reads it of its destination only)
+    if (space === 'PCORE') side.mcast = this.mcast(term, desc);
     return side;
   }
 
@@ -307,7 +315,7 @@ export class TensorExecutor {
     return [...Array(c).keys()].map((q) => q * 4096); // [i][*]: PCOREs i*c .. i*c+c-1
   }
 
-  private resolve(term: Term, isDst: boolean, ev: (t: string) => number): { side: Side; pad: number; repeat: boolean } {
+  private resolve(term: Term, ev: (t: string) => number): { side: Side; pad: number; repeat: boolean } {
     if (term.kind === 'var') {
       const slot = this.slots[this.currentProcess].get(term.name!.text);
       if (!slot) throw new SimError(`tensor variable ${term.name!.text} has not been defined in process ${this.currentProcess}`);
@@ -334,10 +342,10 @@ export class TensorExecutor {
       } else if (slot.placeholder >= 0) throw new SimError(`${term.name!.text} has a [$] placeholder: give its index`);
       return { side: { ...slot.side, desc }, pad: slot.pad, repeat: slot.repeat };
     }
-    const member = term.kind === 'space' && term.space === 'PCORE' ? this.memberOf(term) : undefined;
+    const member = this.memberOf(term);
     const desc = describe(term, { ev, member });
     const dtype = this.dtypeOf(term, ev);
-    const side = this.side(term, desc, dtype, isDst, ev);
+    const side = this.side(term, desc, dtype, ev);
     const pad = desc.pad ?? 0;
     return { side, pad, repeat: desc.repeat };
   }
@@ -347,11 +355,11 @@ export class TensorExecutor {
   private define(info: StmtInfo, scope: HostScope, ev: (t: string) => number): void {
     this.currentProcess = scope.process;
     const term = info.stmt.src!;
-    const member = term.kind === 'space' && term.space === 'PCORE' ? this.memberOf(term) : undefined;
+    const member = this.memberOf(term);
     const desc = describe(term, { ev: (t) => (t.trim().startsWith('$') ? NaN : ev(t)), member });
     const placeholder = desc.levels.findIndex((l) => l.index?.kind === 'placeholder');
     const dtype = this.dtypeOf(term, ev);
-    const side = this.side(term, desc, dtype, true, ev);
+    const side = this.side(term, desc, dtype, ev);
     const { desc: _desc, ...rest } = side;
     const name = info.stmt.names![0].text;
     const slots = this.slots[scope.process];
@@ -376,8 +384,8 @@ export class TensorExecutor {
       this.record(info, scope, 'global', { elements: 1 });
       return;
     }
-    const d = this.resolve(dstT, true, ev);
-    const src = this.resolve(srcT, false, ev);
+    const d = this.resolve(dstT, ev);
+    const src = this.resolve(srcT, ev);
     if (s.proc && s.proc.arg) {
       const n = ev(s.proc.arg.text);
       if (d.side.space === 'PCORE') d.side.remap = n;
@@ -486,7 +494,9 @@ export class TensorExecutor {
     const page = this.o.m.pages[process];
     const hp = this.o.history(`PCORE${process}`);
     const hs = this.o.history(`PCORE${process}S`);
+    // Stryker disable next-line ArithmeticOperator: a history clamps the range it is given to its buffer
     hp?.touch(0, page.priv.length - 1);
+    // Stryker disable next-line ArithmeticOperator: as above
     hs?.touch(0, page.shared.length - 1);
     const laneOps = this.o.runner.launch({ kernel, process, numPcore: np, numThread: nt, globals: this.o.m.globals, page, budget: this.o.budget, at });
     this.laneOps += laneOps;
@@ -534,7 +544,8 @@ export class TensorExecutor {
     if (a + 2 * words > m.mem.length)
       throw new SimError(`ztaInitStream: stream tables at ${faultAddress(a)} (${2 * words} bytes) are outside MEM`, at, scope.stack(), 'fault');
     this.hostBoundary();
-    if (words > 0) this.o.history('SPU')?.touch(0, words - 1);
+    // Stryker disable next-line ArithmeticOperator: the SPU's 1024 words are one history page, and a history clamps its range to the buffer
+    this.o.history('SPU')?.touch(0, words - 1);
     for (let i = 0; i < words; i++) m.spu[i] = toWord(m.mem[a + 2 * i] | (m.mem[a + 2 * i + 1] << 8), 'INT16');
     this.bytesMoved += 2 * words;
     this.emit(at, at.line, `SPU <= DTYPE(INT16)MEM(${byteAddress(a)})[0:${words - 1}]`, scope.process, 'transfer', { elements: words });
