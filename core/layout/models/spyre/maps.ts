@@ -98,15 +98,22 @@ export function hostToDev(hc: readonly number[], ds: readonly number[], dm: read
   return { x, fits: rem.every((v) => v === 0) };
 }
 
-/** Greedy mixed-radix decomposition in decreasing-stride order (A.7.3); null when `h` is not representable. */
-export function greedy(h: number, size: readonly number[], stride: readonly number[]): number[] | null {
-  const idx = size
+/** The dims `greedy` takes digits from, largest stride first (equal strides: the inner dim first); the others stay 0. */
+export function greedyOrder(size: readonly number[], stride: readonly number[]): number[] {
+  return size
     .map((_, i) => i)
     .filter((i) => stride[i] > 0 && size[i] > 1)
     .sort((a, b) => stride[b] - stride[a] || b - a);
+}
+
+/**
+ * Greedy mixed-radix decomposition in decreasing-stride order (A.7.3); null when `h` is not representable. `order`
+ * is `greedyOrder(size, stride)`, passed by callers that split many offsets over the same dims.
+ */
+export function greedy(h: number, size: readonly number[], stride: readonly number[], order: readonly number[] = greedyOrder(size, stride)): number[] | null {
   const x = new Array<number>(size.length).fill(0);
   let rem = h;
-  for (const i of idx) {
+  for (const i of order) {
     const q = Math.floor(rem / stride[i]);
     if (q >= size[i]) return null;
     x[i] = q;

@@ -21,7 +21,7 @@ import {
 } from '../../model';
 import { bytes, cdiv, CoordError, coordProblem, LayoutError, list, num, percent, plural, prod, rmStrides, safe, tuple, unravel } from '../../util';
 import { activeSlots, reconstruct } from './dataSlots';
-import { classifySlot, devToHost, dimMapToStrideMap, greedy, hostToDev, type SlotClass, spyreDefaultLayout } from './maps';
+import { classifySlot, devToHost, dimMapToStrideMap, greedy, greedyOrder, hostToDev, type SlotClass, spyreDefaultLayout } from './maps';
 import { SPYRE_ENUM_LIMIT, SPYRE_MEMORY, type SpyreLayoutSpec, type SpyreSpec, STICK_BYTES } from './spec';
 import { validateSpyre } from './validate';
 
@@ -62,6 +62,8 @@ export class SpyreLayout implements LayoutModel<SpyreForward> {
   readonly allocBytes: number;
   readonly numel: number;
   readonly memory: number;
+  /** greedyOrder of the stride_map: the device dims a host offset is split along (stride_map mapping). */
+  private readonly smOrder: readonly number[];
   /** Copies of each element: the product of the broadcast (stride_map 0) device dims. */
   private replicaFactor: number;
   // forwardMany tables (dim_map mode): digits of each host dim, innermost first
@@ -101,6 +103,7 @@ export class SpyreLayout implements LayoutModel<SpyreForward> {
     const n = ds.length;
     this.strideMap = L.kind === 'stride_map' ? [...L.strideMap] : dimMapToStrideMap(ds, this.dimMap!, this.shape, this.hostStrides);
     this.devStrides = rmStrides(ds);
+    this.smOrder = greedyOrder(ds, this.strideMap);
     this.sparse = this.dimMap ? this.dimMap[n - 1] === -1 : false;
     this.numel = safe(prod(spec.shape), 'the element count');
     this.deviceBytes = safe(STICK_BYTES * prod(ds, 0, n - 1), 'the device size in bytes');
@@ -130,7 +133,7 @@ export class SpyreLayout implements LayoutModel<SpyreForward> {
   /** Host coordinate → device coordinate. */
   toDevice(coord: readonly number[]): number[] {
     if (this.dimMap) return hostToDev(coord, this.deviceSize, this.dimMap).x;
-    const x = greedy(this.hostOffset(coord), this.deviceSize, this.strideMap);
+    const x = greedy(this.hostOffset(coord), this.deviceSize, this.strideMap, this.smOrder);
     if (!x) throw new CoordError(`host element ${tuple(coord)} has no device position under this stride_map`);
     return x;
   }
