@@ -41,6 +41,13 @@ const ENUM_LIMIT = 1 << 22;
 /** Σ xᵢ·strideᵢ: the storage element of a coordinate, relative to the offset. */
 const dot = (x: readonly number[], strides: readonly number[]): number => x.reduce((s, c, i) => s + c * strides[i], 0);
 
+/** Storage elements from the offset to the last one the view reaches: Σ (sizeᵢ − 1)·strideᵢ + 1. */
+const reach = (shape: readonly number[], strides: readonly number[]): number =>
+  dot(
+    shape.map((n) => n - 1),
+    strides,
+  ) + 1;
+
 /** Walks every coordinate of `sizes` in row-major order (last dim fastest) until `found` holds; returns that coordinate. */
 function findCoord(sizes: readonly number[], found: (x: readonly number[]) => boolean): number[] | undefined {
   const x = new Array<number>(sizes.length).fill(0);
@@ -123,13 +130,7 @@ export function validateStrided(spec: StridedSpec): Issue[] {
   // every rule so far is an error: the rest needs sizes, strides and offset that make sense
   if (out.length) return out;
   const st = spec.strides ?? rmStrides(spec.shape);
-  const span =
-    (spec.offset ?? 0) +
-    dot(
-      spec.shape.map((n) => n - 1),
-      st,
-    ) +
-    1;
+  const span = (spec.offset ?? 0) + reach(spec.shape, st);
   // no storage size: the storage is the span
   if ((spec.storage ?? Infinity) < span)
     out.push(
@@ -197,15 +198,7 @@ export class StridedLayout implements LayoutModel<StridedForward> {
     this.offset = spec.offset ?? 0;
     this.es = HOST_BYTES[spec.dtype];
     this.numel = safe(prod(spec.shape), 'the element count');
-    this.span = safe(
-      this.offset +
-        dot(
-          this.shape.map((n) => n - 1),
-          this.strides,
-        ) +
-        1,
-      'the storage span',
-    );
+    this.span = safe(this.offset + reach(this.shape, this.strides), 'the storage span');
     this.reserved = Math.max(this.span, spec.storage ?? 0);
     safe(this.reserved * this.es, 'the storage bytes');
     this.overlapping = !nonOverlapping(this.shape, this.strides);
@@ -316,7 +309,7 @@ export class StridedLayout implements LayoutModel<StridedForward> {
     // Stryker disable next-line ConditionalExpression: a fast path; counting the offsets of nested dims gives n too
     if (nonOverlapping(sizes, st)) return (this.distinct = n);
     // too many to count: at most one per coordinate and one per storage element from the offset to the end of the span
-    if (n > ENUM_LIMIT) return (this.distinct = Math.min(n, this.span - this.offset));
+    if (n > ENUM_LIMIT) return (this.distinct = Math.min(n, reach(sizes, st)));
     const seen = new Set<number>();
     findCoord(sizes, (x) => {
       seen.add(dot(x, st));
