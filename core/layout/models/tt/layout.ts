@@ -141,6 +141,7 @@ export class TTLayout extends TTBase implements LayoutModel<TTForward> {
       // Stryker disable next-line all: past the limit, element by element gives the same addresses
       const tooLong = this.shape.reduce((a, b) => a + b, 0) * 2 > TABLE_LIMIT;
       // shard indices are int32 in the tables; addresses must stay exact doubles
+      // Stryker disable next-line EqualityOperator,ArithmeticOperator: a flipped bound sends all element by element; at 2^31 shards the tables still hold
       if (tooLong || this.nShards >= 2 ** 31 || this.slotsPerUnit * this.alignedPage >= 2 ** 52) this.ndTables = null;
       else {
         const { RT, CT } = this.pageTables();
