@@ -297,11 +297,70 @@ test('a very long statement: its text, level labels and summary lines cut to wha
   assert.deepEqual([r.dst!.first, r.dst!.last], [0x100, 0x10f]);
 });
 
-test('the buffer limit: the last element starting at the limit is out, the one before it in', () => {
-  // INT16 elements 3 and 4 of an 8-byte buffer at 0x500: element 3 at bytes 6..7 (in), element 4 at byte 8 = the limit (out)
-  const [edge] = stmts(analyze('void f(void) {\n   > DTYPE(INT16)MEM(0x500,8(16))[3:4] <= DTYPE(INT16)MEM(0x600,24)[0:1];\n}\n'));
+test('the buffer limit: the last element starting at the limit is out, the one before it in; PCORE words have no buffer limit', () => {
+  // INT16 elements of an 8-byte buffer at 0x500: [3:4] ends with element 4 at byte 8 = the limit (out); [0:3] ends at byte 6 (in)
+  const [edge, inside] = stmts(
+    analyze(
+      'void f(void) {\n' +
+        '   > DTYPE(INT16)MEM(0x500,8(16))[3:4] <= DTYPE(INT16)MEM(0x600,24)[0:1];\n' +
+        '   > DTYPE(INT16)MEM(0x500,8(16))[0:3] <= DTYPE(INT16)MEM(0x600,24)[0:3];\n' +
+        '}\n',
+    ),
+  );
   const sr = new StatementRuns();
   noteBoth(sr, edge, 0, { elements: 2, skipped: 1 });
-  const [r] = at(sr, new Map([[edge, 2]]));
-  assert.deepEqual([r.dst!.first, r.dst!.last, r.dst!.firstOut, r.dst!.lastOut], [0x506, 0x508, undefined, true]);
+  noteBoth(sr, inside, 1, { elements: 4 });
+  // a PCORE side given a buffer limit of 1 word by hand: its word addresses are not held to it
+  sr.note(toPcore, 'transfer', 2, 0, ran({ ...toPcore.dst!.desc, bufLimit: 1 }), ran(toPcore.src!.desc), {});
+  const rs = at(
+    sr,
+    new Map([
+      [edge, 2],
+      [inside, 3],
+      [toPcore, 4],
+    ]),
+  );
+  assert.deepEqual(
+    rs.map((r) => [r.dst!.first, r.dst!.last, r.dst!.firstOut, r.dst!.lastOut]),
+    [
+      [0x506, 0x508, undefined, true],
+      [0x500, 0x506, undefined, undefined],
+      [289, 4642, undefined, undefined],
+    ],
+  );
+});
+
+test('only MEM, SCRATCH and PCORE sides have end addresses: not an SPU table, even with a base', () => {
+  // SPU: one flat level of 2 tables × 256 words
+  const [spu] = stmts(analyze('void f(void) {\n   > DTYPE(INT16)MEM(0x300,512)[0:511] <= SPU(2);\n}\n'));
+  const sr = new StatementRuns();
+  sr.note(spu, 'transfer', 0, 0, ran(spu.dst!.desc), ran({ ...spu.src!.desc, base: 0 }), {});
+  const [r] = at(sr, new Map([[spu, 2]]));
+  assert.deepEqual(bare(r).src, {
+    space: 'SPU',
+    dtype: 'INT16',
+    elements: 512,
+    levels: [{ label: 'SPU', begin: 0, end: 511, step: 1, count: 512 }],
+    summary: undefined,
+  });
+});
+
+test('a label of exactly 255 characters is kept whole, one of 256 is cut', () => {
+  // '0x10' and 62 × '+0*0': 252 characters; the labels `…[0]` and `…[1]` of MEM(addr,4,4) are 255 characters
+  const addr = '0x10' + '+0*0'.repeat(62);
+  const wide = addr + '+0';
+  const [s] = stmts(analyze(`void f(void) {\n   > DTYPE(UINT8)MEM(${addr},4,4)[0][0:3] <= DTYPE(UINT8)MEM(${wide},4,4)[1][0:3];\n}\n`));
+  const sr = new StatementRuns();
+  sr.note(s, 'transfer', 0, 0, { desc: s.dst!.desc, dtype: 'UINT8' }, { desc: s.src!.desc, dtype: 'UINT8' }, {});
+  const [r] = at(sr, new Map([[s, 2]]));
+  assert.deepEqual(
+    r.dst!.levels.map((l) => l.label),
+    [`${addr}[0]`, `${addr}[1]`],
+  );
+  assert.equal(r.dst!.levels[0].label.length, 255);
+  // 257 characters: the first 255 and '…'
+  assert.deepEqual(
+    r.src!.levels.map((l) => l.label),
+    [`${wide}[0]`.slice(0, 255) + '…', `${wide}[1]`.slice(0, 255) + '…'],
+  );
 });

@@ -143,6 +143,7 @@ export class StatementRuns {
     if (e.kind === 'transfer' && dst && src) {
       // as many rows as the static hover shows (its default)
       const table = transferTable({ ...info, dst, src });
+      // Stryker disable next-line ConditionalExpression: equivalent, a side sideOf resolved (total ≥ 1) always has a table
       if (table) r.table = table.slice(0, 1 << 16);
     }
     return r;
@@ -157,15 +158,18 @@ export class StatementRuns {
 
 type Stats = Pick<Entry, 'elements' | 'padded' | 'skipped'>;
 
+/** A number the record can carry exactly (not undefined, NaN, a fraction or past 2^53). */
+const exact = (x: number | undefined): x is number => Number.isSafeInteger(x);
+
 /** A side with the run's numbers; undefined when a size is not a number (a definition whose `[$]` is given at each use). */
 function sideOf(ti: TermInfo): RunSide | undefined {
   const d = ti.desc;
   const total = d.space === 'CONST' ? 1 : d.total;
-  if (total === undefined || !Number.isSafeInteger(total)) return undefined;
+  if (!exact(total)) return undefined;
   const levels: RunSide['levels'] = [];
   for (const l of d.levels) {
     const { begin, step, count } = l;
-    if (begin === undefined || step === undefined || count === undefined || ![begin, step, count].every(Number.isSafeInteger)) return undefined;
+    if (!exact(begin) || !exact(step) || !exact(count)) return undefined;
     levels.push({ label: clip(l.label, MAX_LABEL), begin, end: begin + (count - 1) * step, step, count });
   }
   const side: RunSide = {
@@ -182,8 +186,7 @@ function sideOf(ti: TermInfo): RunSide | undefined {
 /** Address of the first and the last element in iteration order (bytes for MEM/SCRATCH, words for PCORE), and whether each is outside the bounds. */
 function endAddresses(d: Descriptor): Pick<RunSide, 'first' | 'last' | 'firstOut' | 'lastOut'> | undefined {
   if (d.space !== 'MEM' && d.space !== 'SCRATCH' && d.space !== 'PCORE') return undefined;
-  if (d.levels.some((l) => l.stride === undefined)) return undefined;
-  // (the total is at least 1: sideOf has checked it)
+  // (the total is at least 1: sideOf has checked it; a stride not known makes the ends NaN, not exact)
   const head = enumerate(d, 1)[0];
   let last = d.space === 'PCORE' ? (d.base ?? 0) : 0;
   let lastIn = true;
@@ -193,9 +196,9 @@ function endAddresses(d: Descriptor): Pick<RunSide, 'first' | 'last' | 'firstOut
     lastIn &&= levelValid(l, idx);
   }
   const el = Math.max(1, d.elemBytes);
-  if (d.space !== 'PCORE' && d.bufLimit !== undefined && last * el >= d.bufLimit) lastIn = false;
+  if (d.space !== 'PCORE' && last * el >= (d.bufLimit ?? Infinity)) lastIn = false;
   const first = head.loc;
-  if (first === undefined || !Number.isSafeInteger(first) || !Number.isSafeInteger(last)) return undefined;
+  if (!exact(first) || !exact(last)) return undefined;
   const out = (r: Pick<RunSide, 'first' | 'last'>) => ({ ...r, ...(head.valid ? {} : { firstOut: true }), ...(lastIn ? {} : { lastOut: true }) });
   if (d.space === 'PCORE') return out({ first, last });
   if (d.base === undefined) return undefined;

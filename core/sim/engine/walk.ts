@@ -315,14 +315,19 @@ export class Cursor {
   skip(n: number): void {
     const j = this.j + n;
     this.pos += n;
-    // fast paths from a valid row (any other move seeks): within the row, or onto the next row without a carry
+    // fast paths from a valid row (any other move seeks): within the row, or onto the next row without a carry.
+    // Skipping a fast path only seeks, to the same position: those mutants are equivalent (the paths save time only).
+    // Stryker disable next-line ConditionalExpression,BlockStatement: a fast path not taken seeks (same position)
     if (this.bad < 0) {
+      // Stryker disable next-line ConditionalExpression,BlockStatement: a fast path not taken seeks (same position)
       if (j < this.ic) {
         this.j = j;
         return;
       }
       // (one level: q = −1, dig[−1] is undefined and the comparison false)
+      // Stryker disable next-line ArithmeticOperator: another q finds no digit (undefined), and the move seeks
       const q = this.K - 2;
+      // Stryker disable next-line ConditionalExpression,BlockStatement: a fast path not taken seeks (same position)
       if (j === this.ic && this.dig[q] + 1 < this.cnt[q]) {
         // the row before passed its checks and digits only grow: only the upper bound can fail
         const d = ++this.dig[q];
