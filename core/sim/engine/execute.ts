@@ -86,7 +86,7 @@ export class TensorExecutor {
   laneOps = 0;
   /** Each `>` transfer and definition as it last ran, with how many times (hovers and inlay hints after a run or at a stop). */
   // Stryker disable next-line OptionalChaining: a use is recorded only after its variable resolved (its slot exists); a definition has a source term
-  readonly statementRuns = new StatementRuns((t, p) => (t.kind === 'var' && t.name ? (this.slots[p].get(t.name.text)?.info.src?.term ?? t) : t));
+  readonly statementRuns = new StatementRuns((t, p) => (t.kind === 'var' ? (this.slots[p].get(t.name!.text)?.info.src?.term ?? t) : t));
 
   constructor(private readonly o: ExecOptions) {
     if (o.included?.length) this.includedOf = new Map(o.included.flatMap((p) => p.a.units.map((u) => [u, p.a] as const)));
@@ -290,13 +290,12 @@ export class TensorExecutor {
     if (term.kind === 'const') space = 'CONST';
     else if (desc.space === 'MEM' || desc.space === 'SCRATCH' || desc.space === 'PCORE' || desc.space === 'SPU' || desc.space === 'PROG') space = desc.space;
     else throw new SimError(`not simulated: memory space ${term.space ?? term.kind}`, undefined, [], 'not-simulated');
-    const side: Side = { desc, space, dtype, shared: desc.shared, remap: remapV };
+    const side: Side = { desc, space, dtype, shared: desc.shared, remap: remapV, constValue: desc.constValue };
     if (space === 'MEM' || space === 'SCRATCH') {
       // a run-time DTYPE(t): describe knew neither the element size nor the INT16 alignment of the address
       desc.elemBytes = dtype === 'INT16' ? 2 : 1;
       if (dtype === 'INT16') desc.base &&= desc.base & ~1;
     }
-    if (term.kind === 'const') side.constValue = desc.constValue;
     // the broadcast of a PCORE destination (a transfer reads it of its destination only)
     if (space === 'PCORE') side.mcast = this.mcast(term, desc);
     return side;
