@@ -355,7 +355,8 @@ export class TensorExecutor {
     this.currentProcess = scope.process;
     const term = info.stmt.src!;
     const member = this.memberOf(term);
-    const desc = describe(term, { ev: (t) => (t.trim().startsWith('$') ? NaN : ev(t)), member });
+    // C text starting with `$` (the placeholder) is given at each use, not now (the parser's texts are trimmed)
+    const desc = describe(term, { ev: (t) => (t.startsWith('$') ? NaN : ev(t)), member });
     const placeholder = desc.levels.findIndex((l) => l.index?.kind === 'placeholder');
     const dtype = this.dtypeOf(term, ev);
     const side = this.side(term, desc, dtype, ev);
