@@ -165,6 +165,15 @@ test('TT011/TT019: the core grid of a sharded buffer — empty, not a range, off
   );
   assert.deepEqual(hs({ grid: [R(2, 2, 3, 3), R(0, 0, 2, 2)] }), [overlap('(2,2)-(3,3)', '(0,0)-(2,2)')]);
   assert.deepEqual(hs({ grid: [R(0, 0, 0, 0), R(5, 5, 5, 5), R(0, 0, 0, 0)] }), [overlap('(0,0)-(0,0)', '(0,0)-(0,0)')]);
+  // a range right of (or below) the one before it does not overlap it
+  assert.deepEqual(
+    hs({ grid: [R(2, 0, 3, 0), R(0, 0, 1, 0)] }).map((i) => i.code),
+    ['TT014'],
+  );
+  assert.deepEqual(
+    hs({ grid: [R(0, 2, 0, 3), R(0, 0, 0, 1)] }).map((i) => i.code),
+    ['TT014'],
+  );
   // ranges that only share x (or only y) do not overlap
   assert.deepEqual(
     hs({ grid: [R(0, 0, 3, 0), R(0, 1, 3, 1)] }).map((i) => i.code),
@@ -231,6 +240,8 @@ test('TT008: TILE shards are whole tiles in their last two dims (with the rounde
   assert.deepEqual(rm('BLOCK_SHARDED', [16, 12], [8]), [
     issue('TT009', 'error', 'ROW_MAJOR BLOCK_SHARDED: the shard width 12 must be a multiple of the width alignment 8', 'shard', { index: 1 }),
   ]);
+  // TILE: the width alignment is whole tiles (TT003), not a rule on the shard width: [64, 32] shards under [32, 64] are fine
+  assert.deepEqual(rules({ memory: 'WIDTH_SHARDED', buffer: 'L1', grid: [R(0, 0, 1, 0)], shard: [64, 32], alignment: [32, 64] }), []);
   // HEIGHT sharding keeps whole rows: no width alignment rule (its own TT005 says the width is wrong)
   assert.deepEqual(
     rm('HEIGHT_SHARDED', [16, 64], [1, 7]).map((i) => i.code),
@@ -290,6 +301,11 @@ test('TT006: WIDTH shards keep whole columns and need at most one shard per core
       fixes: [fix('Set the shard width to 96', 'shard', '[64, 96]', true)],
     }),
   ]);
+  // TILE: the width said is the padded one (150 → 160), ⌈160/32⌉ = 5 shards; ⌈160/2⌉ = 80 → 96
+  assert.deepEqual(
+    ws({ shape: [64, 150], shard: [64, 32], grid: [R(0, 0, 1, 0)] })[0].message,
+    'width 160 in shards of 32 makes 5 shards but the grid has 2 cores; a shard width of at least 96 fits',
+  );
   // ROW_MAJOR: the width is the unpadded last dim (10), not the one padded to the shard width (12); tiles are 1×1
   const rmw = (cores: number, sw: number) =>
     rules({ layout: 'ROW_MAJOR', shape: [4, 10], memory: 'WIDTH_SHARDED', buffer: 'L1', shard: [4, sw], grid: [R(0, 0, cores - 1, 0)] });

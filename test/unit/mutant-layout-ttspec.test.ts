@@ -38,6 +38,8 @@ test('geometry of ROW_MAJOR buffers: one row per page when interleaved or height
   const shardRows = { shape2: [4, 10], align: [4], padded: [4, 12], physH: 4, physW: 12, pageH: 1, pageW: 4, pageSize: 8, Hp: 4, Wp: 3 };
   for (const memory of ['WIDTH_SHARDED', 'BLOCK_SHARDED', 'ND_SHARDED'] as const)
     assert.deepEqual(pages(spec({ shape: [4, 10], memory, shard: [4, 4], grid: [R(0, 0, 2, 0)] })), shardRows, memory);
+  // a height-sharded page is a whole row even when the shard is narrower (TT005 reports that shard)
+  assert.equal(geometry(spec({ shape: [4, 10], memory: 'HEIGHT_SHARDED', shard: [2, 4], grid: [R(0, 0, 1, 0)] })).pageW, 10);
   // a 1-D tensor is one row; 3-D folds all but the last dim into the height
   assert.deepEqual(pages(spec({ shape: [10] })), { ...whole, shape2: [1, 10], padded: [1, 10], physH: 1, Hp: 1 });
   assert.deepEqual(pages(spec({ shape: [2, 3, 10] })), { ...whole, shape2: [2, 3, 10], padded: [2, 3, 10], physH: 6, Hp: 6 });

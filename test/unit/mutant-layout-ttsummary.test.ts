@@ -30,6 +30,21 @@ test('element bytes count the real elements of partial edge tiles (bf16 40×50: 
     ],
     slotsPerUnit: 1,
   });
+  // 4 pages of 32×32 slots, 2000 of them elements; the facts shown, in order
+  assert.deepEqual([s.slots, s.paddingSlots, s.bytes, s.blocks], [4096, 2096, 12 * 2048, { name: 'page', count: 4, bytes: 2048 }]);
+  // padding 4192 of 4192 + 4000 bytes = 51.17 %
+  assert.deepEqual(s.facts, [
+    { name: 'target', value: 'wormhole_b0' },
+    { name: 'dtype', value: 'bfloat16 (Float16_b)' },
+    { name: 'layout', value: 'TILE 32×32, 4 faces of 16×16' },
+    { name: 'logical → padded', value: '[40, 50] → [64, 64]' },
+    { name: 'physical 2-D', value: '64 × 64' },
+    { name: 'pages', value: '4 = 2 × 2 of 32×32, 2048 B each' },
+    { name: 'memory', value: 'DRAM interleaved over 12 banks (page p → bank p mod 12)' },
+    { name: 'per bank', value: '1 page slot = 2,048 B, reserved in every bank (banks 0–3: 1, banks 4–11: 0)' },
+    { name: 'bytes', value: '24 KiB reserved (24,576 B): 4,000 B of elements, 51.2 % padding' },
+    { name: 'address', value: '0x0..0x7ff in each bank' },
+  ]);
   // three batches of the same: 3·4000 B, 12 pages, one per bank
   const b = summary({ shape: [3, 40, 50] });
   assert.equal(b.breakdown.element, 12000);
@@ -74,6 +89,18 @@ test('ND shards dealt round-robin: real pages per core with partial edge shards 
   // 32 slots reserved, 18 real pages: 14 PADDING slots in the partial shards
   assert.equal(s.breakdown.padding, 14 * 2048);
   assert.match(s.short, /^64 KiB · 8 shards on 2 cores · 32 KiB\/core · /);
+  // 36 KiB of elements (3·64·96·2 B); padding 14·2048 = 28,672 of 28,672 + 36,864 B = 43.75 %
+  assert.deepEqual(
+    s.facts.slice(6).map((f) => f.value),
+    [
+      'L1 ND_SHARDED ROW_MAJOR over 2 cores (0,0)-(1,0)',
+      '[2, 32, 64] = [2, 1, 2] pages; shard grid [2, 2, 2] = 8 shards, 4 per core (round-robin)',
+      '16 page slots = 32 KiB, reserved on every core of the grid (real pages: core (0,0): 12, core (1,0): 6)',
+      '14 PADDING page slots in partial shards',
+      '64 KiB reserved (65,536 B): 36 KiB of elements, 43.8 % padding',
+      '0x0..0x7fff in each core',
+    ],
+  );
   // three cores: shards 0,3,6 → 4+2+2 = 8; 1,4,7 → 2+2+1 = 5; 2,5 → 4+1 = 5
   const three = summary({ shape: [3, 64, 96], buffer: 'L1', memory: 'ND_SHARDED', shard: [2, 32, 64], grid: [R(0, 0, 2, 0)] });
   assert.deepEqual(three.units?.pages, [
