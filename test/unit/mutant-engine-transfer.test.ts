@@ -165,6 +165,19 @@ test('run-based path: a gather of long rows, overlapping rows in one space (in o
     assert.deepEqual([...m.scratch.subarray(0x100, 0x150)], want);
     assert.deepEqual(st, clean(80, { space: 'MEM', lo: 0x4000, hi: 0x4057, count: 80 }, { space: 'SCRATCH', lo: 0x100, hi: 0x14f, count: 80 }));
   }
+  // 40 bytes spread 2 apart, and gathered back from 2 apart (runs of 40 with a stride: the element loop)
+  fresh();
+  const spread = u8('SCRATCH', 0x200, [{ begin: 0, count: 40, stride: 2, size: 40 }]);
+  runTransfer(ctx0(m), spread, u8('MEM', 0x4000, [row(40)]), 0, false);
+  assert.deepEqual(
+    [...m.scratch.subarray(0x200, 0x250)],
+    [...Array(40).keys()].flatMap((i) => [i + 1, 0]),
+  );
+  runTransfer(ctx0(m), u8('MEM', 0x4100, [row(40)]), spread, 0, false);
+  assert.deepEqual(
+    [...m.mem.subarray(0x4100, 0x4128)],
+    [...Array(40).keys()].map((i) => i + 1),
+  );
   // rows one byte forward onto themselves: each element reads the one just written — row 0 is all byte 0x4000 (1),
   // row 1 all byte 0x4030 (49); the bytes between the rows (0x4029..0x402f = 42..48) stay
   const forward = [1, ...Array(40).fill(1), 42, 43, 44, 45, 46, 47, 48, 49, ...Array(40).fill(49), 90];
@@ -196,6 +209,9 @@ test('run-based path: constants and PAD fill rows of 16 or more and shorter ones
   // INT16(0x12345) keeps its low 16 bits (0x2345) in rows of 3, 5 apart
   runTransfer(ctx0(m), i16('MEM', 0x7000, [row(2, 5), row(3)]), mkSide({ space: 'CONST', dtype: 'INT16', constValue: 0x12345 }), 0, false);
   assert.deepEqual(halfwords(0x7000, 8), [0x2345, 0x2345, 0x2345, 0, 0, 0x2345, 0x2345, 0x2345]);
+  // INT8(5) into every other byte of 20 (one run of 20, 2 apart): the bytes between keep their 0
+  runTransfer(ctx0(m), u8('MEM', 0xa000, [{ begin: 0, count: 20, stride: 2, size: 20 }]), mkSide({ space: 'CONST', dtype: 'INT8', constValue: 5 }), 0, false);
+  assert.deepEqual([...m.mem.subarray(0xa000, 0xa028)], Array(20).fill([5, 0]).flat());
   // 5 source elements, then PAD(7): row 0 = 1..5 and 15 PADs (a short fill), row 1 = 20 PADs (a long one)
   for (let i = 0; i < 5; i++) m.mem[0x8000 + 2 * i] = i + 1;
   const p = runTransfer(ctx0(m), i16('MEM', 0x9000, [row(2, 24), row(20)]), i16('MEM', 0x8000, [row(5)]), 7, false);
@@ -251,4 +267,28 @@ test('more than one chunk of 65536 elements on the element path: a copy, a REPEA
   assert.ok(m.mem.subarray(0, 65540).every((v, i) => v === ((i * 7) & 255)));
   assert.ok(m.mem.subarray(65540, N).every((v) => v === 9));
   assert.deepEqual([p.padded, p.read], [N - 65540, { space: 'MEM', lo: 0x20000, hi: 0x20000 + 65539, count: 65540 }]);
+});
+
+test('element path faults name the first element outside: bytes in hexadecimal, words in decimal, either side', () => {
+  const m = new Machine({ memBytes: MEM });
+  const go = (dst: ReturnType<typeof mkSide>, src: ReturnType<typeof mkSide>) => faultOf(() => runTransfer(ctx0(m), dst, src, 0, false));
+  const w = (base: number, count: number) => mkSide({ space: 'PCORE', dtype: 'UINT8', base, levels: [row(count)] });
+  const bytes = 'is outside MEM (size 65536 bytes)';
+  // a MEM destination of 3 bytes from PCORE words: from −2 the first is 0xfffffffe; from 0xfffe the last is 0x10000
+  assert.deepEqual(go(u8('MEM', -2, [row(3)]), w(0, 3)), ['dst', `destination byte address 0xfffffffe ${bytes}`]);
+  assert.deepEqual(go(u8('MEM', MEM - 2, [row(3)]), w(0, 3)), ['dst', `destination byte address 0x10000 ${bytes}`]);
+  // INT16 elements at 0xfffc, 0xfffe, 0x10000: the third starts past the end
+  assert.deepEqual(go(i16('MEM', MEM - 4, [row(3)]), w(0, 3)), ['dst', `destination byte address 0x10000 ${bytes}`]);
+  // a MEM source read into PCORE words
+  assert.deepEqual(go(w(0, 2), u8('MEM', -1, [row(2)])), ['src', `source byte address 0xffffffff ${bytes}`]);
+  assert.deepEqual(go(w(0, 2), u8('MEM', MEM - 1, [row(2)])), ['src', `source byte address 0x10000 ${bytes}`]);
+  assert.deepEqual(go(w(0, 2), i16('MEM', MEM - 2, [row(2)])), ['src', `source byte address 0x10000 ${bytes}`]);
+  // PCORE words below 0 and past the page (8 · 4096 = 32768 words); a range past both ends names the first
+  assert.deepEqual(go(w(-1, 2), u8('MEM', 0, [row(2)])), ['dst', 'destination word address -1 is outside PCORE0 (size 32768 words)']);
+  assert.deepEqual(go(u8('MEM', 0, [row(2)]), w(-1, 2)), ['src', 'source word address -1 is outside PCORE0 (32768 words)']);
+  assert.deepEqual(go(u8('MEM', 0, [row(2)]), w(32767, 2)), ['src', 'source word address 32768 is outside PCORE0 (32768 words)']);
+  assert.deepEqual(go(u8('MEM', 0, [row(32770)]), w(-1, 32770)), ['src', 'source word address -1 is outside PCORE0 (32768 words)']);
+  assert.deepEqual(go(w(-1, 32770), u8('MEM', 0, [row(32770)])), ['dst', 'destination word address -1 is outside PCORE0 (size 32768 words)']);
+  // nothing was written
+  assert.ok(m.mem.every((v) => v === 0) && m.pages[0].priv.every((v) => v === 0));
 });
