@@ -126,6 +126,35 @@ export class TTLayout extends TTBase implements LayoutModel<TTForward> {
     return res;
   }
 
+  /** The tables of forwardManyNd, or null where they would be too long or inexact (then element by element). */
+  private ndTablesOf(): { SH: Int32Array[]; LI: Float64Array[] } | null {
+    // memory only: one table entry per index of every dim
+    // Stryker disable next-line all: past the limit, element by element gives the same addresses
+    const tooLong = this.shape.reduce((a, b) => a + b, 0) * 2 > TABLE_LIMIT;
+    // shard indices are int32 in the tables; addresses must stay exact doubles
+    // Stryker disable next-line EqualityOperator,ArithmeticOperator: a flipped bound sends all element by element; at 2^31 shards the tables still hold
+    if (tooLong || this.nShards >= 2 ** 31 || this.slotsPerUnit * this.alignedPage >= 2 ** 52) return null;
+    const geo = this.geo;
+    const { RT, CT } = this.pageTables();
+    const r2 = geo.shape2.length;
+    const off = r2 - this.shape.length; // a 1-D tensor is the last dim of the 2-D folding
+    const gridStr = rmStrides(this.gridShape);
+    const shardStr = rmStrides(this.shardPages);
+    const ap = this.alignedPage;
+    const dims = this.shape.map((n, d) => {
+      const D = d + off;
+      const pcOf = (c: number) => (D === r2 - 1 ? Math.floor(c / geo.pageW) : D === r2 - 2 ? Math.floor(c / geo.pageH) : c);
+      // byte in the page: the column's part with the exponent section (0 B without block floats) and the row's part
+      // (RT holds the exponent section once; row-major pages are one row: RT = [0])
+      const inn = (c: number) => (D === r2 - 1 ? CT[c % geo.pageW] + this.expBytes : D === r2 - 2 ? RT[c % geo.pageH] - this.expBytes : 0);
+      return {
+        sh: Int32Array.from({ length: n }, (_, c) => Math.floor(pcOf(c) / this.shardPages[D]) * gridStr[D]),
+        li: Float64Array.from({ length: n }, (_, c) => (pcOf(c) % this.shardPages[D]) * shardStr[D] * ap + inn(c)),
+      };
+    });
+    return { SH: dims.map((t) => t.sh), LI: dims.map((t) => t.li) };
+  }
+
   /**
    * ND sharding: shard id and the byte inside the shard's slot are sums of per-dim table entries
    * (`LI` = local page · aligned page + byte in the page, folded into one table); the core and the
@@ -134,49 +163,16 @@ export class TTLayout extends TTBase implements LayoutModel<TTForward> {
    */
   private forwardManyNd(coords: Int32Array, res: Float64Array, units: Int32Array | undefined, count: number): Float64Array {
     const r = this.shape.length;
-    const geo = this.geo;
-    // Stryker disable next-line ConditionalExpression,EqualityOperator,BlockStatement: a cache; without tables it goes element by element (same addresses)
-    if (this.ndTables === undefined) {
-      // memory only: one table entry per index of every dim
-      // Stryker disable next-line all: past the limit, element by element gives the same addresses
-      const tooLong = this.shape.reduce((a, b) => a + b, 0) * 2 > TABLE_LIMIT;
-      // shard indices are int32 in the tables; addresses must stay exact doubles
-      // Stryker disable next-line EqualityOperator,ArithmeticOperator: a flipped bound sends all element by element; at 2^31 shards the tables still hold
-      if (tooLong || this.nShards >= 2 ** 31 || this.slotsPerUnit * this.alignedPage >= 2 ** 52) this.ndTables = null;
-      else {
-        const { RT, CT } = this.pageTables();
-        const r2 = geo.shape2.length;
-        const off = r2 - r; // a 1-D tensor is the last dim of the 2-D folding
-        const gridStr = rmStrides(this.gridShape);
-        const shardStr = rmStrides(this.shardPages);
-        const ap = this.alignedPage;
-        const SH: Int32Array[] = [];
-        const LI: Float64Array[] = [];
-        for (let d = 0; d < r; d++) {
-          const D = d + off;
-          const n = this.shape[d];
-          const sh = new Int32Array(n);
-          const li = new Float64Array(n);
-          for (let c = 0; c < n; c++) {
-            const pc = D === r2 - 1 ? Math.floor(c / geo.pageW) : D === r2 - 2 ? Math.floor(c / geo.pageH) : c;
-            sh[c] = Math.floor(pc / this.shardPages[D]) * gridStr[D];
-            // byte in the page: the column's part with the exponent section (0 B without block floats) and the row's part
-            // (RT holds the exponent section once; row-major pages are one row: RT = [0])
-            const inn = D === r2 - 1 ? CT[c % geo.pageW] + this.expBytes : D === r2 - 2 ? RT[c % geo.pageH] - this.expBytes : 0;
-            li[c] = (pc % this.shardPages[D]) * shardStr[D] * ap + inn;
-          }
-          SH.push(sh);
-          LI.push(li);
-        }
-        this.ndTables = { SH, LI };
-      }
-    }
+    // Stryker disable next-line all: a cache; never built or built again, the addresses are the same (element by element without tables)
+    if (this.ndTables === undefined) this.ndTables = this.ndTablesOf();
+    // Stryker disable next-line ConditionalExpression: true only goes element by element (same addresses)
     if (!this.ndTables) return this.forwardManySlow(coords, res, units, count);
     const { SH, LI } = this.ndTables;
     const nc = this.units;
     const slotBytes = this.shardVol * this.alignedPage;
     const base = this.base;
     const u = units ?? new Int32Array(0);
+    // Stryker disable next-line ConditionalExpression: without units the array is zero-length and ignores the write
     const want = units !== undefined;
     // Stryker disable next-line ConditionalExpression,BlockStatement: the rank-3 kernel is a faster copy of the loop below (same answers)
     if (r === 3) {
@@ -213,9 +209,8 @@ export class TTLayout extends TTBase implements LayoutModel<TTForward> {
 
   private forwardManySlow(coords: Int32Array, res: Float64Array, units: Int32Array | undefined, count: number): Float64Array {
     const r = this.shape.length;
-    const c = new Array<number>(r);
     for (let i = 0; i < count; i++) {
-      for (let d = 0; d < r; d++) c[d] = coords[i * r + d];
+      const c = Array.from(coords.subarray(i * r, i * r + r));
       if (this.checkCoord(c)) {
         res[i] = NaN;
         if (units) units[i] = -1;
