@@ -1,4 +1,7 @@
-/** `forwardMany` kernels of TT-NN buffers: one function per case so each keeps its own type feedback. */
+/**
+ * `forwardMany` kernels of TT-NN buffers: one function per case so each keeps its own type feedback. `units` is
+ * zero-length when the caller wants no units: a typed array ignores writes past its end, so every kernel writes it.
+ */
 
 export interface RowGeometry {
   r: number;
@@ -15,7 +18,6 @@ export function tileInterleaved(
   coords: Int32Array,
   res: Float64Array,
   units: Int32Array,
-  wantUnits: boolean,
   count: number,
   g: RowGeometry,
   lH: number,
@@ -36,8 +38,7 @@ export function tileInterleaved(
     if (pre) {
       const row = res[i];
       if (row !== row) {
-        // Stryker disable next-line ConditionalExpression: without units the array is zero-length and ignores the write
-        if (wantUnits) units[i] = -1;
+        units[i] = -1;
         continue;
       }
       ri = row | 0;
@@ -46,8 +47,7 @@ export function tileInterleaved(
       const b = r >= 3 ? coords[k + 1] : 0;
       if (a >>> 0 >= s0 || b >>> 0 >= s1 || col >>> 0 >= sW) {
         res[i] = NaN;
-        // Stryker disable next-line ConditionalExpression: without units the array is zero-length and ignores the write
-        if (wantUnits) units[i] = -1;
+        units[i] = -1;
         continue;
       }
       ri = a * h0 + b * h1;
@@ -55,8 +55,7 @@ export function tileInterleaved(
     const page = (ri >> lH) * Wp + (col >> lW);
     const unit = page % nb;
     res[i] = base + ((page - unit) / nb) * ap + RT[ri & mH] + CT[col & mW];
-    // Stryker disable next-line ConditionalExpression: without units the array is zero-length and ignores the write
-    if (wantUnits) units[i] = unit;
+    units[i] = unit;
   }
 }
 
@@ -64,7 +63,6 @@ export function tileSharded(
   coords: Int32Array,
   res: Float64Array,
   units: Int32Array,
-  wantUnits: boolean,
   count: number,
   g: RowGeometry,
   lH: number,
@@ -88,8 +86,7 @@ export function tileSharded(
     if (pre) {
       const row = res[i];
       if (row !== row) {
-        // Stryker disable next-line ConditionalExpression: without units the array is zero-length and ignores the write
-        if (wantUnits) units[i] = -1;
+        units[i] = -1;
         continue;
       }
       ri = row | 0;
@@ -98,8 +95,7 @@ export function tileSharded(
       const b = r >= 3 ? coords[k + 1] : 0;
       if (a >>> 0 >= s0 || b >>> 0 >= s1 || col >>> 0 >= sW) {
         res[i] = NaN;
-        // Stryker disable next-line ConditionalExpression: without units the array is zero-length and ignores the write
-        if (wantUnits) units[i] = -1;
+        units[i] = -1;
         continue;
       }
       ri = a * h0 + b * h1;
@@ -107,8 +103,7 @@ export function tileSharded(
     const pr = ri >> lH;
     const pc = col >> lW;
     res[i] = base + (PRL[pr] + PCL[pc]) * ap + RT[ri & mH] + CT[col & mW];
-    // Stryker disable next-line ConditionalExpression: without units the array is zero-length and ignores the write
-    if (wantUnits) units[i] = sc[PRS[pr] + PCS[pc]];
+    units[i] = sc[PRS[pr] + PCS[pc]];
   }
 }
 
@@ -116,7 +111,6 @@ export function rowInterleaved(
   coords: Int32Array,
   res: Float64Array,
   units: Int32Array,
-  wantUnits: boolean,
   count: number,
   g: RowGeometry,
   CIN: Float64Array,
@@ -131,8 +125,7 @@ export function rowInterleaved(
     if (pre) {
       const row = res[i];
       if (row !== row) {
-        // Stryker disable next-line ConditionalExpression: without units the array is zero-length and ignores the write
-        if (wantUnits) units[i] = -1;
+        units[i] = -1;
         continue;
       }
       ri = row | 0;
@@ -141,8 +134,7 @@ export function rowInterleaved(
       const b = r >= 3 ? coords[k + 1] : 0;
       if (a >>> 0 >= s0 || b >>> 0 >= s1 || col >>> 0 >= sW) {
         res[i] = NaN;
-        // Stryker disable next-line ConditionalExpression: without units the array is zero-length and ignores the write
-        if (wantUnits) units[i] = -1;
+        units[i] = -1;
         continue;
       }
       ri = a * h0 + b * h1;
@@ -150,8 +142,7 @@ export function rowInterleaved(
     // an interleaved row-major page is a whole row (its width is the physical width): page = row
     const unit = ri % nb;
     res[i] = base + ((ri - unit) / nb) * ap + CIN[col];
-    // Stryker disable next-line ConditionalExpression: without units the array is zero-length and ignores the write
-    if (wantUnits) units[i] = unit;
+    units[i] = unit;
   }
 }
 
@@ -159,7 +150,6 @@ export function rowSharded(
   coords: Int32Array,
   res: Float64Array,
   units: Int32Array,
-  wantUnits: boolean,
   count: number,
   g: RowGeometry,
   CPC: Int32Array,
@@ -177,8 +167,7 @@ export function rowSharded(
     if (pre) {
       const row = res[i];
       if (row !== row) {
-        // Stryker disable next-line ConditionalExpression: without units the array is zero-length and ignores the write
-        if (wantUnits) units[i] = -1;
+        units[i] = -1;
         continue;
       }
       ri = row | 0;
@@ -187,8 +176,7 @@ export function rowSharded(
       const b = r >= 3 ? coords[k + 1] : 0;
       if (a >>> 0 >= s0 || b >>> 0 >= s1 || col >>> 0 >= sW) {
         res[i] = NaN;
-        // Stryker disable next-line ConditionalExpression: without units the array is zero-length and ignores the write
-        if (wantUnits) units[i] = -1;
+        units[i] = -1;
         continue;
       }
       ri = a * h0 + b * h1;
@@ -197,8 +185,7 @@ export function rowSharded(
     // page is the row in the shard
     const pc = CPC[col];
     res[i] = base + PRL[ri] * ap + CIN[col];
-    // Stryker disable next-line ConditionalExpression: without units the array is zero-length and ignores the write
-    if (wantUnits) units[i] = sc[PRS[ri] + pc];
+    units[i] = sc[PRS[ri] + pc];
   }
 }
 
@@ -206,7 +193,6 @@ export function ndRank3(
   coords: Int32Array,
   res: Float64Array,
   units: Int32Array,
-  wantUnits: boolean,
   count: number,
   SH: Int32Array[],
   LI: Float64Array[],
@@ -225,8 +211,7 @@ export function ndRank3(
     const c = coords[k + 2];
     if (a >>> 0 >= n0 || b >>> 0 >= n1 || c >>> 0 >= n2) {
       res[i] = NaN;
-      // Stryker disable next-line ConditionalExpression: without units the array is zero-length and ignores the write
-      if (wantUnits) units[i] = -1;
+      units[i] = -1;
       continue;
     }
     // a shard index is a non-negative int32 (nShards < 2^31): integer division and remainder are exact
@@ -234,7 +219,6 @@ export function ndRank3(
     const q = (shard / nc) | 0;
     const unit = shard - q * nc;
     res[i] = base + q * slotBytes + L0[a] + L1[b] + L2[c];
-    // Stryker disable next-line ConditionalExpression: without units the array is zero-length and ignores the write
-    if (wantUnits) units[i] = unit;
+    units[i] = unit;
   }
 }

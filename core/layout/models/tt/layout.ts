@@ -104,23 +104,21 @@ export class TTLayout extends TTBase implements LayoutModel<TTForward> {
       h1: r >= 3 ? this.heightStrides[1] : 0,
     };
     const u = units ?? new Int32Array(0);
-    // Stryker disable next-line ConditionalExpression: without units the array is zero-length and ignores the write
-    const wantUnits = units !== undefined;
     if (geo.g) {
       const { RT, CT } = (this.tileT ??= this.pageTables());
       const lH = log2i(geo.g.tH);
       const lW = log2i(geo.g.tW);
-      if (mem === 'INTERLEAVED') tileInterleaved(coords, res, u, wantUnits, count, g, lH, lW, RT, CT, geo.Wp, this.units, this.base, this.alignedPage);
+      if (mem === 'INTERLEAVED') tileInterleaved(coords, res, u, count, g, lH, lW, RT, CT, geo.Wp, this.units, this.base, this.alignedPage);
       else {
         const { PRS, PRL, PCS, PCL } = (this.shardT ??= this.shardTables());
-        tileSharded(coords, res, u, wantUnits, count, g, lH, lW, RT, CT, PRS, PRL, PCS, PCL, this.shardCore, this.base, this.alignedPage);
+        tileSharded(coords, res, u, count, g, lH, lW, RT, CT, PRS, PRL, PCS, PCL, this.shardCore, this.base, this.alignedPage);
       }
     } else {
       const { CPC, CIN } = (this.colT ??= this.colTables());
-      if (mem === 'INTERLEAVED') rowInterleaved(coords, res, u, wantUnits, count, g, CIN, this.units, this.base, this.alignedPage);
+      if (mem === 'INTERLEAVED') rowInterleaved(coords, res, u, count, g, CIN, this.units, this.base, this.alignedPage);
       else {
         const { PRS, PRL } = (this.shardT ??= this.shardTables());
-        rowSharded(coords, res, u, wantUnits, count, g, CPC, CIN, PRS, PRL, this.shardCore, this.base, this.alignedPage);
+        rowSharded(coords, res, u, count, g, CPC, CIN, PRS, PRL, this.shardCore, this.base, this.alignedPage);
       }
     }
     return res;
@@ -171,12 +169,10 @@ export class TTLayout extends TTBase implements LayoutModel<TTForward> {
     const nc = this.units;
     const slotBytes = this.shardVol * this.alignedPage;
     const base = this.base;
-    const u = units ?? new Int32Array(0);
-    // Stryker disable next-line ConditionalExpression: without units the array is zero-length and ignores the write
-    const want = units !== undefined;
+    const u = units ?? new Int32Array(0); // zero-length: writes past its end are ignored
     // Stryker disable next-line ConditionalExpression,BlockStatement: the rank-3 kernel is a faster copy of the loop below (same answers)
     if (r === 3) {
-      ndRank3(coords, res, u, want, count, SH, LI, nc, slotBytes, base);
+      ndRank3(coords, res, u, count, SH, LI, nc, slotBytes, base);
       return res;
     }
     for (let i = 0, k = 0; i < count; i++) {
@@ -195,14 +191,12 @@ export class TTLayout extends TTBase implements LayoutModel<TTForward> {
       }
       if (!ok) {
         res[i] = NaN;
-        // Stryker disable next-line ConditionalExpression: without units the array is zero-length and ignores the write
-        if (want) u[i] = -1;
+        u[i] = -1;
         continue;
       }
       const q = Math.floor(shard / nc);
       res[i] = base + q * slotBytes + local;
-      // Stryker disable next-line ConditionalExpression: without units the array is zero-length and ignores the write
-      if (want) u[i] = shard - q * nc;
+      u[i] = shard - q * nc;
     }
     return res;
   }
