@@ -204,10 +204,12 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
 
   const sRead = range?.srcBytes ?? sBytes;
   const sReadBase = sBase - (range?.srcOffset ?? 0);
-  const dLocs = new Int32Array(Math.min(CHUNK, to - from));
-  const sLocs = new Int32Array(Math.min(CHUNK, to - from));
-  for (let start = from; start < to; start += CHUNK) {
+  // chunks of at most CHUNK elements, with their locations
+  let start = from;
+  while (start < to) {
     const n = Math.min(CHUNK, to - start);
+    const dLocs = new Int32Array(n);
+    const sLocs = new Int32Array(n);
     dw.fill(start, n, dLocs);
     // source locations for ordinals start..start+n (REPEAT wraps, exhaustion reads PAD)
     if (sw) {
@@ -219,6 +221,7 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
           break;
         }
         const so = repeat ? ord % stotal : ord;
+        // Stryker disable next-line ArithmeticOperator: slots past n that a longer fill would set are never read
         const len = Math.min(n - filled, stotal - so);
         sw.fill(so, len, sLocs.subarray(filled, filled + len));
         filled += len;
@@ -315,6 +318,7 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
           wHi = Math.max(wHi, a);
         }
       }
+    start += n;
   }
   // word spaces have one-word elements (sEl, dEl = 1)
   if (rCount) stats.read = { space: spaceName(src, ctx.process), lo: rLo, hi: rHi + sEl - 1, count: rCount * sEl };
