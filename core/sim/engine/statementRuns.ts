@@ -40,7 +40,9 @@ interface Entry {
 const MAX_TEXT = (1 << 16) - 1;
 const MAX_LINE = 4000;
 const MAX_LABEL = 255;
-const clip = (x: string, max: number) => (x.length > max ? x.slice(0, max) + '…' : x);
+function clip(x: string, max: number): string {
+  return x.length > max ? x.slice(0, max) + '…' : x;
+}
 
 /** A transfer moved batch by batch while a debugger pauses between the batches (engine/stepped.ts). */
 export interface RunningTransfer {
@@ -159,7 +161,9 @@ export class StatementRuns {
 type Stats = Pick<Entry, 'elements' | 'padded' | 'skipped'>;
 
 /** A number the record can carry exactly (not undefined, NaN, a fraction or past 2^53). */
-const exact = (x: number | undefined): x is number => Number.isSafeInteger(x);
+function exact(x: number | undefined): x is number {
+  return Number.isSafeInteger(x);
+}
 
 /** A side with the run's numbers; undefined when a size is not a number (a definition whose `[$]` is given at each use). */
 function sideOf(ti: TermInfo): RunSide | undefined {

@@ -19,10 +19,18 @@ interface Lvl {
   jmax: number;
 }
 
-const full = (l: Lvl) => l.jmin === 0 && l.jmax === l.count - 1;
-const empty = (l: Lvl) => l.jmin > l.jmax;
+function full(l: Lvl): boolean {
+  return l.jmin === 0 && l.jmax === l.count - 1;
+}
+
+function empty(l: Lvl): boolean {
+  return l.jmin > l.jmax;
+}
+
 /** No iteration valid: jmin = count, so the cursor reads the whole level as one invalid run (and merged levels keep the form). */
-const none = (l: Lvl): Lvl => ({ ...l, jmin: l.count, jmax: l.count - 1 });
+function none(l: Lvl): Lvl {
+  return { ...l, jmin: l.count, jmax: l.count - 1 };
+}
 
 /** Merges level `o` (outer) with the next level `i` (inner) when the pair enumerates as one level. */
 function merge(o: Lvl, i: Lvl): Lvl | undefined {
