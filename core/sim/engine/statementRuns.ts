@@ -190,7 +190,7 @@ function sideOf(ti: TermInfo): RunSide | undefined {
 /** Address of the first and the last element in iteration order (bytes for MEM/SCRATCH, words for PCORE), and whether each is outside the bounds. */
 function endAddresses(d: Descriptor): Pick<RunSide, 'first' | 'last' | 'firstOut' | 'lastOut'> | undefined {
   if (d.space !== 'MEM' && d.space !== 'SCRATCH' && d.space !== 'PCORE') return undefined;
-  // (the total is at least 1: sideOf has checked it; a stride not known makes the ends NaN, not exact)
+  // (a descriptor's counts are at least 1, so there is a first element; a stride not known makes the ends NaN, not exact)
   const head = enumerate(d, 1)[0];
   let last = d.space === 'PCORE' ? (d.base ?? 0) : 0;
   let lastIn = true;
