@@ -21,8 +21,13 @@ const iss = (code: string, severity: Issue['severity'], message: string, field: 
   fixes,
 });
 const SIZE = (i: number, s: number) => iss('PT007', 'error', `size[${i}] is ${s}; sizes must be integers ≥ 1`, '@shape', i);
-const OVERLAP = (why: string) =>
-  iss('PT005', 'warning', `dims overlap in memory (${why}): several coordinates share an address, so writes through this view race`, 'strides');
+const OVERLAP = (why: string, a: string, b: string, element: number) =>
+  iss(
+    'PT005',
+    'warning',
+    `dims overlap in memory (${why}): coordinates ${a} and ${b} share storage element ${element}, so writes through this view race`,
+    'strides',
+  );
 const FORMS = (cs: string, co: string) => iss('PT006', 'information', `canonical form (size-1 dims dropped): ${cs}; coalesced: ${co}`, '@shape');
 
 test('rules: sizes, stride count and values, offset — each error with its field and index; errors stop the checks', () => {
@@ -54,11 +59,13 @@ test('rules: storage too small (PT004 with its fix), overlap (PT005, why), canon
   // 14 is enough; the dims nest (1·3 + 1 = 4 ≤ 4) and do not merge (4 ≠ 3·1): nothing to say
   assert.deepEqual(validateStrided({ ...view, storage: 14 }), []);
   // a stride 0 on a dim of 4 broadcasts; [4, 3] does not coalesce (0 ≠ 3·1)
-  assert.deepEqual(validateStrided(spec({ shape: [4, 3], strides: [0, 1] })), [OVERLAP('a stride 0 broadcasts')]);
-  // a sliding window (offsets a + b) interleaves; so does it behind a size-1 dim of stride 0, which broadcasts nothing
-  assert.deepEqual(validateStrided(spec({ shape: [3, 3], strides: [1, 1] })), [OVERLAP('strides interleave')]);
+  assert.deepEqual(validateStrided(spec({ shape: [4, 3], strides: [0, 1] })), [OVERLAP('a stride 0 broadcasts', '(0, 0)', '(1, 0)', 0)]);
+  // a sliding window (offsets a + b) interleaves: (0, 1) and (1, 0) both reach element 1 (from offset 5: element 6); so does
+  // it behind a size-1 dim of stride 0, which broadcasts nothing
+  assert.deepEqual(validateStrided(spec({ shape: [3, 3], strides: [1, 1] })), [OVERLAP('strides interleave', '(0, 1)', '(1, 0)', 1)]);
+  assert.deepEqual(validateStrided(spec({ shape: [3, 3], strides: [1, 1], offset: 5 })), [OVERLAP('strides interleave', '(0, 1)', '(1, 0)', 6)]);
   assert.deepEqual(validateStrided(spec({ shape: [1, 3, 3], strides: [0, 1, 1] })), [
-    OVERLAP('strides interleave'),
+    OVERLAP('strides interleave', '(0, 0, 1)', '(0, 1, 0)', 1),
     FORMS('sizes [3, 3], strides [1, 1]', 'sizes [3, 3], strides [1, 1]'),
   ]);
   // contiguous [2, 3] (strides 3, 1) nests and coalesces to one dim of 6
@@ -282,4 +289,37 @@ test('coordinate of a storage element: greedy over nested dims, searched where d
   assert.deepEqual(big.coordOfElement(2 ** 21 + 6), [1, 3]);
   // a window broadcast over a last dim of 2: the greedy pass gives the first dim all it can, (2, 0, 0), not (0, 2, 0)
   assert.deepEqual(at([3, 3, 2], [1, 1, 0], 2), [2, 0, 0]);
+});
+
+test('PT005 and the summary say overlap only when two coordinates really share storage; "may" when too many to check', () => {
+  const sum = (shape: number[], strides: number[]) => {
+    const s = new StridedLayout(spec({ shape, strides })).summary();
+    return [s.short, s.facts[5].value];
+  };
+  // 2×3, strides 3, 2: the dims do not nest (2 < 1 + 2·2) but the offsets 0 2 4 3 5 7 are distinct: nothing to warn about;
+  // span 8 elements of 4 B, 6 touched: 8 of 32 B are gaps
+  assert.deepEqual(validateStrided(spec({ shape: [2, 3], strides: [3, 2] })), []);
+  assert.deepEqual(sum([2, 3], [3, 2]), ['32 B storage · 25.0 % gaps', '8 elements × 4 B = 32 B; the view touches 6 of them']);
+  // 3×25,000, strides 2, 3: 2a + 3b = 2a' + 3b' needs 3 | a − a', so no two coordinates share (75,000 distinct), but
+  // 75,000 coordinates are more than the rules check one by one
+  assert.deepEqual(validateStrided(spec({ shape: [3, 25000], strides: [2, 3] })), [
+    iss(
+      'PT005',
+      'information',
+      'strides interleave: coordinates may share an address (not checked: 75,000 coordinates, more than 65,536); writes through this view race if they do',
+      'strides',
+    ),
+  ]);
+  // the summary counts them (up to 2^22): 75,000 distinct = every coordinate, no overlap; span 2·2 + 3·24,999 + 1 = 75,002
+  assert.deepEqual(sum([3, 25000], [2, 3]), ['292.98 KiB storage · 0.00 % gaps', '75,002 elements × 4 B = 292.98 KiB; the view touches 75,000 of them']);
+  // a 300×300 sliding window: 90,000 coordinates on 599 elements, counted: overlapping
+  assert.deepEqual(sum([300, 300], [1, 1]), [
+    '2,396 B storage · permuted, no gaps · overlapping',
+    '599 elements × 4 B = 2,396 B; the view touches 599 of them (dims overlap)',
+  ]);
+  // 3 × 2^21 (6,291,456 coordinates) past the counting limit: the count is a bound, the overlap unknown
+  assert.deepEqual(
+    sum([3, 2 ** 21], [2, 3])[1],
+    '6,291,458 elements × 4 B = 24 MiB; the view touches at most 6,291,456 of them (dims may overlap; too many coordinates to count)',
+  );
 });

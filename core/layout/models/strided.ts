@@ -100,6 +100,36 @@ export function nonOverlapping(shape: readonly number[], strides: readonly numbe
   return true;
 }
 
+/** Coordinates compared one by one when the nesting test cannot tell whether interleaved dims share an address. */
+export const OVERLAP_CHECK_LIMIT = 1 << 16;
+
+/** Whether two coordinates of a view reach the same storage element: none, a pair that does, or too many to check. */
+export type Overlap =
+  | { kind: 'none' }
+  /** `element` is relative to the storage offset */
+  | { kind: 'shared'; a: number[]; b: number[]; element: number; broadcast: boolean }
+  | { kind: 'unknown'; coordinates: number };
+
+/** The nesting test; for dims that do not nest, a stride-0 dim or (small views) every coordinate decides. */
+export function overlapOf(shape: readonly number[], strides: readonly number[]): Overlap {
+  if (nonOverlapping(shape, strides)) return { kind: 'none' };
+  const zero = shape.map(() => 0);
+  const bd = shape.findIndex((n, i) => n > 1 && strides[i] === 0);
+  if (bd >= 0) return { kind: 'shared', a: zero, b: zero.map((_, i) => (i === bd ? 1 : 0)), element: 0, broadcast: true };
+  const n = prod(shape);
+  if (n > OVERLAP_CHECK_LIMIT) return { kind: 'unknown', coordinates: n };
+  const first = new Map<number, number[]>();
+  let shared: Overlap = { kind: 'none' };
+  findCoord(shape, (x) => {
+    const e = dot(x, strides);
+    const a = first.get(e);
+    if (a) shared = { kind: 'shared', a, b: [...x], element: e, broadcast: false };
+    else first.set(e, [...x]);
+    return a !== undefined;
+  });
+  return shared;
+}
+
 export function validateStrided(spec: StridedSpec): Issue[] {
   const out: Issue[] = [];
   const r = spec.shape.length;
@@ -138,13 +168,24 @@ export function validateStrided(spec: StridedSpec): Issue[] {
         fixes: [{ title: `Set storage to ${span}`, field: 'storage', newText: String(span), preferred: true }],
       }),
     );
-  if (!nonOverlapping(spec.shape, st))
+  const ov = overlapOf(spec.shape, st);
+  if (ov.kind === 'shared')
     out.push(
       issue(
         'PT005',
         'warning',
-        `dims overlap in memory (${spec.shape.some((n, i) => n > 1 && st[i] === 0) ? 'a stride 0 broadcasts' : 'strides interleave'}): several coordinates ` +
-          'share an address, so writes through this view race',
+        `dims overlap in memory (${ov.broadcast ? 'a stride 0 broadcasts' : 'strides interleave'}): coordinates ${tuple(ov.a)} and ${tuple(ov.b)} ` +
+          `share storage element ${num((spec.offset ?? 0) + ov.element)}, so writes through this view race`,
+        'strides',
+      ),
+    );
+  else if (ov.kind === 'unknown')
+    out.push(
+      issue(
+        'PT005',
+        'information',
+        `strides interleave: coordinates may share an address (not checked: ${num(ov.coordinates)} coordinates, more than ${num(OVERLAP_CHECK_LIMIT)}); ` +
+          'writes through this view race if they do',
         'strides',
       ),
     );
@@ -183,8 +224,12 @@ export class StridedLayout implements LayoutModel<StridedForward> {
   readonly span: number;
   /** Storage elements reserved (storage size, or span). */
   readonly reserved: number;
+  /** The dims do not nest: an element's coordinate is searched for, and coordinates may share storage (see `overlap`). */
   readonly overlapping: boolean;
   private distinct?: number;
+  /** distinctElements() is an upper bound (too many coordinates to count). */
+  private distinctBound = false;
+  private ov?: Overlap;
 
   constructor(spec: StridedSpec, validated = false) {
     if (!validated) {
@@ -297,7 +342,12 @@ export class StridedLayout implements LayoutModel<StridedForward> {
     return res;
   }
 
-  /** Distinct storage elements the view touches. */
+  /** Whether coordinates really share storage (cached: small views are checked coordinate by coordinate). */
+  overlap(): Overlap {
+    return (this.ov ??= overlapOf(this.shape, this.strides));
+  }
+
+  /** Distinct storage elements the view touches (an upper bound past 2^22 coordinates of dims that do not nest). */
   distinctElements(): number {
     // Stryker disable next-line ConditionalExpression: a cache; counting again gives the same number
     if (this.distinct !== undefined) return this.distinct;
@@ -309,7 +359,10 @@ export class StridedLayout implements LayoutModel<StridedForward> {
     // Stryker disable next-line ConditionalExpression: a fast path; counting the offsets of nested dims gives n too
     if (nonOverlapping(sizes, st)) return (this.distinct = n);
     // too many to count: at most one per coordinate and one per storage element from the offset to the end of the span
-    if (n > ENUM_LIMIT) return (this.distinct = Math.min(n, reach(sizes, st)));
+    if (n > ENUM_LIMIT) {
+      this.distinctBound = true;
+      return (this.distinct = Math.min(n, reach(sizes, st)));
+    }
     const seen = new Set<number>();
     findCoord(sizes, (x) => {
       seen.add(dot(x, st));
@@ -326,6 +379,10 @@ export class StridedLayout implements LayoutModel<StridedForward> {
     br.gap = total - br.element;
     const co = this.coalesced();
     const ca = this.canonical();
+    // shared storage: found, or too many coordinates to tell (a view counted exactly shares when it touches fewer elements)
+    const ov = this.overlap().kind;
+    const overlaps = ov === 'shared' || (ov === 'unknown' && !this.distinctBound && distinct < this.numel);
+    const mayOverlap = ov === 'unknown' && this.distinctBound;
     return {
       model: 'strided',
       elements: this.numel,
@@ -337,7 +394,8 @@ export class StridedLayout implements LayoutModel<StridedForward> {
       blocks: { name: 'storage element', count: this.reserved, bytes: this.es },
       short:
         `${bytes(total)} storage · ` +
-        `${this.isContiguous() ? 'contiguous' : br.gap ? `${percent(br.gap, total)} gaps` : 'permuted, no gaps'}${this.overlapping ? ' · overlapping' : ''}`,
+        `${this.isContiguous() ? 'contiguous' : br.gap ? `${percent(br.gap, total)} gaps` : 'permuted, no gaps'}` +
+        `${overlaps ? ' · overlapping' : mayOverlap ? ' · may overlap' : ''}`,
       facts: [
         { name: 'sizes', value: list(this.shape) },
         { name: 'strides', value: `${list(this.strides)} elements${this.isContiguous() ? ' (contiguous)' : ''}` },
@@ -347,8 +405,8 @@ export class StridedLayout implements LayoutModel<StridedForward> {
         {
           name: 'storage',
           value:
-            `${num(this.reserved)} elements × ${this.es} B = ${bytes(total)}; the view touches ${num(distinct)} of ` +
-            `them${this.overlapping ? ' (dims overlap)' : ''}`,
+            `${num(this.reserved)} elements × ${this.es} B = ${bytes(total)}; the view touches ${this.distinctBound ? 'at most ' : ''}${num(distinct)} of ` +
+            `them${overlaps ? ' (dims overlap)' : mayOverlap ? ' (dims may overlap; too many coordinates to count)' : ''}`,
         },
         { name: 'address', value: `${hex(this.base)}..${hex(this.base + total - 1)}` },
       ],
