@@ -122,3 +122,21 @@ test('more than 2^22 shards are not counted one by one: no per-unit pages, every
     { from: 4, to: 4, pages: 838860 },
   ]);
 });
+
+test('facts of a one-face tile, a 1-D tensor, aligned pages and shared exponents', () => {
+  // bfloat8_b [50] in 16×16 tiles (one face): one row padded to 16 × 64, 4 tiles of 256 B data + 16 B exponents (one byte
+  // per face row, rounded to 16) = 272 B, on DRAM's 32-byte alignment 288 B
+  const a = summary({ shape: [50], dtype: 'bfloat8_b', tile: [16, 16] });
+  assert.deepEqual(
+    a.facts.slice(2, 6).map((f) => f.value),
+    ['TILE 16×16, 1 face of 16×16', '[50] → [64]', '16 × 64', '4 = 1 × 4 of 16×16, 272 B each, aligned to 288 B (16 B shared exponents + 256 B data)'],
+  );
+  // uint16 4×10 ROW_MAJOR: a page is a row of 20 B, aligned to 32
+  const b = summary({ shape: [4, 10], dtype: 'uint16', layout: 'ROW_MAJOR' });
+  assert.deepEqual(
+    b.facts.slice(2, 6).map((f) => f.value),
+    ['ROW_MAJOR', '[4, 10] → [4, 10]', '4 × 10', '4 = 4 × 1 of 1×10, 20 B each, aligned to 32 B'],
+  );
+  // transposed 32×32 float32 tiles
+  assert.equal(summary({ shape: [32, 32], dtype: 'float32', transposeTile: true }).facts[2].value, 'TILE 32×32, 4 faces of 16×16, transposed');
+});
