@@ -140,3 +140,35 @@ test('facts of a one-face tile, a 1-D tensor, aligned pages and shared exponents
   // transposed 32×32 float32 tiles
   assert.equal(summary({ shape: [32, 32], dtype: 'float32', transposeTile: true }).facts[2].value, 'TILE 32×32, 4 faces of 16×16, transposed');
 });
+
+test('facts of 2-D shards: orientation, shard pages, real pages per core as ranges, partial edge shards', () => {
+  // 96×64 bf16 height-sharded in [32, 64] = 1×2 pages over 4 cores: 3 shards, cores (0,0)–(2,0) hold 2 pages, (3,0) none;
+  // every core reserves 2 slots = 4,096 B; 12 KiB of elements (96·64·2), no padding
+  const hs = summary({ shape: [96, 64], buffer: 'L1', memory: 'HEIGHT_SHARDED', shard: [32, 64], grid: [R(0, 0, 3, 0)], orientation: 'COL_MAJOR' });
+  assert.deepEqual(
+    hs.facts.slice(6).map((f) => f.value),
+    [
+      'L1 HEIGHT_SHARDED COL_MAJOR over 4 cores (0,0)-(3,0)',
+      '[32, 64] = 1×2 pages; 3×1 shards',
+      '2 page slots = 4,096 B, reserved on every core of the grid (real pages: core (0,0)–(2,0): 2, core (3,0): 0)',
+      '16 KiB reserved (16,384 B): 12 KiB of elements, 0 % padding',
+      '0x0..0xfff in each core',
+    ],
+  );
+  // 80×64 in [64, 64] shards (2×2 pages) on 2 cores: 3 tile rows → shard 0 full (4 pages), shard 1 one tile row (2 pages,
+  // 2 PADDING slots); padding = 6·2048 − 10,240 in the pages + 2·2048 slots = 6,144 of 6,144 + 10,240 B = 37.5 %
+  const edge = summary({ shape: [80, 64], buffer: 'L1', memory: 'HEIGHT_SHARDED', shard: [64, 64], grid: [R(0, 0, 1, 0)] });
+  assert.deepEqual(
+    edge.facts.slice(6).map((f) => f.value),
+    [
+      'L1 HEIGHT_SHARDED ROW_MAJOR over 2 cores (0,0)-(1,0)',
+      '[64, 64] = 2×2 pages; 2×1 shards',
+      '4 page slots = 8,192 B, reserved on every core of the grid (real pages: core (0,0): 4, core (1,0): 2)',
+      '2 PADDING page slots in partial shards',
+      '16 KiB reserved (16,384 B): 10 KiB of elements, 37.5 % padding',
+      '0x0..0x1fff in each core',
+    ],
+  );
+  assert.equal(edge.breakdown.padding, 6144);
+  assert.equal(edge.short, '16 KiB · 2 shards on 2 cores · 8,192 B/core · 37.5 % padding');
+});
