@@ -120,6 +120,11 @@ test('TT016 interleaved: banks with one page fewer; TT017: which banks carry a c
   assert.deepEqual(advice({ shape: [64, 64], memory: 'HEIGHT_SHARDED', shard: [32, 64], grid: [R(2, 0, 3, 0)] }), [
     issue('TT017', 'information', `on wormhole_b0 DRAM bank 3 carries a +1 GiB ${OFFSET_TAIL}`, '@layout'),
   ]);
+  // DRAM sharded over banks 4–7 with 2 shards: banks 6 and 7 hold none, so odd bank 7 is not named (only bank 5, which holds shard 1)
+  assert.deepEqual(advice({ shape: [64, 64], memory: 'HEIGHT_SHARDED', shard: [32, 64], grid: [R(4, 0, 7, 0)] }), [
+    issue('TT016', 'information', '2 of the 4 banks in the grid get no shard but reserve 4,096 B at the same address (lockstep allocation)', 'grid'),
+    issue('TT017', 'information', `on wormhole_b0 DRAM bank 5 carries a +1 GiB ${OFFSET_TAIL}`, '@layout'),
+  ]);
   // DRAM sharded over 3 banks with 2 shards: the lockstep message names banks, not cores (2 slots of 2048 B)
   assert.deepEqual(advice({ shape: [64, 64], memory: 'HEIGHT_SHARDED', shard: [32, 64], grid: [R(4, 0, 6, 0)] }), [
     issue('TT016', 'information', '1 of the 3 banks in the grid get no shard but reserve 4,096 B at the same address (lockstep allocation)', 'grid'),

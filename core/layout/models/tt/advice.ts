@@ -85,7 +85,11 @@ export function adviceTT(m: TTBase): Issue[] {
       ),
     );
   if (m.spec.buffer === 'DRAM') {
-    const banks = mem === 'INTERLEAVED' ? Array.from({ length: Math.min(m.pages, m.units) }, (_, b) => b) : m.cores.map((c) => c[0]);
+    // the banks that hold data: interleaved, the first min(pages, banks); sharded, those given a shard (x of the grid is the bank)
+    const banks =
+      mem === 'INTERLEAVED'
+        ? Array.from({ length: Math.min(m.pages, m.units) }, (_, b) => b)
+        : m.cores.filter((_, u) => m.slotSource(u, 0).kind !== 'unused').map((c) => c[0]);
     const off = banks.filter((b) => A.dramOffsets[b]);
     if (off.length)
       out.push(
