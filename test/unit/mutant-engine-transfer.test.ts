@@ -112,7 +112,14 @@ test('contiguous block copy: bytes, statistics, the saved page; the last byte of
     [...m.mem.subarray(MEM - 16)],
     [...Array(16).keys()].map((i) => i + 1),
   );
+  // and read back from there (a source ending at the last byte of MEM)
+  runTransfer(ctx0(m), i16('MEM', 0x3000, [row(8)]), i16('MEM', MEM - 16, [row(8)]), 0, false);
+  assert.deepEqual(
+    [...m.mem.subarray(0x3000, 0x3010)],
+    [...Array(16).keys()].map((i) => i + 1),
+  );
   m.mem.fill(0, MEM - 16);
+  m.mem.fill(0, 0x3000, 0x3010);
   const copy = (d: number, s: number) => faultOf(() => runTransfer(ctx0(m), i16('MEM', d, [row(8)]), i16('MEM', s, [row(8)]), 0, false));
   // 0xfff2 + 16 − 1 = 0x10001
   assert.deepEqual(copy(MEM - 14, 0x2000), ['dst', 'destination bytes 0xfff2..0x10001 are outside MEM (size 65536 bytes)']);

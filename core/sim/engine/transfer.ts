@@ -10,7 +10,7 @@ import type { Machine } from '../machine';
 import type { Touched } from '../../protocol/trace';
 import { byteAddress } from '../../common/address';
 import { faultAddress, sideFault } from '../types';
-import { dataValue, fromWord, remap } from './convert';
+import { dataValue, fromWord, remap, toWord } from './convert';
 import { Walker, type Cursor } from './walk';
 
 export type SideSpace = 'MEM' | 'SCRATCH' | 'PCORE' | 'SPU' | 'PROG' | 'CONST';
@@ -140,11 +140,10 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
   const dHist = ctx.history?.(spaceName(dst, ctx.process));
   const mcast = dst.mcast ?? [0];
   const spu = ctx.m.spu;
-  // REMAP applies on the PCORE side only (an SPU destination takes the words as they are); without one, undefined >= 0 is false
-  const dRemap = dst.space === 'PCORE' && dst.remap! >= 0 ? dst.remap! : -1;
-  // (used on a PCORE source only)
-  const sRemap = src.remap! >= 0 ? src.remap! : -1;
-  const sCode = src.dtype === 'UINT8' ? 0 : src.dtype === 'INT8' ? 1 : 2;
+  // REMAP applies on the PCORE side only (an SPU destination takes the words as they are; a source's is read on
+  // PCORE only); a negative stream disables it, and without one (undefined) `>= 0` is false as well
+  const dRemap = dst.space === 'PCORE' ? dst.remap : undefined;
+  const sRemap = src.remap;
   // (used for a constant source only)
   const constRaw = dataValue(src.constValue ?? 0, src.dtype);
   let rLo = Infinity;
@@ -169,8 +168,9 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
     return stats;
   }
 
-  // run-based path: byte spaces with the same element size, no partial-row rule (gathers, scatters, padding)
-  if (!range && !sIsWord && !dIsWord && dEl === sEl && (dEl === 1 || (dEl === 2 && LITTLE_ENDIAN && (dBase & 1) === 0 && (sBase & 1) === 0))) {
+  // run-based path: byte spaces with the same element size (1 or 2 bytes: halfwords through an aligned 16-bit view),
+  // no partial-row rule (gathers, scatters, padding). Where it does not apply, the element path gives the same answer.
+  if (!range && !sIsWord && !dIsWord && dEl === sEl && (dEl === 1 || (LITTLE_ENDIAN && (dBase & 1) === 0 && (sBase & 1) === 0))) {
     const dc = dw.cursor();
     const sc = sw ? sw.cursor() : undefined;
     if (dc && (sc || !sw)) {
@@ -280,7 +280,7 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
           stats.padded++;
         } else if (sIsWord) {
           raw = sWords[sBase + sl];
-          if (sRemap >= 0) raw = remap(raw, spu, sRemap);
+          if (sRemap! >= 0) raw = remap(raw, spu, sRemap!);
           isWord = true;
           rCount++;
         } else {
@@ -294,15 +294,8 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
           continue;
         }
         if (dIsWord) {
-          let w: number;
-          if (isWord) w = raw;
-          else if (sCode === 0) w = raw & 0xff;
-          else if (sCode === 1) w = (raw << 24) >> 24;
-          else {
-            const x = (raw << 16) >> 16;
-            w = x < 0 ? (x & 0x7ff) - 2048 : x & 0x7ff;
-          }
-          if (dRemap >= 0) w = remap(w, spu, dRemap);
+          let w = isWord ? raw : toWord(raw, src.dtype);
+          if (dRemap! >= 0) w = remap(w, spu, dRemap!);
           const a = dBase + dl;
           for (let q = 0; q < mcast.length; q++) dWords[a + mcast[q]] = w;
           wCount += mcast.length;
