@@ -232,29 +232,40 @@ test('run-based path: constants and PAD fill rows of 16 or more and shorter ones
   });
 });
 
-test('run-based path faults name the first element outside, in bytes, with or without a buffer limit', () => {
+test('run-based path faults name the element farthest outside, in bytes, with or without a buffer limit; a known span faults before moving', () => {
   const m = new Machine({ memBytes: MEM });
   const go = (dst: ReturnType<typeof mkSide>, src: ReturnType<typeof mkSide>) => faultOf(() => runTransfer(ctx0(m), dst, src, 0, false));
-  const gather = (base: number, count: number, extra: Partial<SideSpec> = {}) => i16('MEM', base, [{ begin: 0, count, stride: 2, size: 8 }], extra);
-  // INT16 elements 2 apart from 0xfffa: bytes 0xfffa, 0xfffe and 0x10002 (past the end) — every other halfword
-  assert.deepEqual(go(gather(MEM - 6, 2), gather(0x100, 2)), [undefined, 'no fault']);
-  const past = 'byte address 0x10002 is outside MEM (size 65536 bytes)';
-  assert.deepEqual(go(gather(MEM - 6, 3), gather(0x100, 3)), ['dst', `destination ${past}`]);
-  assert.deepEqual(go(gather(0x100, 3), gather(MEM - 6, 3)), ['src', `source ${past}`]);
-  // from −4: the first element is at 0xfffffffc
+  // INT16 indices 1, 3, 5, … (begin 1, stride 2 elements): element k at byte base + 4 + 4k
+  const gather = (base: number, count: number, extra: Partial<SideSpec> = {}) => i16('MEM', base, [{ begin: 1, count, stride: 2, size: 8 }], extra);
+  // from 0xfff4: bytes 0xfff8, 0xfffc fit; a third at 0x10000 is past the end
+  assert.deepEqual(go(gather(MEM - 12, 2), gather(0x100, 2)), [undefined, 'no fault']);
+  const past = 'byte address 0x10000 is outside MEM (size 65536 bytes)';
+  assert.deepEqual(go(gather(MEM - 12, 3), gather(0x100, 3)), ['dst', `destination ${past}`]);
+  assert.deepEqual(go(gather(0x100, 3), gather(MEM - 12, 3)), ['src', `source ${past}`]);
+  // from −8: the first element is at −4 = 0xfffffffc
   const before = 'byte address 0xfffffffc is outside MEM (size 65536 bytes)';
-  assert.deepEqual(go(gather(-4, 3), gather(0x100, 3)), ['dst', `destination ${before}`]);
-  assert.deepEqual(go(gather(0x100, 3), gather(-4, 3)), ['src', `source ${before}`]);
+  assert.deepEqual(go(gather(-8, 3), gather(0x100, 3)), ['dst', `destination ${before}`]);
+  assert.deepEqual(go(gather(0x100, 3), gather(-8, 3)), ['src', `source ${before}`]);
   // a buffer limit of 100 bytes (50 elements) clips nothing here, and the runs are checked one by one
   const lim = { bufLimit: 100 };
-  assert.deepEqual(go(gather(MEM - 6, 3, lim), gather(0x100, 3)), ['dst', `destination ${past}`]);
-  assert.deepEqual(go(gather(-4, 3, lim), gather(0x100, 3)), ['dst', `destination ${before}`]);
-  assert.deepEqual(go(gather(0x100, 3), gather(MEM - 6, 3, lim)), ['src', `source ${past}`]);
-  assert.deepEqual(go(gather(0x100, 3), gather(-4, 3, lim)), ['src', `source ${before}`]);
-  // UINT8: byte 0xffff is the last, 0x10001 is past it
+  assert.deepEqual(go(gather(MEM - 12, 3, lim), gather(0x100, 3)), ['dst', `destination ${past}`]);
+  assert.deepEqual(go(gather(-8, 3, lim), gather(0x100, 3)), ['dst', `destination ${before}`]);
+  assert.deepEqual(go(gather(0x100, 3), gather(MEM - 12, 3, lim)), ['src', `source ${past}`]);
+  assert.deepEqual(go(gather(0x100, 3), gather(-8, 3, lim)), ['src', `source ${before}`]);
+  // UINT8 every other byte from 0xfffb: 0xfffb, 0xfffd, 0xffff fit, 0x10001 does not
   const g8 = (base: number, count: number) => u8('MEM', base, [{ begin: 0, count, stride: 2, size: 8 }]);
   assert.deepEqual(go(g8(MEM - 5, 3), g8(0x100, 3)), [undefined, 'no fault']);
   assert.deepEqual(go(g8(MEM - 5, 4), g8(0x100, 4)), ['dst', 'destination byte address 0x10001 is outside MEM (size 65536 bytes)']);
+  // two rows of 2 INT16 (rows 4 elements apart) from 0xfff8: row 0 fits, row 1 (0x10000, 0x10002) does not — the fault
+  // names its last element (the farthest out, as every range check here does) and nothing is written
+  m.mem.fill(0);
+  for (let i = 0; i < 8; i++) m.mem[0x100 + i] = 0x11 * (i + 1);
+  const rows = i16('MEM', MEM - 8, [
+    { begin: 0, count: 2, stride: 4, size: 2 },
+    { begin: 0, count: 2, stride: 1, size: 2 },
+  ]);
+  assert.deepEqual(go(rows, i16('MEM', 0x100, [row(4)])), ['dst', 'destination byte address 0x10002 is outside MEM (size 65536 bytes)']);
+  assert.ok(m.mem.subarray(MEM - 8).every((v) => v === 0));
 });
 
 test('more than one chunk of 65536 elements on the element path: a copy, a REPEAT source and an exhausted one', () => {
@@ -276,7 +287,7 @@ test('more than one chunk of 65536 elements on the element path: a copy, a REPEA
   assert.deepEqual([p.padded, p.read], [N - 65540, { space: 'MEM', lo: 0x20000, hi: 0x20000 + 65539, count: 65540 }]);
 });
 
-test('element path faults name the first element outside: bytes in hexadecimal, words in decimal, either side', () => {
+test('element path faults name the element farthest outside: bytes in hexadecimal, words in decimal, either side', () => {
   const m = new Machine({ memBytes: MEM });
   const go = (dst: ReturnType<typeof mkSide>, src: ReturnType<typeof mkSide>) => faultOf(() => runTransfer(ctx0(m), dst, src, 0, false));
   const w = (base: number, count: number) => mkSide({ space: 'PCORE', dtype: 'UINT8', base, levels: [row(count)] });

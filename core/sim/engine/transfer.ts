@@ -179,7 +179,6 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
       const r = byteRuns(
         dw,
         dc,
-        sw,
         sc,
         total,
         stotal,
@@ -347,7 +346,6 @@ interface RunStats {
 function byteRuns(
   dw: Walker,
   dc: Cursor,
-  sw: Walker | undefined,
   sc: Cursor | undefined,
   total: number,
   stotal: number,
@@ -374,43 +372,20 @@ function byteRuns(
   let wLo = Infinity;
   let wHi = -Infinity;
   let wCount = 0;
-  // Ranges known from the levels: checked once; per-run checks, touches and range tracking only when needed.
-  let dPerRun = true;
+  // A destination span known from the levels is checked before anything moves; each run is checked again (cheap),
+  // which is what catches a run outside when the span is not known (a buffer limit)
   const ds = dw.span();
   if (ds) {
     if (dOff + ds.lo < 0) throw dFault(dOff + ds.lo);
     if (dOff + ds.hi >= dLen) throw dFault(dOff + ds.hi);
-    // every destination element is visited: the span is the written range. A history saves its pages at once unless
-    // the elements are sparse in it (a scatter): then the runs' pages, run by run. The history keeps the same pages
-    // either way (a page saved but not changed is dropped at the end of the step): only the copying differs.
-    // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,ArithmeticOperator,BooleanLiteral: same pages kept (above)
-    if (!hist || ds.hi - ds.lo + 1 <= 4 * ds.count) {
-      hist?.touch((dOff + ds.lo) * el, (dOff + ds.hi) * el + el - 1);
-      wLo = ds.lo;
-      wHi = ds.hi;
-      wCount = ds.count;
-      dPerRun = false;
-    }
-  }
-  let sCheck = true;
-  let sTrack = true;
-  const ss = sw?.span();
-  if (ss) {
-    if (sOff + ss.lo >= 0 && sOff + ss.hi < sLen) sCheck = false;
-    if (total >= stotal) {
-      // every source element is read at least once
-      sTrack = false;
-      rLo = ss.lo;
-      rHi = ss.hi;
-    }
   }
   let padded = 0;
   let skipped = 0;
   let dRun = 0;
-  let dLoc = -1;
+  let dLoc = 0;
   let dInc = 0;
   let sRun = 0;
-  let sLoc = -1;
+  let sLoc = 0;
   let sInc = 0;
   let left = total;
   while (left > 0) {
@@ -440,31 +415,26 @@ function byteRuns(
         }
       }
     }
-    let n = dRun < sRun ? dRun : sRun;
-    if (n > left) n = left;
+    const n = Math.min(dRun, sRun, left);
     if (sLoc >= 0) {
-      if (sCheck || sTrack) {
-        const last = sLoc + (n - 1) * sInc;
-        const lo = Math.min(sLoc, last);
-        const hi = Math.max(sLoc, last);
-        if (sCheck && (sOff + lo < 0 || sOff + hi >= sLen)) throw sFault(sOff + lo < 0 ? sOff + lo : sOff + hi);
-        rLo = Math.min(rLo, lo);
-        rHi = Math.max(rHi, hi);
-      }
+      const last = sLoc + (n - 1) * sInc;
+      const lo = Math.min(sLoc, last);
+      const hi = Math.max(sLoc, last);
+      if (sOff + lo < 0 || sOff + hi >= sLen) throw sFault(sOff + lo < 0 ? sOff + lo : sOff + hi);
+      rLo = Math.min(rLo, lo);
+      rHi = Math.max(rHi, hi);
       rCount += n;
     } else if (sLoc !== -3) padded += n;
     if (dLoc < 0) skipped += n;
     else {
-      if (dPerRun) {
-        const last = dLoc + (n - 1) * dInc;
-        const lo = Math.min(dLoc, last);
-        const hi = Math.max(dLoc, last);
-        if (dOff + lo < 0 || dOff + hi >= dLen) throw dFault(dOff + lo < 0 ? dOff + lo : dOff + hi);
-        hist?.touch((dOff + lo) * el, (dOff + hi) * el + el - 1);
-        wLo = Math.min(wLo, lo);
-        wHi = Math.max(wHi, hi);
-        wCount += n;
-      }
+      const last = dLoc + (n - 1) * dInc;
+      const lo = Math.min(dLoc, last);
+      const hi = Math.max(dLoc, last);
+      if (dOff + lo < 0 || dOff + hi >= dLen) throw dFault(dOff + lo < 0 ? dOff + lo : dOff + hi);
+      hist?.touch((dOff + lo) * el, (dOff + hi) * el + el - 1);
+      wLo = Math.min(wLo, lo);
+      wHi = Math.max(wHi, hi);
+      wCount += n;
       // indexes are below 2^31 (typed arrays are smaller): int32 arithmetic keeps the loops on the fast path
       const d0 = (dOff + dLoc) | 0;
       const di = dInc | 0;
