@@ -270,26 +270,14 @@ test('regions of ND edge shards: 3×64×64 in 2×32×64 shards on 2 cores, the t
   // pages (3, 2, 2) in shards of (2, 1, 2) pages: shard grid (2, 2, 1), shard s on core s mod 2; page p = batch·4 + tile row·2 + tile col.
   // Shards 2 and 3 hold batch 2 and a batch 3 that does not exist: their last two local pages are PADDING
   const t = new TTLayout(spec({ shape: [3, 64, 64], buffer: 'L1', memory: 'ND_SHARDED', shard: [2, 32, 64], grid: [R(0, 0, 1, 0)], base: 0 }));
+  // core 0 holds shards 0 and 2, core 1 shards 1 and 3: four pages each, then two pages and two PADDING slots
+  const pages = [
+    [0, 1, 4, 5, 8, 9],
+    [2, 3, 6, 7, 10, 11],
+  ];
   assert.deepEqual(
     slots(t).map((s) => [s[0], s[1], s[2], s[3]]),
-    [
-      [0, 0, 'data', 0],
-      [0, 1, 'data', 1],
-      [0, 2, 'data', 4],
-      [0, 3, 'data', 5],
-      [0, 4, 'data', 8],
-      [0, 5, 'data', 9],
-      [0, 6, 'padding', undefined],
-      [0, 7, 'padding', undefined],
-      [1, 0, 'data', 2],
-      [1, 1, 'data', 3],
-      [1, 2, 'data', 6],
-      [1, 3, 'data', 7],
-      [1, 4, 'data', 10],
-      [1, 5, 'data', 11],
-      [1, 6, 'padding', undefined],
-      [1, 7, 'padding', undefined],
-    ],
+    pages.flatMap((held, u) => [...held.map((p, s) => [u, s, 'data', p]), [u, 6, 'padding', undefined], [u, 7, 'padding', undefined]]),
   );
   assert.equal(t.regions().slot(1, 7).label, 'local page 7: PADDING (edge shard 3)');
 });
