@@ -152,9 +152,60 @@ test('withOverrides: DRAM bank offsets given per bank (missing ones 0), bank cou
   const g = withOverrides(WH, { grid: [4, 2] });
   assert.deepEqual([g.grid, g.l1Banks], [{ x: 4, y: 2 }, 8]);
   assert.deepEqual(withOverrides(WH, { grid: [4, 2], l1_banks: 3 }).l1Banks, 3);
+  // every scalar property; none given: an equal copy
+  assert.deepEqual(withOverrides(WH, { dram_bank_size: 1000, dram_alignment: 64, l1_alignment: 32, l1_size: 5000, l1_reserved: 100 }, 'mine'), {
+    ...WH,
+    name: 'mine',
+    dramBankSize: 1000,
+    dramAlignment: 64,
+    l1Alignment: 32,
+    l1Size: 5000,
+    l1Reserved: 100,
+  });
+  assert.deepEqual(withOverrides(WH, {}), WH);
+  // a grid needs two numbers
+  assert.deepEqual(withOverrides(WH, { grid: [4] }).grid, { x: 8, y: 8 });
   // the base arch is not changed
   assert.equal(WH.dramOffsets[0], 0);
   assert.deepEqual(WH.grid, { x: 8, y: 8 });
+});
+
+test('validateTT: warnings of the structural rules (TT014, TT013) do not stop the advice of the built buffer', () => {
+  // 64×64 bf16 height-sharded [32, 64] over two one-core ranges of DRAM banks 0 and 1: bank 1 is odd (+1 GiB, TT017)
+  const two = validateTT(
+    spec({
+      shape: [64, 64],
+      dtype: 'bfloat16',
+      layout: 'TILE',
+      buffer: 'DRAM',
+      memory: 'HEIGHT_SHARDED',
+      shard: [32, 64],
+      grid: [R(0, 0, 0, 0), R(1, 0, 1, 0)],
+    }),
+  );
+  assert.deepEqual(
+    two.map((i) => [i.code, i.severity]),
+    [
+      ['TT014', 'warning'],
+      ['TT017', 'information'],
+    ],
+  );
+  const swapped = validateTT(
+    spec({
+      shape: [64, 64],
+      dtype: 'bfloat16',
+      layout: 'TILE',
+      buffer: 'DRAM',
+      memory: 'HEIGHT_SHARDED',
+      shard: [32, 64],
+      grid: [R(0, 0, 1, 0)],
+      swappedShard: true,
+    }),
+  );
+  assert.deepEqual(
+    swapped.map((i) => i.code),
+    ['TT013', 'TT017'],
+  );
 });
 
 test('TT026: a spec that passes the structural rules but cannot be built (more than 2^53 elements)', () => {

@@ -91,18 +91,15 @@ export function fromTileElem(elem: number, g: TileGeometry): { rr: number; cc: n
  * top-left `rows × cols` block. Dense: elements × size; bfp8: one byte each; bfp4: a byte per pair.
  */
 export function realDataBytes(rows: number, cols: number, g: TileGeometry, d: TTDtypeInfo): number {
-  if (rows <= 0 || cols <= 0) return 0;
   let total = 0;
   for (let fr = 0; fr < g.nFr; fr++)
     for (let fc = 0; fc < g.nFc; fc++) {
+      // real rows and columns of this face (0 when the block ends before it: it adds 0)
       const a = Math.max(0, Math.min(g.fH, rows - fr * g.fH));
       const b = Math.max(0, Math.min(g.fW, cols - fc * g.fW));
-      // a face with no real row or column adds 0 either way
-      if (d.tileBits >= 8) total += (a * b * d.tileBits) / 8;
-      else {
-        const per = 8 / d.tileBits;
-        total += g.transpose ? b * Math.ceil(a / per) : a * Math.ceil(b / per);
-      }
+      // each stored row of the face (a column when transposed) takes whole bytes: exact for 8 bits and more, a byte per
+      // pair of bfp4 nibbles
+      total += g.transpose ? b * Math.ceil((a * d.tileBits) / 8) : a * Math.ceil((b * d.tileBits) / 8);
     }
   return total;
 }
