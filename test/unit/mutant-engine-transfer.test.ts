@@ -307,6 +307,25 @@ test('element path faults name the element farthest outside: bytes in hexadecima
   assert.deepEqual(go(u8('MEM', 0, [row(2)]), w(32767, 2)), ['src', 'source word address 32768 is outside PCORE0 (32768 words)']);
   assert.deepEqual(go(u8('MEM', 0, [row(32770)]), w(-1, 32770)), ['src', 'source word address -1 is outside PCORE0 (32768 words)']);
   assert.deepEqual(go(w(-1, 32770), u8('MEM', 0, [row(32770)])), ['dst', 'destination word address -1 is outside PCORE0 (size 32768 words)']);
+  // from 0 past the end: the far end is named (32768 words from word 0)
+  assert.deepEqual(go(u8('MEM', 0, [row(32769)]), w(0, 32769)), ['src', 'source word address 32768 is outside PCORE0 (32768 words)']);
+  assert.deepEqual(go(w(0, 32769), u8('MEM', 0, [row(32769)])), ['dst', 'destination word address 32768 is outside PCORE0 (size 32768 words)']);
+  assert.deepEqual(go(u8('MEM', 0, [row(3)]), u8('MEM', MEM - 2, [{ begin: 0, count: 3, stride: 1, size: 3 }], { bufLimit: 3 })), [
+    'src',
+    `source byte address 0x10000 ${bytes}`,
+  ]);
   // nothing was written
   assert.ok(m.mem.every((v) => v === 0) && m.pages[0].priv.every((v) => v === 0));
+});
+
+test('INT16 elements at an odd byte address (sides built by hand; the executor aligns them) are moved whole', () => {
+  const m = new Machine({ memBytes: MEM });
+  for (let i = 0; i < 16; i++) m.mem[0x5000 + i] = 0x10 + i;
+  const g = (base: number) => i16('MEM', base, [{ begin: 0, count: 3, stride: 2, size: 6 }]);
+  // elements 2 apart: bytes base + 4k and base + 4k + 1; from 0x5003: (0x13,0x14), (0x17,0x18), (0x1b,0x1c)
+  runTransfer(ctx0(m), g(0x4000), g(0x5003), 0, false);
+  assert.deepEqual([...m.mem.subarray(0x4000, 0x400c)], [0x13, 0x14, 0, 0, 0x17, 0x18, 0, 0, 0x1b, 0x1c, 0, 0]);
+  // to 0x4101 from 0x5000: (0x10,0x11) at 0x4101, (0x14,0x15) at 0x4105, (0x18,0x19) at 0x4109
+  runTransfer(ctx0(m), g(0x4101), g(0x5000), 0, false);
+  assert.deepEqual([...m.mem.subarray(0x4100, 0x410c)], [0, 0x10, 0x11, 0, 0, 0x14, 0x15, 0, 0, 0x18, 0x19, 0]);
 });

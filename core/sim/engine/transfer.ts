@@ -210,8 +210,21 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
     const dLocs = new Int32Array(n);
     const sLocs = new Int32Array(n);
     dw.fill(start, n, dLocs);
-    // source locations for ordinals start..start+n (REPEAT wraps, exhaustion reads PAD)
+    // bounds of this chunk's writes, checked once (a multicast's offsets start at 0 and grow), saved in the history;
+    // without a valid element cLo, cHi are ±Infinity: no check fails and the history saves nothing
+    const dr = locRange(dLocs, n);
+    const cLo = dBase + dr[0] * dEl;
+    const cHi = dBase + dr[1] * dEl;
+    const top = cHi + mcast[mcast.length - 1];
+    if (cLo < 0 || top > dLimit)
+      throw sideFault(
+        'dst',
+        `destination ${faultAddress(cLo < 0 ? cLo : top, dIsWord)} is ` +
+          `outside ${spaceName(dst, ctx.process)} (size ${dIsWord ? dWords.length + ' words' : dBytes.length + ' bytes'})`,
+      );
+    for (const d of mcast) dHist?.touch(cLo + d, cHi + d + dEl - 1);
     if (sw) {
+      // source locations for ordinals start..start+n (REPEAT wraps, exhaustion reads PAD)
       let filled = 0;
       while (filled < n) {
         const ord = start + filled;
@@ -225,37 +238,18 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
         sw.fill(so, len, sLocs.subarray(filled, filled + len));
         filled += len;
       }
-    }
-    // bounds of this chunk's writes, for the history (no valid element: ±Infinity, and cLo > cHi)
-    const dr = locRange(dLocs, n);
-    const cLo = dBase + dr[0] * dEl;
-    const cHi = dBase + dr[1] * dEl;
-    if (cLo <= cHi) {
-      for (const d of mcast) {
-        if (cLo + d < 0 || cHi + d > dLimit)
-          throw sideFault(
-            'dst',
-            `destination ${faultAddress(cLo + d < 0 ? cLo + d : cHi + d, dIsWord)} is ` +
-              `outside ${spaceName(dst, ctx.process)} (size ${dIsWord ? dWords.length + ' words' : dBytes.length + ' bytes'})`,
-          );
-        dHist?.touch(cLo + d, cHi + d + dEl - 1);
-      }
-    }
-    // bounds of this chunk's reads, checked once, and the range read so far
-    if (sw) {
+      // their bounds, checked once, and the range read so far (±Infinity without a valid element: no change)
       const [lo, hi] = locRange(sLocs, n);
-      if (lo <= hi) {
-        const a = sBase + lo * sEl;
-        const b = sBase + hi * sEl;
-        if (a < 0 || b > sLimit)
-          throw sideFault(
-            'src',
-            `source ${faultAddress(a < 0 ? a : b, sIsWord)} is outside ${spaceName(src, ctx.process)} ` +
-              (sIsWord ? `(${sWords.length} words)` : `(size ${sBytes.length} bytes)`),
-          );
-        rLo = Math.min(rLo, a);
-        rHi = Math.max(rHi, b);
-      }
+      const a = sBase + lo * sEl;
+      const b = sBase + hi * sEl;
+      if (a < 0 || b > sLimit)
+        throw sideFault(
+          'src',
+          `source ${faultAddress(a < 0 ? a : b, sIsWord)} is outside ${spaceName(src, ctx.process)} ` +
+            (sIsWord ? `(${sWords.length} words)` : `(size ${sBytes.length} bytes)`),
+        );
+      rLo = Math.min(rLo, a);
+      rHi = Math.max(rHi, b);
     }
     if (sw && !sIsWord && !dIsWord && dEl === sEl) {
       // raw element copy between byte spaces (gathers, scatters, padding)
@@ -296,7 +290,7 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
           let w = isWord ? raw : toWord(raw, src.dtype);
           if (dRemap! >= 0) w = remap(w, spu, dRemap!);
           const a = dBase + dl;
-          for (let q = 0; q < mcast.length; q++) dWords[a + mcast[q]] = w;
+          for (const o of mcast) dWords[a + o] = w;
           wCount += mcast.length;
           wLo = Math.min(wLo, a);
           wHi = Math.max(wHi, a + mcast[mcast.length - 1]);
