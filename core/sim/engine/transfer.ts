@@ -161,8 +161,8 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
   if (lin) {
     const { a, b, len } = lin;
     dHist?.touch(a, a + len - 1);
-    if (lin.d === lin.s) lin.d.copyWithin(a, b, b + len);
-    else lin.d.set(lin.s.subarray(b, b + len), a);
+    // (within one space, set moves an overlapping block whole, like memmove)
+    lin.d.set(lin.s.subarray(b, b + len), a);
     stats.read = { space: spaceName(src, ctx.process), lo: b, hi: b + len - 1, count: len };
     stats.written = { space: spaceName(dst, ctx.process), lo: a, hi: a + len - 1, count: len };
     return stats;
