@@ -256,16 +256,34 @@ test('run-based path faults name the element farthest outside, in bytes, with or
   const g8 = (base: number, count: number) => u8('MEM', base, [{ begin: 0, count, stride: 2, size: 8 }]);
   assert.deepEqual(go(g8(MEM - 5, 3), g8(0x100, 3)), [undefined, 'no fault']);
   assert.deepEqual(go(g8(MEM - 5, 4), g8(0x100, 4)), ['dst', 'destination byte address 0x10001 is outside MEM (size 65536 bytes)']);
-  // two rows of 2 INT16 (rows 4 elements apart) from 0xfff8: row 0 fits, row 1 (0x10000, 0x10002) does not — the fault
-  // names its last element (the farthest out, as every range check here does) and nothing is written
+  // two rows of 2 INT16 (rows 3 elements apart) from 0xfff8: row 0 (0xfff8, 0xfffa) fits, row 1 (0xfffe, 0x10000) does
+  // not — the fault names its last element (the farthest out, as every range check here does) and nothing is written
   m.mem.fill(0);
   for (let i = 0; i < 8; i++) m.mem[0x100 + i] = 0x11 * (i + 1);
   const rows = i16('MEM', MEM - 8, [
-    { begin: 0, count: 2, stride: 4, size: 2 },
+    { begin: 0, count: 2, stride: 3, size: 2 },
     { begin: 0, count: 2, stride: 1, size: 2 },
   ]);
-  assert.deepEqual(go(rows, i16('MEM', 0x100, [row(4)])), ['dst', 'destination byte address 0x10002 is outside MEM (size 65536 bytes)']);
+  assert.deepEqual(go(rows, i16('MEM', 0x100, [row(4)])), ['dst', `destination ${past}`]);
   assert.ok(m.mem.subarray(MEM - 8).every((v) => v === 0));
+});
+
+test('run-based path from byte 0: indices from 1 are inside; from 0 past the end, the far end is named', () => {
+  const m = new Machine({ memBytes: MEM });
+  for (let i = 0; i < 16; i++) m.scratch[i] = 0x20 + i;
+  // indices 1..4, 2 apart: bytes 2, 4, 6, 8 of each side, with and without a buffer limit (which clips nothing here)
+  const odd = (space: SideSpace, extra: Partial<SideSpec> = {}) => u8(space, 0, [{ begin: 1, count: 4, stride: 2, size: 8 }], extra);
+  for (const lim of [{}, { bufLimit: 100 }]) {
+    m.mem.fill(0, 0, 16);
+    runTransfer(ctx0(m), odd('MEM', lim), odd('SCRATCH', lim), 0, false);
+    assert.deepEqual([...m.mem.subarray(0, 10)], [0, 0, 0x22, 0, 0x24, 0, 0x26, 0, 0x28, 0]);
+  }
+  // every other byte from 0: the 32769th is at 0x10000
+  const far = (extra: Partial<SideSpec> = {}) => u8('MEM', 0, [{ begin: 0, count: 32769, stride: 2, size: 40000 }], extra);
+  const go = (dst: ReturnType<typeof mkSide>, src: ReturnType<typeof mkSide>) => faultOf(() => runTransfer(ctx0(m), dst, src, 0, false));
+  const past = 'byte address 0x10000 is outside MEM (size 65536 bytes)';
+  assert.deepEqual(go(u8('MEM', 0, [row(32769)]), far()), ['src', `source ${past}`]);
+  assert.deepEqual(go(far({ bufLimit: 1 << 20 }), mkSide({ space: 'CONST', dtype: 'INT8', constValue: 1 })), ['dst', `destination ${past}`]);
 });
 
 test('more than one chunk of 65536 elements on the element path: a copy, a REPEAT source and an exhausted one', () => {
