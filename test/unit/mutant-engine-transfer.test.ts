@@ -278,12 +278,32 @@ test('run-based path from byte 0: indices from 1 are inside; from 0 past the end
     runTransfer(ctx0(m), odd('MEM', lim), odd('SCRATCH', lim), 0, false);
     assert.deepEqual([...m.mem.subarray(0, 10)], [0, 0, 0x22, 0, 0x24, 0, 0x26, 0, 0x28, 0]);
   }
-  // every other byte from 0: the 32769th is at 0x10000
-  const far = (extra: Partial<SideSpec> = {}) => u8('MEM', 0, [{ begin: 0, count: 32769, stride: 2, size: 40000 }], extra);
+  // every other byte from 0 (indices 0..3): bytes 0, 2, 4, 6 of SCRATCH
+  m.mem.fill(0, 0, 16);
+  runTransfer(ctx0(m), u8('MEM', 0, [row(4)]), u8('SCRATCH', 0, [{ begin: 0, count: 4, stride: 2, size: 8 }]), 0, false);
+  assert.deepEqual([...m.mem.subarray(0, 4)], [0x20, 0x22, 0x24, 0x26]);
+  // indices 1..32768, 2 apart: bytes 2, 4, …, 0x10000 — the last is past the end (the far end is named, not the near one)
+  const far = (extra: Partial<SideSpec> = {}) => u8('MEM', 0, [{ begin: 1, count: 32768, stride: 2, size: 40000 }], extra);
   const go = (dst: ReturnType<typeof mkSide>, src: ReturnType<typeof mkSide>) => faultOf(() => runTransfer(ctx0(m), dst, src, 0, false));
   const past = 'byte address 0x10000 is outside MEM (size 65536 bytes)';
-  assert.deepEqual(go(u8('MEM', 0, [row(32769)]), far()), ['src', `source ${past}`]);
+  assert.deepEqual(go(u8('MEM', 0, [row(32768)]), far()), ['src', `source ${past}`]);
   assert.deepEqual(go(far({ bufLimit: 1 << 20 }), mkSide({ space: 'CONST', dtype: 'INT8', constValue: 1 })), ['dst', `destination ${past}`]);
+});
+
+test('run-based path: rows that go down (a stride below 0) are checked as a whole before the first row moves', () => {
+  const m = new Machine({ memBytes: MEM });
+  for (let i = 0; i < 8; i++) m.mem[0x100 + i] = i + 1;
+  // INT16 from byte −4 (element −2): an offset of 3 elements, rows 2 elements down, 2 columns — element −2 + 3 − 2r + c:
+  // row 0 is elements 1, 2 (bytes 2, 4), row 1 elements −1, 0 (bytes −2, 0); −2 = 0xfffffffe is outside
+  const down = i16('MEM', -4, [
+    { begin: 1, count: 1, stride: 3, size: 2 },
+    { begin: 0, count: 2, stride: -2, size: 2 },
+    { begin: 0, count: 2, stride: 1, size: 2 },
+  ]);
+  const f = faultOf(() => runTransfer(ctx0(m), down, i16('MEM', 0x100, [row(4)]), 0, false));
+  assert.deepEqual(f, ['dst', 'destination byte address 0xfffffffe is outside MEM (size 65536 bytes)']);
+  // row 0 was not written either
+  assert.deepEqual([...m.mem.subarray(0, 8)], [0, 0, 0, 0, 0, 0, 0, 0]);
 });
 
 test('more than one chunk of 65536 elements on the element path: a copy, a REPEAT source and an exhausted one', () => {
