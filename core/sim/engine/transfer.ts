@@ -234,7 +234,8 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
         }
         const so = repeat ? ord % stotal : ord;
         // Stryker disable next-line ArithmeticOperator: slots past n that a longer fill would set are never read
-        const len = Math.min(n - filled, stotal - so);
+        const rest = n - filled;
+        const len = Math.min(rest, stotal - so);
         sw.fill(so, len, sLocs.subarray(filled, filled + len));
         filled += len;
       }
