@@ -288,6 +288,10 @@ test('run-based path from byte 0: indices from 1 are inside; from 0 past the end
   const past = 'byte address 0x10000 is outside MEM (size 65536 bytes)';
   assert.deepEqual(go(u8('MEM', 0, [row(32768)]), far()), ['src', `source ${past}`]);
   assert.deepEqual(go(far({ bufLimit: 1 << 20 }), mkSide({ space: 'CONST', dtype: 'INT8', constValue: 1 })), ['dst', `destination ${past}`]);
+  // and indices 0..32768 (bytes 0, 2, …, 0x10000): the near end is byte 0 itself
+  const far0 = (extra: Partial<SideSpec> = {}) => u8('MEM', 0, [{ begin: 0, count: 32769, stride: 2, size: 40000 }], extra);
+  assert.deepEqual(go(u8('MEM', 0, [row(32769)]), far0()), ['src', `source ${past}`]);
+  assert.deepEqual(go(far0({ bufLimit: 1 << 20 }), mkSide({ space: 'CONST', dtype: 'INT8', constValue: 1 })), ['dst', `destination ${past}`]);
 });
 
 test('run-based path: rows that go down (a stride below 0) are checked as a whole before the first row moves', () => {
