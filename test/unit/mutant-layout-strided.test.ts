@@ -7,7 +7,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { canonicalForm, coalesce, nonOverlapping, StridedLayout, type StridedSpec, validateStrided } from '../../core/layout/models/strided';
+import { canonicalForm, coalesce, nonOverlapping, overlapOf, StridedLayout, type StridedSpec, validateStrided } from '../../core/layout/models/strided';
 import type { Issue } from '../../core/layout/issues';
 import { CoordError, LayoutError } from '../../core/layout/util';
 
@@ -317,6 +317,21 @@ test('PT005 and the summary say overlap only when two coordinates really share s
     '2,396 B storage · permuted, no gaps · overlapping',
     '599 elements × 4 B = 2,396 B; the view touches 599 of them (dims overlap)',
   ]);
+  // exactly 65,536 coordinates (2×32,768, strides 2, 3: 2a + 3b, injective as above) are still checked one by one
+  assert.deepEqual(validateStrided(spec({ shape: [2, 32768], strides: [2, 3] })), []);
+  // nested dims need no enumeration, however many coordinates: contiguous 300×300 coalesces (PT006 only)
+  assert.deepEqual(
+    validateStrided(spec({ shape: [300, 300] })).map((i) => i.code),
+    ['PT006'],
+  );
+  // the pair found first in row-major order, relative to the offset
+  assert.deepEqual(overlapOf([2, 3], [3, 1]), { kind: 'none' });
+  assert.deepEqual(overlapOf([2, 3], [3, 2]), { kind: 'none' });
+  assert.deepEqual(overlapOf([2, 3], [2, 1]), { kind: 'shared', a: [0, 2], b: [1, 0], element: 2, broadcast: false });
+  assert.deepEqual(overlapOf([2, 1, 3], [1, 0, 0]), { kind: 'shared', a: [0, 0, 0], b: [0, 0, 1], element: 0, broadcast: true });
+  assert.deepEqual(overlapOf([300, 300], [1, 1]), { kind: 'unknown', coordinates: 90000 });
+  // a sliding window of 3 × 2^21: a bound of 2^21 + 2 elements below 6,291,456 coordinates: they overlap (pigeonhole)
+  assert.deepEqual(sum([3, 2 ** 21], [1, 1])[1], '2,097,154 elements × 4 B = 8 MiB; the view touches at most 2,097,154 of them (dims overlap)');
   // 3 × 2^21 (6,291,456 coordinates) past the counting limit: the count is a bound, the overlap unknown
   assert.deepEqual(
     sum([3, 2 ** 21], [2, 3])[1],

@@ -229,7 +229,6 @@ export class StridedLayout implements LayoutModel<StridedForward> {
   private distinct?: number;
   /** distinctElements() is an upper bound (too many coordinates to count). */
   private distinctBound = false;
-  private ov?: Overlap;
 
   constructor(spec: StridedSpec, validated = false) {
     if (!validated) {
@@ -342,11 +341,6 @@ export class StridedLayout implements LayoutModel<StridedForward> {
     return res;
   }
 
-  /** Whether coordinates really share storage (cached: small views are checked coordinate by coordinate). */
-  overlap(): Overlap {
-    return (this.ov ??= overlapOf(this.shape, this.strides));
-  }
-
   /** Distinct storage elements the view touches (an upper bound past 2^22 coordinates of dims that do not nest). */
   distinctElements(): number {
     // Stryker disable next-line ConditionalExpression: a cache; counting again gives the same number
@@ -379,10 +373,10 @@ export class StridedLayout implements LayoutModel<StridedForward> {
     br.gap = total - br.element;
     const co = this.coalesced();
     const ca = this.canonical();
-    // shared storage: found, or too many coordinates to tell (a view counted exactly shares when it touches fewer elements)
-    const ov = this.overlap().kind;
-    const overlaps = ov === 'shared' || (ov === 'unknown' && !this.distinctBound && distinct < this.numel);
-    const mayOverlap = ov === 'unknown' && this.distinctBound;
+    // fewer distinct elements than coordinates: two share one (counted, or past the count a bound below the coordinates:
+    // pigeonhole); a bound as large as the coordinates cannot tell
+    const overlaps = distinct < this.numel;
+    const mayOverlap = this.distinctBound && !overlaps;
     return {
       model: 'strided',
       elements: this.numel,
