@@ -171,18 +171,10 @@ test('withOverrides: DRAM bank offsets given per bank (missing ones 0), bank cou
 });
 
 test('validateTT: warnings of the structural rules (TT014, TT013) do not stop the advice of the built buffer', () => {
-  // 64×64 bf16 height-sharded [32, 64] over two one-core ranges of DRAM banks 0 and 1: bank 1 is odd (+1 GiB, TT017)
-  const two = validateTT(
-    spec({
-      shape: [64, 64],
-      dtype: 'bfloat16',
-      layout: 'TILE',
-      buffer: 'DRAM',
-      memory: 'HEIGHT_SHARDED',
-      shard: [32, 64],
-      grid: [R(0, 0, 0, 0), R(1, 0, 1, 0)],
-    }),
-  );
+  // 64×64 bf16 height-sharded [32, 64] in DRAM banks: over two one-core ranges (banks 0 and 1), bank 1 is odd (+1 GiB, TT017)
+  const sharded = (more: Partial<TTSpec>) =>
+    validateTT(spec({ shape: [64, 64], dtype: 'bfloat16', layout: 'TILE', buffer: 'DRAM', memory: 'HEIGHT_SHARDED', shard: [32, 64], ...more }));
+  const two = sharded({ grid: [R(0, 0, 0, 0), R(1, 0, 1, 0)] });
   assert.deepEqual(
     two.map((i) => [i.code, i.severity]),
     [
@@ -190,18 +182,7 @@ test('validateTT: warnings of the structural rules (TT014, TT013) do not stop th
       ['TT017', 'information'],
     ],
   );
-  const swapped = validateTT(
-    spec({
-      shape: [64, 64],
-      dtype: 'bfloat16',
-      layout: 'TILE',
-      buffer: 'DRAM',
-      memory: 'HEIGHT_SHARDED',
-      shard: [32, 64],
-      grid: [R(0, 0, 1, 0)],
-      swappedShard: true,
-    }),
-  );
+  const swapped = sharded({ grid: [R(0, 0, 1, 0)], swappedShard: true });
   assert.deepEqual(
     swapped.map((i) => i.code),
     ['TT013', 'TT017'],
