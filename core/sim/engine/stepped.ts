@@ -6,8 +6,8 @@
  */
 import type { Descriptor } from '../../tprog/descriptor';
 import type { Touched } from '../../protocol/trace';
-import { contiguousCopy, runTransfer, spaceName, type EngineContext, type Side, type TransferRange, type TransferStats } from './transfer';
-import { Walker } from './walk';
+import { contiguousCopy, runTransfer, spaceName, walker, type EngineContext, type Side, type TransferRange, type TransferStats } from './transfer';
+import type { Walker } from './walk';
 
 /** Batches are at least this many elements (whole destination rows), and rows longer than MAX_BATCH are cut. */
 export const MIN_BATCH = 8;
@@ -50,8 +50,9 @@ export class SteppedTransfer {
     private readonly pad: number,
     private readonly repeat: boolean,
   ) {
-    this.dw = new Walker(dst.desc, 'destination');
-    this.sw = src.space === 'CONST' ? undefined : new Walker(src.desc, 'source');
+    // walked as the transfer walks them (locations relative to the base), so an element shows the address it moves at
+    this.dw = walker(dst, 'destination');
+    this.sw = src.space === 'CONST' ? undefined : walker(src, 'source');
     this.total = this.dw.total;
     this.acc = { elements: 0, padded: 0, skipped: 0 };
     // a contiguous copy runs as one block move: overlapping blocks read the source as it was before
@@ -152,7 +153,8 @@ function coordText(d: Descriptor, index: number[]): string {
 
 function address(side: Side, loc: number): number {
   const d: Descriptor = side.desc;
-  if (side.space === 'PCORE' || side.space === 'SPU') return loc;
+  // a PCORE base is a word offset (an SPU side has none)
+  if (side.space === 'PCORE' || side.space === 'SPU') return (d.base ?? 0) + loc;
   return (d.base ?? 0) + loc * (d.elemBytes || 1);
 }
 

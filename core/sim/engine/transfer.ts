@@ -111,7 +111,7 @@ export function contiguousCopy(
  * on the first variable) would turn valid elements at negative word addresses into invalid ones, padded or skipped
  * in silence. Their addresses are `base + location` here instead, and fault like any word outside the page.
  */
-function walker(s: Side, what: string): Walker {
+export function walker(s: Side, what: string): Walker {
   return new Walker({ ...s.desc, base: 0 }, what);
 }
 
