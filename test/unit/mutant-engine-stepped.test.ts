@@ -80,8 +80,9 @@ test('where an element is: a walk of no level, a level of another kind, an SPU d
 });
 
 test('PCORE elements are shown at the word address the transfer moves them at, below 0 too (which faults)', () => {
-  // a PCORE source at word offset 40, 4 elements of stride 2: element 3 is word 40 + 3·2 = 46
-  const src = mkSide({ space: 'PCORE', dtype: 'INT16', base: 40, levels: [{ begin: 0, count: 4, stride: 2 }] });
+  // a PCORE source at word offset 40, 4 elements of stride 2: element 3 is word 40 + 3·2 = 46 (words, whatever the
+  // element size its descriptor carries)
+  const src = mkSide({ space: 'PCORE', dtype: 'INT16', elemBytes: 2, base: 40, levels: [{ begin: 0, count: 4, stride: 2 }] });
   const t = transfer(mem(0x1000, [{ count: 4 }]), src);
   assert.deepEqual(t.srcAt(3), { coord: 'L0 3', space: 'PCORE0', address: 46 });
   // at word offset −8 (a negative member index on the first variable): element 1 is word −6, an address, not "out of
