@@ -45,6 +45,8 @@ test('element bytes count the real elements of partial edge tiles (bf16 40×50: 
     { name: 'bytes', value: '24 KiB reserved (24,576 B): 4,000 B of elements, 51.2 % padding' },
     { name: 'address', value: '0x0..0x7ff in each bank' },
   ]);
+  // 32×16 bf16 fills half a tile: 1,024 B of elements and 1,024 B of padding in the page: 50 %
+  assert.equal(summary({ shape: [32, 16] }).paddingPercent, 50);
   // three batches of the same: 3·4000 B, 12 pages, one per bank
   const b = summary({ shape: [3, 40, 50] });
   assert.equal(b.breakdown.element, 12000);
