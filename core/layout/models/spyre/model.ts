@@ -236,8 +236,10 @@ export class SpyreLayout implements LayoutModel<SpyreForward> {
     const res = out ?? new Float64Array(count);
     // Stryker disable next-line ConditionalExpression: forward() gives the addresses the tables give, only slower
     if (!this.dimMap || !this.standard) {
+      // one coordinate array for the batch (only the address of each answer is kept)
+      const c = new Array<number>(r);
       for (let i = 0; i < count; i++) {
-        const c = Array.from(coords.subarray(i * r, i * r + r));
+        for (let d = 0; d < r; d++) c[d] = coords[i * r + d];
         res[i] = this.checkCoord(c) ? NaN : this.forward(c).address;
       }
       return res;
@@ -298,8 +300,7 @@ export class SpyreLayout implements LayoutModel<SpyreForward> {
     if (!this.dimMap) {
       if (activeSlots([...this.deviceSize], [...this.strideMap]) > SPYRE_ENUM_LIMIT) return { sticks };
       const fill = new Int32Array(sticks);
-      const stickOf = (i: number) => Math.floor(this.elemOffset(this.toDevice(unravel(i, this.shape))) / this.eps);
-      Array.from({ length: this.numel }, (_, i) => fill[stickOf(i)]++);
+      for (let i = 0; i < this.numel; i++) fill[Math.floor(this.elemOffset(this.toDevice(unravel(i, this.shape))) / this.eps)]++;
       return { sticks, data: fill.filter((e) => e > 0).length, partial: fill.filter((e) => e > 0 && e < this.eps).length };
     }
     const s = this.dimMap[n - 1];
