@@ -33,12 +33,12 @@ export function sliceGeometry(shape: readonly number[], lead: readonly number[])
   let f = 0;
   for (let k = 0; k < want; k++) {
     if (!(Number.isSafeInteger(lead[k]) && lead[k] >= 0 && lead[k] < shape[k]))
-      return `leading index ${k} is ${lead[k]}, outside [0, ${shape[k]}) of shape ${formatShape([...shape])}`;
+      return `leading index ${k} is ${lead[k]}, outside [0, ${shape[k]}) of shape ${formatShape(shape)}`;
     f = f * shape[k] + lead[k];
   }
   const rows = n === 1 ? 1 : shape[n - 2];
   const cols = shape[n - 1];
-  if (rows === 0 || cols === 0) return `the slice is empty: shape ${formatShape([...shape])} has an extent 0`;
+  if (rows === 0 || cols === 0) return `the slice is empty: shape ${formatShape(shape)} has an extent 0`;
   return { f0: f * rows, rows, cols };
 }
 

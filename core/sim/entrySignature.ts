@@ -13,6 +13,11 @@ export interface EntryParam {
   pointer: boolean;
 }
 
+/** How a parameter is named to the user: its name, or `#n` (1-based) for an unnamed one. */
+export function paramName(p: EntryParam, i: number): string {
+  return p.name || `#${i + 1}`;
+}
+
 export interface EntrySignature {
   name: string;
   params: EntryParam[];

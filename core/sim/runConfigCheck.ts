@@ -5,7 +5,7 @@
  * JSON value at fault.
  */
 import { noBuffer } from './buffers';
-import type { ProgramEntries } from './entrySignature';
+import { paramName, type ProgramEntries } from './entrySignature';
 import { BUFFER_ARG, type FileRunConfig } from './runConfig';
 import { parseRunConfigFile, problemAt, validateConfiguration, type ConfigProblem, type RunConfigFile } from './runConfigFile';
 
@@ -60,7 +60,7 @@ function checkConfiguration(file: RunConfigFile, i: number, c: FileRunConfig, pr
     const given = c.args?.length ?? 0;
     const want = f.params.length;
     if (given !== want) {
-      const list = f.params.map((x, k) => x.name || `#${k + 1}`).join(', ');
+      const list = f.params.map(paramName).join(', ');
       at(c.args ? '.args' : c.entry !== undefined ? '.entry' : '.program', `${f.name}() takes ${want} argument(s)${want ? ` (${list})` : ''}, ${given} given`);
     }
   }
@@ -92,8 +92,11 @@ export function runConfigArgHints(text: string, program: (rel: string) => Progra
       const param = f.params[j];
       const at = file.at.get(`configurations[${i}].args[${j}]`);
       if (!param || at === undefined) return;
-      const name = param.name || `#${j + 1}`;
-      out.push({ at, label: `${name}:`, tooltip: `parameter ${j + 1} of ${f.name}${param.pointer ? ' (a pointer: a buffer\'s address, "@name")' : ''}` });
+      out.push({
+        at,
+        label: `${paramName(param, j)}:`,
+        tooltip: `parameter ${j + 1} of ${f.name}${param.pointer ? ' (a pointer: a buffer\'s address, "@name")' : ''}`,
+      });
     });
   });
   return out;

@@ -8,7 +8,7 @@
  * configuration's `name` lists the parameters in order, so the integer arguments can be told apart. A
  * program may have one configuration per entry: ▶ Run on a function uses the one whose `entry` it is.
  */
-import type { EntrySignature } from './entrySignature';
+import { paramName, type EntrySignature } from './entrySignature';
 import type { BufferConfig, FileRunConfig } from './runConfig';
 import { configurationIndex, formatProblem, parseRunConfigFile } from './runConfigFile';
 
@@ -22,7 +22,7 @@ export function newConfiguration(program: string, f: EntrySignature): FileRunCon
     return `@${name}`;
   });
   return {
-    name: `${f.name}(${f.params.map((p, i) => p.name || `#${i + 1}`).join(', ')})`,
+    name: `${f.name}(${f.params.map(paramName).join(', ')})`,
     program,
     entry: f.name,
     ...(Object.keys(buffers).length ? { buffers } : {}),
