@@ -235,7 +235,7 @@ export class CsfHeatmap {
     if (e === NO_ENTRY) return `${at} = 0 · implicit zero (no stored entry)`;
     const off = this.host.entriesOffset + 8 * e;
     const block = s.blockRows > 1 || s.blockCols > 1 ? ' (largest magnitude in the block)' : '';
-    return `${at} = ${v !== v || !Number.isFinite(v) ? String(v) : formatHeatValue(v)}${block} · stored: entry ${e} at offset ${off} (0x${off.toString(16)})`;
+    return `${at} = ${formatHeatValue(v)}${block} · stored: entry ${e} at offset ${off} (0x${off.toString(16)})`;
   }
 
   private onHover(ev: MouseEvent): void {
@@ -253,8 +253,6 @@ export class CsfHeatmap {
 
   /** RGBA drawn on the visible canvas at the centre of cell (row, col) (tests). */
   drawnPixel(row: number, col: number): number[] {
-    const q = this.cssPointOf(row, col);
-    const ratio = window.devicePixelRatio || 1;
-    return [...this.picture.canvas.getContext('2d')!.getImageData(Math.floor(q.x * ratio), Math.floor(q.y * ratio), 1, 1).data];
+    return this.picture.drawnPixel(col, row);
   }
 }

@@ -4,7 +4,7 @@
  * to a reference tinted. Its own label and ×, legend (heatmaps) and hover line; the pane's bar acts on the
  * selected tile, whose status and difference lines the pane shows.
  */
-import { touchedBytes, type ResultOf, type TensorView } from '../../../../core/protocol/webview';
+import { bytesOf, touchedBytes, type ResultOf, type TensorView } from '../../../../core/protocol/webview';
 import {
   ViewError,
   diffMask,
@@ -20,7 +20,6 @@ import {
   viewValues,
   type ViewPlan,
 } from '../../../../core/inspect/tensorView';
-import { bytesOf } from '../../../../core/protocol/webview';
 import { canvasPng, h, setText } from '../../common/dom';
 import { Picture } from '../../common/picture';
 import { HeatLegend, formatHeatValue as fmt } from '../../common/heatLegend';
@@ -331,9 +330,7 @@ export class Tile {
 
   /** RGBA drawn on the visible canvas at the centre of picture pixel (x, y) (tests, bench). */
   drawnPixel(x: number, y: number): number[] {
-    const q = this.picture.cssPointOf(x, y);
-    const r = window.devicePixelRatio || 1;
-    return [...this.picture.canvas.getContext('2d')!.getImageData(Math.floor(q.x * r), Math.floor(q.y * r), 1, 1).data];
+    return this.picture.drawnPixel(x, y);
   }
 
   /** What the tile shows (the extension's tests read it through viewDump). */
