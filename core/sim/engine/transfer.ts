@@ -203,12 +203,14 @@ export function runTransfer(ctx: EngineContext, dst: Side, src: Side, pad: numbe
 
   const sRead = range?.srcBytes ?? sBytes;
   const sReadBase = sBase - (range?.srcOffset ?? 0);
-  // chunks of at most CHUNK elements, with their locations
+  // chunks of at most CHUNK elements, with their locations: views, sized to the chunk, of buffers allocated once
+  const dBuf = new Int32Array(Math.min(CHUNK, to - from));
+  const sBuf = new Int32Array(dBuf.length);
   let start = from;
   while (start < to) {
     const n = Math.min(CHUNK, to - start);
-    const dLocs = new Int32Array(n);
-    const sLocs = new Int32Array(n);
+    const dLocs = dBuf.subarray(0, n);
+    const sLocs = sBuf.subarray(0, n);
     dw.fill(start, n, dLocs);
     // bounds of this chunk's writes, checked once (a multicast's offsets start at 0 and grow), saved in the history;
     // without a valid element cLo, cHi are ±Infinity: no check fails and the history saves nothing
