@@ -237,6 +237,7 @@ export class SpyreLayout implements LayoutModel<SpyreForward> {
     // Stryker disable next-line ConditionalExpression: forward() gives the addresses the tables give, only slower
     if (!this.dimMap || !this.standard) {
       // one coordinate array for the batch (only the address of each answer is kept)
+      // Stryker disable next-line ArrayDeclaration: the length only preallocates; every entry is written below
       const c = new Array<number>(r);
       for (let i = 0; i < count; i++) {
         for (let d = 0; d < r; d++) c[d] = coords[i * r + d];
